@@ -1,0 +1,107 @@
+"""Request contexts: what is known about the current turn (SPEC §4.2, §4.4)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import secrets
+import socket
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from .durable import encode, locked, read_json, write_atomic
+from .errors import NeedsContext
+from .paths import contexts_path
+from .store import iso, utc_now
+from .workspace import Workspace
+
+CONTEXT_TTL = timedelta(hours=12)
+KEEP = 64
+TASK_FIELDS = ("taskKind", "seriesId", "phase", "artifactKey", "runtime")
+
+
+def environment_facts(ws: Workspace, cwd: str | None = None) -> dict[str, Any]:
+    shell = os.path.basename(os.environ.get("SHELL", "")) or None
+    return {
+        "projectId": ws.project_id,
+        "projectRoot": ws.project_root,
+        "cwd": os.path.realpath(cwd or ws.cwd),
+        "os": platform.system().lower() or None,
+        "shell": shell,
+        "machine": socket.gethostname() or None,
+    }
+
+
+def build_context(ws: Workspace, *, cwd: str | None = None, task: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A context for one call, built from the environment, the caller's task fields and the
+    project's task defaults (a scope hint: they fill only what the caller left out)."""
+    ctx = environment_facts(ws, cwd)
+    defaults = ws.project.get("taskDefaults") or {}
+    for key in TASK_FIELDS:
+        value = (task or {}).get(key) or defaults.get(key)
+        if value:
+            ctx[key] = value
+    ctx["experimental"] = bool(ws.project.get("experimental", False))
+    return ctx
+
+
+def _load(ws: Workspace) -> dict[str, Any]:
+    try:
+        obj = read_json(contexts_path(ws.home))
+    except (OSError, ValueError):
+        return {"contexts": [], "sessions": {}}
+    if not isinstance(obj, dict) or not isinstance(obj.get("contexts"), list):
+        return {"contexts": [], "sessions": {}}
+    obj.setdefault("sessions", {})
+    return obj
+
+
+def open_turn(ws: Workspace, *, session_id: str | None, cwd: str | None, task: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A new human message: a new context with its own id, remembered for the session."""
+    ctx = build_context(ws, cwd=cwd, task=task)
+    ctx.update(id="ctx_" + secrets.token_hex(8), sessionId=session_id, created=iso(utc_now()), source="hook")
+    with locked(ws.home / ".contexts.lock", what="the turn list"):
+        obj = _load(ws)
+        obj["contexts"] = (obj["contexts"] + [ctx])[-KEEP:]
+        if session_id:
+            obj["sessions"][session_id] = ctx["id"]
+            obj["sessions"] = dict(list(obj["sessions"].items())[-KEEP:])
+        # Contexts are turn bookkeeping, rebuilt by the next message: atomic, but not fsynced.
+        write_atomic(contexts_path(ws.home), encode(obj), durable=False)
+    return ctx
+
+
+def _expired(ctx: dict[str, Any], now: datetime) -> bool:
+    try:
+        created = datetime.strptime(ctx["created"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    except (KeyError, ValueError):
+        return True
+    return now - created > CONTEXT_TTL
+
+
+def session_context(ws: Workspace, session_id: str) -> dict[str, Any] | None:
+    """A continuation turn (no new human message) reuses the session's last context (SPEC §4.4)."""
+    obj = _load(ws)
+    cid = obj["sessions"].get(session_id)
+    return next((c for c in obj["contexts"] if c.get("id") == cid), None)
+
+
+def resolve_context(ws: Workspace, context_id: str | None, task: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The context a tool call is checked against (SPEC §4.4)."""
+    now = utc_now()
+    if context_id:
+        ctx = next((c for c in _load(ws)["contexts"] if c.get("id") == context_id), None)
+        if ctx is None or _expired(ctx, now) or ctx.get("projectId") != ws.project_id:
+            why = "unknown" if ctx is None else ("expired" if _expired(ctx, now) else "of another project")
+            raise NeedsContext(
+                f"The contextId you passed is {why}, so this turn cannot be checked. "
+                "State the current task again, or call without contextId to use this turn's context."
+            )
+        ctx = dict(ctx)
+    else:
+        latest = [c for c in _load(ws)["contexts"] if c.get("projectId") == ws.project_id and not _expired(c, now)]
+        ctx = dict(latest[-1]) if latest else build_context(ws)
+    for key in TASK_FIELDS:
+        if task and task.get(key):
+            ctx[key] = task[key]
+    return ctx

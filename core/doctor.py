@@ -1,0 +1,112 @@
+"""`lingshu doctor`: check every layer and say what, if anything, needs a person (SPEC §3.4)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .durable import checksum_holds
+from .errors import ColdBodyError, LingshuError
+from .paths import global_dir, project_dir
+from .settings import load_settings
+from .durable import encode, locked, with_checksum, write_atomic
+from .store import INTENT, LayerRef, empty_layer, load, quarantine, read_cold
+
+
+@dataclass
+class LayerReport:
+    ref: LayerRef
+    generation: int | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    checksum_ok: bool = False
+    prev_ok: bool | None = None
+    quarantined: list[str] = field(default_factory=list)
+    cold_checked: int = 0
+    problems: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+
+    @property
+    def needs_person(self) -> bool:
+        return bool(self.problems)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "layer": self.ref.kind, "projectId": self.ref.project_id, "dir": str(self.ref.dir), "generation": self.generation,
+            "counts": self.counts, "checksumOk": self.checksum_ok, "prevOk": self.prev_ok, "quarantined": self.quarantined,
+            "coldChecked": self.cold_checked, "problems": self.problems, "steps": self.steps,
+        }
+
+
+def _file_ok(path: Path) -> bool | None:
+    try:
+        obj = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return False
+    return checksum_holds(obj)
+
+
+def all_layers(home: Path) -> list[LayerRef]:
+    refs = [LayerRef("global", global_dir(home))]
+    try:
+        projects = set(load_settings(home)["projects"])
+    except LingshuError:
+        projects = set()
+    with contextlib.suppress(FileNotFoundError):
+        projects |= {p.name for p in (home / "projects").iterdir() if p.is_dir()}
+    refs += [LayerRef("project", project_dir(home, pid), pid) for pid in sorted(projects)]
+    return refs
+
+
+def check_layer(ref: LayerRef) -> LayerReport:
+    rep = LayerReport(ref)
+    rep.prev_ok = _file_ok(ref.prev_path)
+    try:
+        state = load(ref)
+    except LingshuError as err:
+        rep.quarantined = sorted(p.name for p in ref.dir.glob("state.corrupt-*.json"))
+        rep.problems.append(err.message)
+        rep.steps += [
+            f"Look at the quarantined copies in {ref.dir} (state.corrupt-*.json); if one is a good older generation, copy it over state.json.",
+            f"Or run `lingshu doctor --reset {ref.kind}{' --project-id ' + ref.project_id if ref.project_id else ''}` to set the bad files aside and start this layer empty.",
+        ]
+        return rep
+    rep.quarantined = sorted(p.name for p in ref.dir.glob("state.corrupt-*.json"))
+    rep.generation = state["generation"]
+    rep.checksum_ok = state["generation"] == 0 or _file_ok(ref.state_path) is True
+    counts: dict[str, int] = {"active": 0, "archived": 0, "purged": 0}
+    for rec in state["records"].values():
+        counts[rec.get("status", "active")] = counts.get(rec.get("status", "active"), 0) + 1
+        if rec.get("status") == "archived":
+            rep.cold_checked += 1
+            try:
+                read_cold(ref, rec["id"])
+            except ColdBodyError as err:
+                rep.problems.append(f"«{rec.get('title', '')}»: {err.message}")
+    counts["conflicts"] = len(state["conflicts"])
+    counts["suggestions"] = len(state["suggestions"])
+    rep.counts = counts
+    if (ref.dir / INTENT).exists():
+        rep.problems.append("An interrupted change is still pending; open the layer again (any command) to finish it.")
+    if rep.quarantined and not rep.problems:
+        rep.steps.append("Earlier unreadable files were set aside and the layer was restored from its previous generation; "
+                         "the quarantined copies can be deleted once you have checked nothing is missing.")
+    return rep
+
+
+def reset_layer(ref: LayerRef) -> Path | None:
+    """Set the unreadable files aside (quarantined) and start the layer empty."""
+    with locked(ref.dir / ".lock", what=f"the {ref.label}"):
+        kept = None
+        for path in (ref.state_path, ref.prev_path):
+            with contextlib.suppress(FileNotFoundError):
+                kept = quarantine(ref, path.read_bytes())
+                path.unlink()
+        state = empty_layer(ref)
+        write_atomic(ref.state_path, encode(with_checksum(state)))
+        return kept
+

@@ -1,0 +1,118 @@
+"""Crash-safe files: canonical checksums, atomic publish with fsync, and OS locks (SPEC §3)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .errors import Busy, StoreWriteFailed
+
+LOCK_WAIT_SECONDS = 0.5
+
+
+def canonical(obj: Any) -> bytes:
+    """The bytes a checksum is taken over: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def checksum_of(obj: dict[str, Any]) -> str:
+    """Checksum over every field but `checksum` itself."""
+    body = {k: v for k, v in obj.items() if k != "checksum"}
+    return "sha256:" + hashlib.sha256(canonical(body)).hexdigest()
+
+
+def with_checksum(obj: dict[str, Any]) -> dict[str, Any]:
+    obj["checksum"] = checksum_of(obj)
+    return obj
+
+
+def checksum_holds(obj: Any) -> bool:
+    return isinstance(obj, dict) and obj.get("checksum") == checksum_of(obj)
+
+
+def encode(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_failed(path: Path, err: OSError) -> StoreWriteFailed:
+    reason = err.strerror or str(err)
+    return StoreWriteFailed(
+        f"Could not write {path}: {reason}. Nothing changed: the previous generation is still in force. "
+        "Make sure the folder is writable and the disk has room, then retry."
+    )
+
+
+def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Path | None = None) -> None:
+    """Publish `data` at `path` so that `path` is always a complete old or new file.
+
+    temp file -> fsync -> (keep the current file as `keep_prev`) -> rename -> fsync the folder.
+    The previous file is kept by a hard link, so keeping it costs no copy and no extra fsync of data.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        if keep_prev is not None and path.exists():
+            link_tmp = keep_prev.with_name(f".{keep_prev.name}.{os.getpid()}.tmp")
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(link_tmp)
+            try:
+                os.link(path, link_tmp)
+            except OSError:
+                # File systems without hard links: a durable copy does the same job.
+                with open(path, "rb") as src, open(link_tmp, "wb") as dst:
+                    dst.write(src.read())
+                    dst.flush()
+                    os.fsync(dst.fileno())
+            os.replace(link_tmp, keep_prev)
+        os.replace(tmp, path)
+        if durable:
+            fsync_dir(path.parent)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise write_failed(path, err) from err
+
+
+def read_json(path: Path) -> Any:
+    with open(path, "rb") as fh:
+        return json.loads(fh.read())
+
+
+@contextlib.contextmanager
+def locked(lock_path: Path, *, what: str = "the memory store") -> Iterator[None]:
+    """Hold an OS file lock (released by the kernel if the holder dies); wait at most 500 ms."""
+    from filelock import FileLock, Timeout
+
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise write_failed(lock_path.parent, err) from err
+    lock = FileLock(str(lock_path), timeout=LOCK_WAIT_SECONDS)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise Busy(f"Another process is writing {what} right now. Wait a moment and retry.") from None
+    except OSError as err:
+        raise write_failed(lock_path, err) from err
+    try:
+        yield
+    finally:
+        lock.release()

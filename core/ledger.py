@@ -1,0 +1,126 @@
+"""The per-turn ledger: budgets (SPEC §6.5) and citations (SPEC §9), kept in `ledger.json`."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from .durable import encode, locked, read_json, write_atomic
+from .paths import ledger_path
+from .store import iso, utc_now
+from .workspace import Workspace
+
+SEARCH_ENTRIES = 20
+SEARCH_BYTES = 16 * 1024
+BODIES = 8
+BODY_BYTES = 32 * 1024
+CALL_GROUP_IDLE = timedelta(minutes=5)
+KEEP_TURNS = 20
+GROUPS = ("hits", "read", "updated")
+EMPTY_USAGE = {"searchEntries": 0, "searchBytes": 0, "bodies": 0, "bodyBytes": 0}
+
+
+def load_ledger(ws: Workspace) -> dict[str, Any]:
+    try:
+        obj = read_json(ledger_path(ws.home))
+    except (OSError, ValueError):
+        return {"turns": []}
+    return obj if isinstance(obj, dict) and isinstance(obj.get("turns"), list) else {"turns": []}
+
+
+def _hooked(ctx: dict[str, Any]) -> bool:
+    return bool(ctx.get("id")) and ctx.get("source") == "hook"
+
+
+def _find_turn(obj: dict[str, Any], ws: Workspace, ctx: dict[str, Any], now: datetime) -> dict[str, Any] | None:
+    for turn in reversed(obj["turns"]):
+        if turn.get("projectId") != ws.project_id:
+            continue
+        if _hooked(ctx):
+            if turn.get("contextId") == ctx["id"]:
+                return turn
+            continue
+        if turn.get("source") == "calls":
+            last = datetime.strptime(turn["last"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+            return turn if now - last <= CALL_GROUP_IDLE else None
+        return None
+    return None
+
+
+def remaining(ws: Workspace, ctx: dict[str, Any]) -> dict[str, int]:
+    """What this turn may still spend. Without a hook each call is its own turn (SPEC §6.5)."""
+    used = dict(EMPTY_USAGE)
+    if _hooked(ctx):
+        turn = _find_turn(load_ledger(ws), ws, ctx, utc_now())
+        if turn:
+            used.update(turn.get("usage", {}))
+    return {
+        "searchEntries": SEARCH_ENTRIES - used["searchEntries"],
+        "searchBytes": SEARCH_BYTES - used["searchBytes"],
+        "bodies": BODIES - used["bodies"],
+        "bodyBytes": BODY_BYTES - used["bodyBytes"],
+    }
+
+
+def record(
+    ws: Workspace,
+    ctx: dict[str, Any],
+    *,
+    usage: dict[str, int] | None = None,
+    cite: list[dict[str, Any]] | None = None,
+    recall: dict[str, Any] | None = None,
+) -> None:
+    """Charge usage and add citations to this turn. Dedup by record within a group: earliest
+    position, latest content. The ledger is display bookkeeping: atomic, not fsynced."""
+    now = utc_now()
+    with locked(ws.home / ".ledger.lock", what="the citation ledger"):
+        obj = load_ledger(ws)
+        turn = _find_turn(obj, ws, ctx, now)
+        if turn is None:
+            turn = {
+                "projectId": ws.project_id,
+                "contextId": ctx.get("id") if _hooked(ctx) else None,
+                "source": "hook" if _hooked(ctx) else "calls",
+                "started": iso(now),
+                "usage": dict(EMPTY_USAGE),
+                "citations": [],
+            }
+            obj["turns"].append(turn)
+        turn["last"] = iso(now)
+        if usage and _hooked(ctx):
+            for key, value in usage.items():
+                turn["usage"][key] = turn["usage"].get(key, 0) + value
+        for item in cite or []:
+            same = next((c for c in turn["citations"] if c["id"] == item["id"] and c["group"] == item["group"]), None)
+            if same:
+                same.update({k: v for k, v in item.items() if k != "position"})
+            else:
+                turn["citations"].append({**item, "position": len(turn["citations"])})
+        if recall is not None:
+            turn["recall"] = recall
+        obj["turns"] = obj["turns"][-KEEP_TURNS:]
+        write_atomic(ledger_path(ws.home), encode(obj), durable=False)
+
+
+def cite_entry(group: str, record: dict[str, Any], layer: str, ws: Workspace) -> dict[str, Any]:
+    return {
+        "group": group,
+        "id": record["id"],
+        "layer": layer,
+        "title": record.get("title", ""),
+        "updated": record.get("updated", ""),
+        "scope": "global" if layer == "global" else (ws.project_id or "project"),
+    }
+
+
+def latest_turn(ws: Workspace) -> dict[str, Any] | None:
+    turns = [t for t in load_ledger(ws)["turns"] if t.get("projectId") == ws.project_id]
+    return turns[-1] if turns else None
+
+
+def citation_groups(turn: dict[str, Any] | None) -> dict[str, list[dict[str, Any]]]:
+    """The three fixed groups, each in order of first appearance."""
+    groups: dict[str, list[dict[str, Any]]] = {g: [] for g in GROUPS}
+    for c in sorted((turn or {}).get("citations", []), key=lambda c: c["position"]):
+        groups[c["group"]].append(c)
+    return groups

@@ -1,0 +1,133 @@
+"""Pydantic models at the edges: tool inputs (their descriptions become the MCP input schemas)
+and the record shape for checking files. Inside, the core works on plain dicts."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .conditions import CONDITION_KEYS, MAX_CONDITIONS
+
+ID_RE = re.compile(r"^mem_[0-9a-z]{12,32}$")
+Kind = Literal["convention", "method", "resource", "note"]
+Applicability = Literal["all_in_scope", "conditional", "unresolved"]
+Scope = Literal["project", "global"]
+TITLE_MAX = 200
+SUMMARY_MAX = 500
+WHEN_MAX = 300
+QUERY_MAX = 1000
+
+
+def _no_nul(value: str | None) -> str | None:
+    if value is not None and "\x00" in value:
+        raise ValueError("contains a NUL byte; remove it")
+    return value
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class Condition(Strict):
+    """One applicability condition: a registered key and the value it must have."""
+
+    key: str = Field(description="One of: " + ", ".join(CONDITION_KEYS) + ".")
+    value: str = Field(min_length=1, max_length=200, description="The value the current task must have, e.g. 'linux'.")
+
+    @field_validator("key")
+    @classmethod
+    def registered(cls, key: str) -> str:
+        if key not in CONDITION_KEYS:
+            raise ValueError(f"'{key}' is not a registered condition key; use one of {', '.join(CONDITION_KEYS)}")
+        return key
+
+    _nul = field_validator("value")(lambda cls, v: _no_nul(v))
+
+
+class TaskFields(Strict):
+    contextId: str | None = Field(None, max_length=64, description="The turn's context id from `lingshu recall`; omit to use the latest context of this project.")
+
+
+def _check_id(value: str | None) -> str | None:
+    if value is not None and not ID_RE.match(value):
+        raise ValueError("is not a memory id; ids look like mem_ followed by 12-32 lowercase letters or digits")
+    return value
+
+
+class SearchInput(TaskFields):
+    """Find remembered notes by words (English or Chinese)."""
+
+    query: str = Field(min_length=1, max_length=QUERY_MAX, description="Words to look for, in any language.")
+    scope: Scope | None = Field(None, description="Only this layer; omit for both.")
+    history: bool = Field(False, description="Also return replaced and expired records, with their replacement links.")
+    limit: int = Field(10, ge=1, le=20, description="At most this many results (the turn's budget may cut further).")
+    taskKind: str | None = Field(None, max_length=100, description="The kind of task now (e.g. 'release'); only records registered for it match.")
+    seriesId: str | None = Field(None, max_length=100, description="The series of tasks now; only records registered for it match.")
+    budget_tokens: int | None = Field(None, ge=1, le=100000, description="Return a pack of results that fits this many tokens instead of a list.")
+
+    _nul = field_validator("query", "taskKind", "seriesId")(lambda cls, v: _no_nul(v))
+
+
+class ReadInput(TaskFields):
+    """Read one record's current body by id."""
+
+    id: str = Field(description="The record id from a search hit or a recall card (mem_…).")
+    view: Literal["body", "links"] = Field("body", description="'body' for the record, 'links' for its usable relations only.")
+
+    _id = field_validator("id")(lambda cls, v: _check_id(v))
+
+
+class SaveInput(TaskFields):
+    """Remember something, or update a remembered record by id."""
+
+    title: str | None = Field(None, min_length=1, max_length=TITLE_MAX, description="Short, specific title; part of the record's identity.")
+    body: str | None = Field(None, description="The note itself, at most 4096 UTF-8 bytes. Never a secret's value: say where it lives.")
+    summary: str | None = Field(None, max_length=SUMMARY_MAX, description="One line shown in search results and recall cards.")
+    when: str | None = Field(None, max_length=WHEN_MAX, description="When it applies, in words; empty means always.")
+    kind: Kind | None = Field(None, description="convention, method, resource or note: display grouping only.")
+    topicKey: str | None = Field(None, max_length=100, description="A slot that holds one current record (e.g. 'test-command').")
+    conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS, description="At most 8 applicability conditions.")
+    applicability: Applicability | None = Field(None, description="all_in_scope, conditional (needs a condition) or unresolved.")
+    scope: Scope | None = Field(None, description="A proposal: project (default) or global. Local paths, loopback addresses and ports stay in the project.")
+    id: str | None = Field(None, description="Update this record instead of creating one.")
+    revision: int | None = Field(None, ge=1, description="The revision you read; a newer one on disk answers `conflict`.")
+    supersedes: str | None = Field(None, description="Write a new record that replaces this one (same layer).")
+    resolution: Literal["distinct"] | None = Field(None, description="'distinct' saves even though a similar record exists.")
+
+    _nul = field_validator("title", "body", "summary", "when", "topicKey")(lambda cls, v: _no_nul(v))
+    _ids = field_validator("id", "supersedes")(lambda cls, v: _check_id(v))
+
+
+class ForgetInput(TaskFields):
+    """Archive, restore, purge or undo a record."""
+
+    id: str = Field(description="The record id.")
+    action: Literal["archive", "restore", "purge", "undo"] = Field("archive", description="archive (default, recoverable), restore, purge (for good), or undo the last change.")
+    revision: int | None = Field(None, ge=1, description="For undo: the record's current revision, exactly.")
+    force: bool = Field(False, description="Purge even if the record is still active.")
+
+    _id = field_validator("id")(lambda cls, v: _check_id(v))
+
+
+class SuggestInput(SaveInput):
+    """Propose a record for a person to keep or ignore in the panel."""
+
+
+class RouteInput(TaskFields):
+    """Name the remembered knowledge and tools that fit an intent."""
+
+    intent: str = Field(min_length=1, max_length=QUERY_MAX, description="What you are about to do, in a sentence.")
+
+    _nul = field_validator("intent")(lambda cls, v: _no_nul(v))
+
+
+TOOL_INPUTS: dict[str, type[Strict]] = {
+    "memory_search": SearchInput,
+    "memory_read": ReadInput,
+    "memory_save": SaveInput,
+    "memory_forget": ForgetInput,
+    "memory_suggest": SuggestInput,
+    "memory_route": RouteInput,
+}

@@ -1,0 +1,106 @@
+"""Lexical search over one or two layers: BM25 with field weights, English words and CJK bigrams.
+
+Why not a library: the layers hold at most a thousand records each and change on every save, so an
+index that lives in a file (SQLite FTS5) must be kept in step with the JSON store on every write —
+a second source of truth. FTS5's own tokenizers also either split CJK text poorly (unicode61) or
+need three characters (trigram), and two-character Chinese words are the common case. A small
+in-memory BM25 over the parsed layer is rebuilt only when the layer's generation changes. See
+`docs/search.md`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Any
+
+_WORD = re.compile(r"[0-9a-z_]+(?:[.\-+#][0-9a-z_]+)*")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
+_STOP = frozenset(
+    "a an and are as at be but by do does for from has have how i if in is it its me my no not of on or our "
+    "so that the their then there these this to was we what when where which who why will with you your "
+    "can should would could please".split()
+)
+
+FIELD_WEIGHTS = {"title": 3.0, "summary": 2.0, "when": 1.0, "body": 1.0}
+K1 = 1.2
+B = 0.75
+
+
+def tokens(text: str) -> list[str]:
+    """English words (lowercased, stop words dropped) and CJK bigrams (a lone CJK char as itself)."""
+    low = text.lower()
+    out = [w for w in _WORD.findall(low) if w not in _STOP and len(w) > 1 or w.isdigit()]
+    for run in _CJK.findall(low):
+        if len(run) == 1:
+            out.append(run)
+        else:
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return out
+
+
+def _weighted_terms(record: dict[str, Any]) -> Counter[str]:
+    tf: Counter[str] = Counter()
+    for fld, weight in FIELD_WEIGHTS.items():
+        for tok in tokens(str(record.get(fld) or "")):
+            tf[tok] += weight
+    return tf
+
+
+class Index:
+    """BM25 over a list of records; build once per layer generation."""
+
+    def __init__(self, records: list[dict[str, Any]]) -> None:
+        self.records = records
+        self.tfs = [_weighted_terms(r) for r in records]
+        self.lengths = [sum(tf.values()) for tf in self.tfs]
+        self.avg = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
+        df: Counter[str] = Counter()
+        for tf in self.tfs:
+            df.update(tf.keys())
+        n = len(records)
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+        self.title_terms = [set(tokens(str(r.get("title") or ""))) for r in records]
+
+    def score(self, query: str) -> list[tuple[float, int, int]]:
+        """(score, matched distinct terms, position) for every record that matches a query term."""
+        q = list(dict.fromkeys(tokens(query)))
+        if not q:
+            return []
+        out = []
+        for i, tf in enumerate(self.tfs):
+            s = 0.0
+            matched = 0
+            norm = K1 * (1 - B + B * self.lengths[i] / (self.avg or 1.0))
+            for term in q:
+                f = tf.get(term)
+                if f:
+                    matched += 1
+                    s += self.idf[term] * f * (K1 + 1) / (f + norm)
+            if matched:
+                out.append((round(s, 6), matched, i))
+        return out
+
+    def query_terms(self, query: str) -> list[str]:
+        return list(dict.fromkeys(tokens(query)))
+
+
+def rank(index: Index, query: str) -> list[tuple[float, dict[str, Any]]]:
+    """Matches, best first; ties broken by newest update, then id, so the order is deterministic."""
+    scored = index.score(query)
+    scored.sort(key=lambda t: (-t[0], _neg_time(index.records[t[2]]), index.records[t[2]]["id"]))
+    return [(s, index.records[i]) for s, _, i in scored]
+
+
+def _neg_time(record: dict[str, Any]) -> str:
+    # ISO-8601 strings sort by time; invert characters so newer sorts first in an ascending sort.
+    return "".join(chr(0x10FFFF - ord(c)) for c in str(record.get("updated", "")))
+
+
+def similarity(a: str, b: str) -> float:
+    """Jaccard overlap of the token sets: 1.0 for the same words, 0.0 for nothing in common."""
+    ta, tb = set(tokens(a)), set(tokens(b))
+    if not ta or not tb:
+        return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
+    return len(ta & tb) / len(ta | tb)

@@ -1,0 +1,322 @@
+"""The layered durable store: one JSON file per layer, published atomically under an OS lock.
+
+Every write runs through `transact`: lock -> finish any interrupted intent -> re-read the layer ->
+apply the change -> check limits -> write cold files -> publish -> drop cold files. A change that
+touches cold files writes an intent first, so a crash at any step is rolled forward or back by the
+next open (SPEC §3.2). Readers never lock: an atomic rename means they always see a whole file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .durable import checksum_holds, encode, fsync_dir, locked, read_json, with_checksum, write_atomic, write_failed
+from .errors import ColdBodyError, InvalidInput, LayerBroken
+
+FORMAT = "lingshu-layer/1"
+STATE = "state.json"
+PREV = "state.prev.json"
+INTENT = "intent.json"
+
+SOFT_ACTIVE = 200
+HARD_ACTIVE = 1000
+BODY_BYTES = 4096
+LAYER_BODY_BYTES = 1024 * 1024
+STATE_BYTES = 2 * 1024 * 1024
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LayerRef:
+    """Which layer, and where its files are."""
+
+    kind: str  # "project" or "global"
+    dir: Path
+    project_id: str | None = None
+
+    @property
+    def state_path(self) -> Path:
+        return self.dir / STATE
+
+    @property
+    def prev_path(self) -> Path:
+        return self.dir / PREV
+
+    @property
+    def cold_dir(self) -> Path:
+        return self.dir / "cold"
+
+    @property
+    def label(self) -> str:
+        return "global layer" if self.kind == "global" else f"project layer ({self.project_id})"
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso(ts: datetime) -> str:
+    return ts.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def empty_layer(ref: LayerRef) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "layer": ref.kind,
+        "projectId": ref.project_id,
+        "generation": 0,
+        "records": {},
+        "conflicts": [],
+        "suggestions": [],
+    }
+
+
+def _well_formed(obj: Any) -> bool:
+    return (
+        checksum_holds(obj)
+        and isinstance(obj.get("generation"), int)
+        and isinstance(obj.get("records"), dict)
+    )
+
+
+def _normalise(obj: dict[str, Any]) -> dict[str, Any]:
+    """Older files without the queue fields read as empty (SPEC §8)."""
+    obj.setdefault("conflicts", [])
+    obj.setdefault("suggestions", [])
+    return obj
+
+
+def _parse(raw: bytes) -> dict[str, Any] | None:
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return _normalise(obj) if _well_formed(obj) else None
+
+
+# Readers keep the last parse of each layer, keyed by the file's identity. A publish always
+# renames a new file into place, so any change by any process changes the key: never stale.
+_cache: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+
+
+def _file_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def load(ref: LayerRef) -> dict[str, Any]:
+    """The layer's current generation, recovering it first if needed. Treat the result as read-only."""
+    key = _file_key(ref.state_path)
+    if key is not None and not (ref.dir / INTENT).exists():
+        hit = _cache.get(ref.state_path)
+        if hit and hit[0] == key:
+            return hit[1]
+        try:
+            raw = ref.state_path.read_bytes()
+        except FileNotFoundError:
+            raw = b""
+        obj = _parse(raw)
+        if obj is not None:
+            _cache[ref.state_path] = (key, obj)
+            return obj
+    elif key is None and not ref.prev_path.exists() and not (ref.dir / INTENT).exists():
+        return empty_layer(ref)
+    with locked(ref.dir / ".lock", what=f"the {ref.label}"):
+        return _recover(ref)
+
+
+def quarantine(ref: LayerRef, raw: bytes) -> Path:
+    """Keep unreadable bytes as `state.corrupt-<UTC>.json`; identical content is kept once."""
+    digest = hashlib.sha256(raw).digest()
+    for existing in sorted(ref.dir.glob("state.corrupt-*.json")):
+        with contextlib.suppress(OSError):
+            if hashlib.sha256(existing.read_bytes()).digest() == digest:
+                return existing
+    stamp = utc_now().strftime("%Y%m%dT%H%M%S.%fZ")
+    target = ref.dir / f"state.corrupt-{stamp}.json"
+    write_atomic(target, raw)
+    return target
+
+
+def broken_message(ref: LayerRef) -> str:
+    return (
+        f"The {ref.label} is unreadable: both {STATE} and {PREV} in {ref.dir} fail their checks "
+        "(copies are kept as state.corrupt-*.json). It takes no writes until repaired. "
+        "Run `lingshu doctor` for the steps; `lingshu doctor --reset "
+        f"{ref.kind}` sets the bad files aside and starts the layer empty."
+    )
+
+
+def _recover(ref: LayerRef) -> dict[str, Any]:
+    """Under the lock: make `state.json` a valid generation and finish any interrupted intent."""
+    try:
+        raw = ref.state_path.read_bytes()
+    except FileNotFoundError:
+        raw = None
+    obj = _parse(raw) if raw is not None else None
+    if obj is None:
+        if raw is not None:
+            quarantine(ref, raw)
+        prev_raw = None
+        with contextlib.suppress(FileNotFoundError):
+            prev_raw = ref.prev_path.read_bytes()
+        prev = _parse(prev_raw) if prev_raw is not None else None
+        if prev is None:
+            if raw is None and prev_raw is None:
+                obj = empty_layer(ref)
+            else:
+                if prev_raw is not None:
+                    quarantine(ref, prev_raw)
+                raise LayerBroken(broken_message(ref))
+        else:
+            assert prev_raw is not None
+            write_atomic(ref.state_path, prev_raw)
+            obj = prev
+    _finish_intent(ref, obj)
+    key = _file_key(ref.state_path)
+    if key is not None:
+        _cache[ref.state_path] = (key, obj)
+    return obj
+
+
+def _finish_intent(ref: LayerRef, state: dict[str, Any]) -> None:
+    """Roll an interrupted cold-file change forward (state published) or back (not published)."""
+    path = ref.dir / INTENT
+    try:
+        intent = read_json(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError):
+        intent = None
+    if isinstance(intent, dict) and isinstance(intent.get("generationBefore"), int):
+        published = state["generation"] > intent["generationBefore"]
+        drop = intent.get("deleteCold", []) if published else intent.get("createCold", [])
+        for rid in drop:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(ref.cold_dir / f"{rid}.json")
+    else:
+        # An intent that never finished being written: nothing after it ran, so no cold file changed.
+        pass
+    try:
+        os.unlink(path)
+        fsync_dir(ref.dir)
+    except OSError as err:
+        raise write_failed(path, err) from err
+
+
+@dataclass
+class Tx:
+    """What one transaction does besides changing the layer object: cold files to add or drop."""
+
+    put_cold: dict[str, dict[str, Any]] = field(default_factory=dict)
+    drop_cold: list[str] = field(default_factory=list)
+
+    def archive_body(self, rid: str, body: str, versions: list[dict[str, Any]]) -> None:
+        self.put_cold[rid] = {"body": body, "versions": versions}
+
+    def delete_body(self, rid: str) -> None:
+        self.drop_cold.append(rid)
+
+
+def check_limits(ref: LayerRef, state: dict[str, Any], data: bytes) -> None:
+    total = sum(
+        len(r.get("body", "").encode("utf-8"))
+        for r in state["records"].values()
+        if r.get("status") == "active"
+    )
+    if total > LAYER_BODY_BYTES:
+        raise InvalidInput(
+            f"The {ref.label} would hold {total} bytes of bodies, over its 1 MiB limit. Nothing was written. "
+            "Archive or shorten records you no longer need, then save again."
+        )
+    if len(data) > STATE_BYTES:
+        raise InvalidInput(
+            f"The {ref.label} file would be {len(data)} bytes, over its 2 MiB limit. Nothing was written. "
+            "Archive or purge old records, then save again."
+        )
+
+
+def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T]) -> tuple[T, dict[str, Any]]:
+    """Apply `change` to a fresh copy of the layer under its lock and publish the new generation.
+
+    `change` mutates the state in place and returns a value; raising a `LingshuError` aborts with
+    nothing written. Returns that value and the published state.
+    """
+    with locked(ref.dir / ".lock", what=f"the {ref.label}"):
+        base = _recover(ref)
+        state = json.loads(encode(base))
+        tx = Tx()
+        value = change(state, tx)
+        generation_before = base["generation"]
+        state["generation"] = generation_before + 1
+        state["format"] = FORMAT
+        with_checksum(state)
+        data = encode(state)
+        check_limits(ref, state, data)
+        intent_path = ref.dir / INTENT
+        if tx.put_cold or tx.drop_cold:
+            write_atomic(
+                intent_path,
+                encode({"generationBefore": generation_before, "createCold": sorted(tx.put_cold), "deleteCold": tx.drop_cold}),
+            )
+            try:
+                for rid, payload in tx.put_cold.items():
+                    write_atomic(ref.cold_dir / f"{rid}.json", encode(cold_file(rid, payload)))
+                write_atomic(ref.state_path, data, keep_prev=ref.prev_path)
+            except BaseException:
+                _rollback_failed_publish(ref, base)
+                raise
+            for rid in tx.drop_cold:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(ref.cold_dir / f"{rid}.json")
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(intent_path)
+        else:
+            write_atomic(ref.state_path, data, keep_prev=ref.prev_path)
+        key = _file_key(ref.state_path)
+        if key is not None:
+            _cache[ref.state_path] = (key, state)
+        return value, state
+
+
+def _rollback_failed_publish(ref: LayerRef, base: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):
+        _finish_intent(ref, base)
+
+
+def cold_file(rid: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return with_checksum({"id": rid, **payload})
+
+
+def read_cold(ref: LayerRef, rid: str) -> dict[str, Any]:
+    """An archived body, checked; never an empty body in place of a lost one."""
+    path = ref.cold_dir / f"{rid}.json"
+    try:
+        obj = read_json(path)
+    except FileNotFoundError:
+        raise ColdBodyError(
+            "cold_missing",
+            f"The archived body of this record is missing ({path}). It cannot be restored from here; "
+            "recover the file from a backup, or purge the record.",
+        ) from None
+    except (OSError, ValueError):
+        obj = None
+    if not checksum_holds(obj) or obj.get("id") != rid or not isinstance(obj.get("body"), str):
+        raise ColdBodyError(
+            "cold_corrupt",
+            f"The archived body of this record is damaged ({path} fails its checksum). It was not restored; "
+            "recover the file from a backup, or purge the record.",
+        )
+    return {"body": obj["body"], "versions": obj.get("versions", [])}

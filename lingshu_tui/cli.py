@@ -1,0 +1,237 @@
+"""The `lingshu` command: a thin face over `core`. Imports are lazy so that `lingshu recall`,
+which an agent's hook runs on every message, never loads pydantic, the MCP SDK or Textual."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--home", help="the memory home (default: $LINGSHU_HOME or the platform data dir)")
+    p.add_argument("--project", help="the project root; giving it confirms it (default: $LINGSHU_PROJECT, or the confirmed root holding the current folder)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lingshu", description="Local-first long-term memory for coding agents.")
+    _common(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("panel", help="open the memory panel (the default command)")
+    _common(p)
+    p = sub.add_parser("demo", help="open the panel on a sample memory with a simulated agent writing to it")
+    p.add_argument("--no-agent", action="store_true", help="do not start the simulated agent")
+    p.add_argument("--print", action="store_true", help="print the demo store's summary instead of opening the panel")
+    p = sub.add_parser("call", help="run one memory tool: lingshu call TOOL [JSON] (JSON from stdin when omitted)")
+    _common(p)
+    p.add_argument("tool", help="memory_search, memory_read, memory_save, memory_forget, memory_suggest or memory_route")
+    p.add_argument("json", nargs="?", help="the arguments as one JSON object")
+    p.add_argument("--as-user", action="store_true", help="act as the person, not the agent (review mode does not hold the write)")
+    p = sub.add_parser("project", help="confirm a project root: lingshu project confirm PATH")
+    _common(p)
+    p.add_argument("action", choices=["confirm", "show"], help="confirm a root, or show the project resolved here")
+    p.add_argument("path", nargs="?", default=".", help="the project root (default: the current folder)")
+    for name, text in (("enable", "switch memory on for the project"), ("disable", "switch memory off for the project (nothing is deleted)")):
+        p = sub.add_parser(name, help=text)
+        _common(p)
+    p = sub.add_parser("review", help="review mode: the agent's new records wait in the panel until you keep them")
+    _common(p)
+    p.add_argument("state", choices=["on", "off"], help="on: hold the agent's new records for review; off: direct writes")
+    p = sub.add_parser("doctor", help="check every layer; exit 1 when something needs a person")
+    _common(p)
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--reset", choices=["project", "global"], help="set an unreadable layer's files aside and start it empty")
+    p.add_argument("--project-id", help="with --reset project: which project layer (default: the current project)")
+    p = sub.add_parser("recall", help="print what the agent should see for a new user message (for a prompt hook)")
+    _common(p)
+    p.add_argument("--message", help="the user's message (default: the hook's JSON on stdin)")
+    p.add_argument("--format", choices=["text", "claude-hook", "json"], default="text", help="plain text, Claude Code hook JSON, or a JSON report")
+    p.add_argument("--session", help="the agent session id (default: from the hook JSON)")
+    p = sub.add_parser("mcp", help="run the MCP server over stdio")
+    _common(p)
+    p.add_argument("--single-tool", action="store_true", help="expose one `memory {op, …}` tool instead of six")
+    p = sub.add_parser("check", help="check the verb protocol against the code; exit 1 on any failure")
+    p.add_argument("--write-doc", action="store_true", help="write docs/protocol.md from core/protocol.py")
+    p.add_argument("--root", help="the source tree to check (default: the installed package)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "panel"
+    try:
+        return int(HANDLERS[command](args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # noqa: BLE001 - the last guard: no traceback for a user
+        from core.errors import LingshuError
+
+        if isinstance(err, LingshuError):
+            print(f"lingshu: {err.message}", file=sys.stderr)
+            return EXIT_FALSE
+        raise
+
+
+def _print(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    from core.tools import TOOLS, dispatch
+
+    if args.tool not in TOOLS:
+        print(f"lingshu call: unknown tool '{args.tool}'. Tools: {', '.join(TOOLS)}.", file=sys.stderr)
+        return EXIT_USAGE
+    text = args.json if args.json is not None else sys.stdin.read()
+    try:
+        payload = json.loads(text) if text.strip() else {}
+    except ValueError as err:
+        print(f"lingshu call: the arguments are not valid JSON ({err}). Pass one JSON object, e.g. '{{\"query\": \"tests\"}}'.", file=sys.stderr)
+        return EXIT_USAGE
+    result = dispatch(args.tool, payload, home=args.home, project=args.project, actor="user" if args.as_user else "agent")
+    _print(result)
+    return EXIT_OK if result.get("ok") else EXIT_FALSE
+
+
+def _workspace(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from core.workspace import open_workspace
+
+    return open_workspace(args.home, args.project)
+
+
+def cmd_project(args: argparse.Namespace) -> int:
+    from core.settings import confirm_project
+
+    ws = _workspace(args)
+    if args.action == "confirm":
+        pid = confirm_project(ws.home, args.path)
+        print(f"Confirmed {args.path} as project {pid}. Memory for it is on; `lingshu disable` switches it off.")
+        return EXIT_OK
+    if not ws.project_id:
+        print("No confirmed project holds this folder. Run `lingshu project confirm PATH` to make one.")
+        return EXIT_FALSE
+    p = ws.project
+    print(f"project {ws.project_id}\nroot {p.get('root')}\nmemory {'on' if p['enabled'] else 'off'}\nwrites {p['writeMode']}\nrecall {p['recallMode']}")
+    return EXIT_OK
+
+
+def _set_flag(args: argparse.Namespace, key: str, value: Any, done: str) -> int:
+    from core.settings import set_project_flag
+
+    ws = _workspace(args)
+    if not ws.project_id:
+        print("No confirmed project here. Run `lingshu project confirm PATH` first, or pass --project PATH.", file=sys.stderr)
+        return EXIT_FALSE
+    set_project_flag(ws.home, ws.project_id, key, value)
+    print(done.format(project=ws.project_id))
+    return EXIT_OK
+
+
+def cmd_enable(args: argparse.Namespace) -> int:
+    return _set_flag(args, "enabled", True, "Memory is on for {project}.")
+
+
+def cmd_disable(args: argparse.Namespace) -> int:
+    return _set_flag(args, "enabled", False, "Memory is off for {project}: nothing is read or written, nothing is deleted. `lingshu enable` switches it back on.")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    if args.state == "on":
+        return _set_flag(args, "writeMode", "review", "Review mode is on for {project}: the agent's new records wait in the panel's suggestions until you keep them.")
+    return _set_flag(args, "writeMode", "direct", "Review mode is off for {project}: the agent's saves land at once.")
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from core.doctor import all_layers, check_layer, reset_layer
+    from core.paths import default_home, global_dir, project_dir
+    from core.store import LayerRef
+
+    home = args.home and __import__("pathlib").Path(args.home) or default_home()
+    if args.reset:
+        if args.reset == "global":
+            ref = LayerRef("global", global_dir(home))
+        else:
+            pid = args.project_id or _workspace(args).project_id
+            if not pid:
+                print("Which project? Pass --project-id ID (see `lingshu doctor`) or --project PATH.", file=sys.stderr)
+                return EXIT_USAGE
+            ref = LayerRef("project", project_dir(home, pid), pid)
+        kept = reset_layer(ref)
+        print(f"The {ref.label} starts empty now." + (f" Its old files are kept as {kept.name}." if kept else ""))
+        return EXIT_OK
+    reports = [check_layer(ref) for ref in all_layers(home) if ref.dir.exists()]
+    if args.json:
+        _print({"home": str(home), "layers": [r.as_dict() for r in reports], "needsPerson": any(r.needs_person for r in reports)})
+    else:
+        print(f"Lingshu home: {home}")
+        if not reports:
+            print("No layers yet. Save a memory (or run `lingshu demo`) to create one.")
+        for r in reports:
+            mark = "NEEDS YOU" if r.needs_person else "ok"
+            print(f"\n[{mark}] {r.ref.label}")
+            if r.generation is not None:
+                c = r.counts
+                print(f"  generation {r.generation} · {c.get('active', 0)} active, {c.get('archived', 0)} archived, {c.get('purged', 0)} purged · "
+                      f"{c.get('conflicts', 0)} conflicts, {c.get('suggestions', 0)} suggestions")
+                print(f"  checksum {'ok' if r.checksum_ok else 'FAILED'} · previous generation {'ok' if r.prev_ok else ('none yet' if r.prev_ok is None else 'unreadable')} · cold bodies checked {r.cold_checked}")
+            if r.quarantined:
+                print(f"  quarantined copies: {', '.join(r.quarantined)}")
+            for line in r.problems:
+                print(f"  problem: {line}")
+            for i, step in enumerate(r.steps, 1):
+                print(f"  step {i}: {step}")
+    return EXIT_FALSE if any(r.needs_person for r in reports) else EXIT_OK
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    from core.recall import main as recall_main
+
+    return recall_main(args)
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from lingshu_tui.mcp_server import serve
+
+    serve(home=args.home, project=args.project, single_tool=args.single_tool)
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from core.conformance import main as check_main
+
+    return check_main(write_doc=args.write_doc, root=args.root)
+
+
+def cmd_panel(args: argparse.Namespace) -> int:
+    from lingshu_tui.app import run_panel
+
+    return run_panel(home=getattr(args, "home", None), project=getattr(args, "project", None))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from lingshu_tui.demo import run_demo
+
+    return run_demo(agent=not args.no_agent, print_only=args.print)
+
+
+HANDLERS = {
+    "call": cmd_call,
+    "project": cmd_project,
+    "enable": cmd_enable,
+    "disable": cmd_disable,
+    "review": cmd_review,
+    "doctor": cmd_doctor,
+    "recall": cmd_recall,
+    "mcp": cmd_mcp,
+    "check": cmd_check,
+    "panel": cmd_panel,
+    "demo": cmd_demo,
+}
+
+if __name__ == "__main__":
+    raise SystemExit(main())
