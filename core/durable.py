@@ -62,6 +62,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
     The previous file is kept by a hard link, so keeping it costs no copy and no extra fsync of data.
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    link_tmp = keep_prev.with_name(f".{keep_prev.name}.{os.getpid()}.tmp") if keep_prev else None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as fh:
@@ -69,8 +70,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
-        if keep_prev is not None and path.exists():
-            link_tmp = keep_prev.with_name(f".{keep_prev.name}.{os.getpid()}.tmp")
+        if keep_prev is not None and link_tmp is not None and path.exists():
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(link_tmp)
             try:
@@ -86,8 +86,10 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
         if durable:
             fsync_dir(path.parent)
     except OSError as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        for leftover in (tmp, link_tmp):
+            if leftover is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(leftover)
         raise write_failed(path, err) from err
 
 

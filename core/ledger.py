@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from .durable import encode, locked, read_json, write_atomic
+from .errors import LingshuError
 from .paths import ledger_path
 from .store import iso, utc_now
 from .workspace import Workspace
@@ -71,7 +72,21 @@ def record(
     recall: dict[str, Any] | None = None,
 ) -> None:
     """Charge usage and add citations to this turn. Dedup by record within a group: earliest
-    position, latest content. The ledger is display bookkeeping: atomic, not fsynced."""
+    position, latest content. The ledger is display bookkeeping: atomic, not fsynced, and a
+    ledger that cannot be written (read-only home, busy) never fails the tool call itself."""
+    try:
+        _record(ws, ctx, usage, cite, recall)
+    except LingshuError:
+        pass
+
+
+def _record(
+    ws: Workspace,
+    ctx: dict[str, Any],
+    usage: dict[str, int] | None,
+    cite: list[dict[str, Any]] | None,
+    recall: dict[str, Any] | None,
+) -> None:
     now = utc_now()
     with locked(ws.home / ".ledger.lock", what="the citation ledger"):
         obj = load_ledger(ws)

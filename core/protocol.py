@@ -1,0 +1,192 @@
+"""The verb protocol v1: the single source of truth for every agent-facing answer shape (SPEC §14).
+
+`docs/protocol.md` is generated from this module (`lingshu check --write-doc`); `lingshu check`
+verifies it against the code by parsing the code (`core/conformance.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+VERSION = 1
+FROZEN = False
+
+VERBS: tuple[str, ...] = ("route", "read", "write", "supersede", "forget")
+WRITE_TRIO: tuple[str, ...] = ("ok", "id", "committed")
+VERDICT_FIELDS: tuple[str, ...] = ("state", "kind", "basis", "evidence", "detail")
+VERDICT_STATES: tuple[str, ...] = ("ACCEPT", "REJECT", "DEFER", "BLINDSPOT")
+ENVELOPE: tuple[str, ...] = ("ok", "status")
+
+# Which argument decides the op when `memory {…}` is called without one; first match wins, none → read.
+OP_DERIVE: tuple[tuple[str, str], ...] = (
+    ("content", "write"),
+    ("body", "write"),
+    ("query", "read"),
+    ("id", "read"),
+    ("intent", "route"),
+)
+OP_DERIVE_DEFAULT = "read"
+DERIVE_EXTRA_KEYS: tuple[str, ...] = ("op", "op_derived", "hint")
+
+_COMMITTED = ("ok", "id", "committed", "status", "revision", "layer", "pendingConflicts")
+_SHORT = ("ok", "id", "committed", "status", "moved_to", "verdict", "hint")
+_SHORT_OPT = ("message", "pendingConflicts", "needsResolution", "candidates", "dup_of", "routedTo", "routedBecause", "action")
+_HARD = ("ok", "id", "committed", "status", "gate", "error", "message", "hint", "verdict")
+_HARD_OPT = ("needsScope", "field", "candidates", "pendingConflicts", "action")
+_FAILED = ("ok", "id", "committed", "status", "message")
+
+_GATE_FORMS: dict[str, dict[str, Any]] = {
+    "gate_short_circuit": {
+        "when": "a gate held the write on purpose (duplicate, look-alike, review mode, nothing to change); retrying gives the same answer",
+        "required": _SHORT,
+        "optional": _SHORT_OPT,
+    },
+    "gate_hard_reject": {
+        "when": "a gate refused the write (memory off, safety scan, no scope, stale revision, replaced target)",
+        "required": _HARD,
+        "optional": _HARD_OPT,
+    },
+    "failed": {
+        "when": "the tool could not do it: invalid input, unknown or archived id, busy lock, unreadable layer or cold body",
+        "required": _FAILED,
+        "optional": ("action",),
+    },
+}
+
+VERB_SPECS: dict[str, dict[str, Any]] = {
+    "route": {
+        "status": "live",
+        "mutating": False,
+        "inputs": ("intent", "query"),
+        "impl": ("memory_route",),
+        "forms": {
+            "default": {
+                "when": "always, when memory is on",
+                "required": ("ok", "status", "knowledge", "suggested_capabilities", "meta", "note"),
+                "optional": (),
+            },
+            "refused": {"when": "memory is off", "required": ("ok", "status", "message", "knowledge", "meta"), "optional": ()},
+        },
+    },
+    "read": {
+        "status": "live",
+        "mutating": False,
+        "inputs": ("id", "query", "budget_tokens"),
+        "impl": ("memory_read", "memory_search"),
+        "forms": {
+            "node": {
+                "when": "id given, the record exists and passes the gate for reading",
+                "required": ("ok", "status", "id", "view", "title", "summary", "when", "body", "layer", "kind", "updated", "revision", "conditions"),
+                "optional": ("validFrom", "validUntil", "supersededBy", "supersedes", "supersedeReason", "links"),
+            },
+            "node_missing": {
+                "when": "id given but the record is missing, archived, foreign, not applicable or unconfirmed",
+                "required": ("ok", "status", "id", "message"),
+                "optional": (),
+            },
+            "list": {"when": "query given, no budget_tokens", "required": ("ok", "status", "results", "meta"), "optional": ("reasonCode", "message")},
+            "pack": {
+                "when": "query and budget_tokens given",
+                "required": ("ok", "status", "pack", "tokens_used", "budget", "skipped", "recent", "meta"),
+                "optional": (),
+            },
+            "refused": {
+                "when": "memory off, turn budget spent, context unknown, or invalid input",
+                "required": ("ok", "status", "message"),
+                "optional": ("results", "meta", "id"),
+            },
+        },
+    },
+    "write": {
+        "status": "live",
+        "mutating": True,
+        "inputs": ("body", "content"),
+        "impl": ("memory_save", "memory_suggest"),
+        "forms": {
+            "committed": {
+                "when": "the new generation is on disk",
+                "required": _COMMITTED,
+                "optional": ("routedTo", "routedBecause", "warnings", "archived"),
+            },
+            **_GATE_FORMS,
+        },
+    },
+    "supersede": {
+        "status": "live",
+        "mutating": True,
+        "inputs": ("supersedes",),
+        "impl": ("memory_save",),
+        "forms": {
+            "superseded": {
+                "when": "the new record is on disk and the old one is marked replaced (supersededBy, validUntil, supersedeReason)",
+                "required": (*_COMMITTED, "supersedes"),
+                "optional": ("warnings", "archived"),
+            },
+            **_GATE_FORMS,
+        },
+    },
+    "forget": {
+        "status": "live",
+        "mutating": True,
+        "inputs": ("id",),
+        "impl": ("memory_forget",),
+        "forms": {
+            "forgotten": {"when": "action archive or purge succeeded", "required": (*_COMMITTED, "action", "tombstone"), "optional": ()},
+            "restored": {"when": "action restore succeeded (cold body checked first)", "required": (*_COMMITTED, "action", "forced"), "optional": ()},
+            "undone": {"when": "action undo with the exact current revision", "required": (*_COMMITTED, "action"), "optional": ()},
+            **_GATE_FORMS,
+        },
+    },
+}
+
+# Where this protocol departs from the protocol seed, and why. Rendered into docs/protocol.md.
+DECISIONS: tuple[tuple[str, str], ...] = (
+    ("read.node_missing", "The seed returns a bare null for a missing record. The status envelope of SPEC §6 wins: "
+     "an object with `ok: false`, `status` (`gone`, `not_applicable` or `needs_context`), the id and a message with the next step."),
+    ("supersede", "The seed reserves supersede. Here it is live: `memory_save` with `supersedes` (SPEC §6.3.6) writes the new record "
+     "and marks the old one, and default search hides replaced records."),
+    ("envelope", "Every answer carries `ok` and `status` from the fixed vocabulary of SPEC §10, and a `message` for every status but `ok`."),
+    ("write", "The seed's `content` is accepted by the single `memory` tool and mapped to `body`; the six tools take `body`."),
+    ("write.failed", "A tool fault (bad input, busy lock, unreadable layer) is its own form with `ok: false`, kept apart from gate stops "
+     "(`ok: true, committed: false`) so a client knows whether retrying can help."),
+    ("read.refused", "Memory off, a spent turn budget and an unknown context are answered with a status and a message, never an empty list."),
+)
+
+TOOL_VERBS: dict[str, str] = {
+    "memory_route": "route",
+    "memory_read": "read",
+    "memory_search": "read",
+    "memory_save": "write",
+    "memory_suggest": "write",
+    "memory_forget": "forget",
+}
+
+
+def shape_of(verb: str, form: str) -> dict[str, Any]:
+    """The declared shape of one form. Anything undeclared raises `KeyError`: no empty shell."""
+    spec = VERB_SPECS[verb]
+    return spec["forms"][form]
+
+
+def derive_op(args: dict[str, Any]) -> str:
+    for key, op in OP_DERIVE:
+        if args.get(key) not in (None, ""):
+            return op
+    return OP_DERIVE_DEFAULT
+
+
+def verb_of(tool: str, args: dict[str, Any]) -> str:
+    if tool == "memory_save" and args.get("supersedes"):
+        return "supersede"
+    return TOOL_VERBS[tool]
+
+
+def forms_matching(verb: str, answer: dict[str, Any]) -> list[str]:
+    """The forms of `verb` that `answer` fits: all required keys present, no undeclared key."""
+    keys = set(answer)
+    out = []
+    for name, form in VERB_SPECS[verb]["forms"].items():
+        allowed = set(form["required"]) | set(form["optional"]) | set(DERIVE_EXTRA_KEYS)
+        if set(form["required"]) <= keys and keys <= allowed:
+            out.append(name)
+    return out

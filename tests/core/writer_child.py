@@ -1,0 +1,60 @@
+"""A child process for the crash and concurrency tests: writes in a loop through the real
+dispatch and prints each id only after the write returned."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from core.errors import Busy
+from core.store import transact
+from core.tools import dispatch
+from core.workspace import open_workspace
+
+
+def crash_loop(home: str, project: str) -> None:
+    print("ready", flush=True)
+    i = 0
+    last = None
+    while True:
+        i += 1
+        r = dispatch("memory_save", {"title": f"crash note {i} {time.time_ns()}", "body": f"body {i}", "resolution": "distinct"},
+                     home=home, project=project)
+        if r.get("committed"):
+            print("saved", r["id"], flush=True)
+            if last and i % 3 == 0:
+                a = dispatch("memory_forget", {"id": last}, home=home, project=project)
+                if a.get("committed"):
+                    print("archived", last, flush=True)
+                if i % 6 == 0:
+                    b = dispatch("memory_forget", {"id": last, "action": "restore"}, home=home, project=project)
+                    if b.get("committed"):
+                        print("restored", last, flush=True)
+            last = r["id"]
+
+
+def concurrent(home: str, project: str, tag: str, count: int) -> None:
+    ws = open_workspace(home, project)
+    ref = ws.project_layer
+    assert ref is not None
+    done = 0
+    while done < count:
+        rid = f"mem_{tag}{done:04d}xxxxxxxxxx"[:20]
+
+        def add(state, tx, rid=rid):  # type: ignore[no-untyped-def]
+            state["records"][rid] = {"id": rid, "title": rid, "body": "x", "status": "active", "revision": 1}
+
+        try:
+            _, state = transact(ref, add)
+        except Busy:
+            time.sleep(0.01)  # the next step the busy answer gives: wait a moment and retry
+            continue
+        print(rid, state["generation"], flush=True)
+        done += 1
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "crash":
+        crash_loop(sys.argv[2], sys.argv[3])
+    else:
+        concurrent(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
