@@ -30,7 +30,7 @@ _INJECTION = [
         _I,
     ),
     re.compile(r"\bignore\s+(everything|all)\s+(you\s+were\s+told|above|before)", _I),
-    re.compile(r"\byou\s+are\s+now\s+(a|an|in|the|my|no\s+longer)\b", _I),
+    re.compile(r"\byou\s+are\s+now\s+(a|an|in|the|my|no\s+longer|DAN|free|unrestricted|root|admin)\b", _I),
     re.compile(r"\bfrom\s+now\s+on,?\s+you\s+(will|must|are|should|shall)\b", _I),
     re.compile(r"\b(new|updated|real)\s+(system\s+)?instructions\s*:", _I),
     re.compile(r"\b(reveal|print|show|repeat|leak)\s+(me\s+)?(your|the)\s+(system\s+prompt|hidden\s+instructions)", _I),
@@ -45,7 +45,7 @@ _INJECTION = [
 ]
 
 _ROLE_TAG = re.compile(
-    r"<\s*/?\s*(system|instructions?|assistant|user|developer|tool_call|tool|im_start|im_end|prompt|sys)\s*[^<>]{0,40}>"
+    r"<\s*/?\s*(system|instructions|assistant|developer|tool_call|im_start|im_end|sys)(\s+[^<>]{0,40})?\s*>"
     r"|<\|\s*(im_start|im_end|system|assistant|user|endoftext)\s*\|>|\[/?INST\]|<<\s*/?SYS\s*>>",
     _I,
 )
