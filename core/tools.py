@@ -581,6 +581,13 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         if new.get("applicability") == "conditional" and not new.get("conditions"):
             return _fail("invalid", "applicability 'conditional' needs at least one condition. Add one, or use 'all_in_scope'.", write=True, rid=rec["id"])
         replaced = bool(rec.get("supersededBy"))
+        slot = new.get("topicKey")
+        if slot and (replaced or given.get("topicKey")):
+            holder = next((r for r in state["records"].values() if r["id"] != rec["id"] and r.get("status") == "active"
+                           and r.get("topicKey") == slot and is_current(r, _now())), None)
+            if holder:
+                return _gate("conflict", "topic_slot", f"The topic slot '{slot}' already has a current record («{holder.get('title', '')}»); a slot holds one.",
+                             "Replace that record with supersedes, or leave the slot out.", rid=rec["id"], pendingConflicts=len(state["conflicts"]))
         if all(new.get(k) == rec.get(k) for k in given) and not replaced:
             return _short_circuit("ok", "none", "", "Nothing changed: the record already says this.", rid=rec["id"], state="ACCEPT",
                                   pendingConflicts=len(state["conflicts"]))

@@ -496,3 +496,11 @@ def test_10_every_failure_has_a_message_with_a_next_step(mem: Memory) -> None:
     ]
     for a in answers:
         assert a["status"] != "ok" and a["message"] and len(a["message"]) > 30
+
+
+def test_6_3_3_resaving_a_replaced_record_keeps_one_slot_winner(mem: Memory) -> None:
+    """SPEC §6.3.3, §6.3.4: making a replaced record current again may not give its slot two winners."""
+    old = mem.save("Test command", "pytest", topicKey="test-cmd")["id"]
+    mem.save("Test command (tox)", "tox", supersedes=old)
+    r = mem("memory_save", {"id": old, "body": "pytest -x"})
+    assert (r["committed"], r["status"], r["gate"]) == (False, "conflict", "topic_slot")

@@ -1,0 +1,62 @@
+"""Bad input through the real `lingshu call` (issue 3): a clear answer, the right exit code, the store unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import assert_shape, layer_file, run_cli
+
+CASES = [
+    ("memory_save", '{"title": "x",', 2, None, "not valid JSON"),
+    ("memory_save", "[1, 2]", 1, "invalid", "must be a JSON object"),
+    ("memory_save", '{"title": 5, "body": "x"}', 1, "invalid", "title: Input should be a valid string"),
+    ("memory_save", '{"title": "x", "body": "y", "colour": "red"}', 1, "invalid", "colour: is not an argument of memory_save"),
+    ("memory_save", json.dumps({"title": "big", "body": "x" * 5000}), 1, "invalid", "5000 bytes; the limit is 4096"),
+    ("memory_read", '{"id": "mem_../../x"}', 1, "invalid", "is not a memory id"),
+    ("memory_forget", '{"id": "42"}', 1, "invalid", "is not a memory id"),
+    ("memory_save", '{"title": "x", "body": "y", "conditions": [{"key": "colour", "value": "red"}]}', 1, "invalid", "not a registered condition key"),
+    ("memory_save", json.dumps({"title": "t" * 10000, "body": "y"}), 1, "invalid", "at most 200 characters"),
+    ("memory_save", json.dumps({"title": "a\u0000b", "body": "y"}), 1, "invalid", "NUL byte"),
+    ("memory_search", json.dumps({"query": "a\u0000"}), 1, "invalid", "NUL byte"),
+    ("memory_search", '{"query": "x", "limit": "lots"}', 1, "invalid", "limit: Input should be a valid integer"),
+    ("memory_forget", '{"id": "mem_aaaaaaaaaaaa", "action": "shred"}', 1, "invalid", "action:"),
+    ("memory_nothing", "{}", 2, None, "unknown tool"),
+]
+
+
+@pytest.mark.parametrize(("tool", "payload", "code", "status", "says"), CASES)
+def test_bad_input_is_answered_clearly_and_changes_nothing(home: Path, project: Path, tool: str, payload: str, code: int, status: str | None, says: str) -> None:
+    """SPEC §10: a clear `invalid` (or usage error), exit 1 or 2, the store unchanged, no traceback."""
+    assert run_cli(home, "call", "memory_save", '{"title": "Keep me", "body": "safe"}', "--project", str(project)).returncode == 0
+    before = layer_file(home, project).read_bytes()
+    r = run_cli(home, "call", tool, payload, "--project", str(project))
+    assert r.returncode == code, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    if status:
+        answer = json.loads(r.stdout)
+        assert answer["status"] == status and says in answer["message"], answer["message"]
+        assert_shape(tool, {}, answer)
+    else:
+        assert says in r.stderr
+    assert layer_file(home, project).read_bytes() == before
+
+
+def test_arguments_from_stdin(home: Path, project: Path) -> None:
+    r = run_cli(home, "call", "memory_save", "--project", str(project), stdin='{"title": "From stdin", "body": "ok"}')
+    assert r.returncode == 0 and json.loads(r.stdout)["committed"] is True
+
+
+def test_every_command_has_help(home: Path) -> None:
+    """Every command and option carries help text (STYLE 12)."""
+    from lingshu_tui.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, p in sub.choices.items():  # type: ignore[attr-defined]
+        assert any(c.dest == name and c.help for c in sub._choices_actions), name  # type: ignore[attr-defined]
+        for action in p._actions:
+            if action.dest != "help":
+                assert action.help, f"{name} {action.dest}"

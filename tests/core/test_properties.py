@@ -1,0 +1,108 @@
+"""A property test over random sequences of writes to one layer (issue 3, SPEC §3, §5, §6)."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.durable import checksum_holds
+from tests.conftest import Memory, layer_file
+
+WORDS = ["deploy", "tests", "cache", "lint", "部署", "缓存", "release", "docker"]
+TOPICS = [None, "slot-a", "slot-b"]
+
+op = st.one_of(
+    st.tuples(st.just("save"), st.sampled_from(WORDS), st.sampled_from(WORDS), st.sampled_from(TOPICS), st.booleans()),
+    st.tuples(st.just("update"), st.integers(0, 30), st.sampled_from(WORDS)),
+    st.tuples(st.just("supersede"), st.integers(0, 30), st.sampled_from(WORDS)),
+    st.tuples(st.just("archive"), st.integers(0, 30)),
+    st.tuples(st.just("restore"), st.integers(0, 30)),
+    st.tuples(st.just("purge"), st.integers(0, 30)),
+    st.tuples(st.just("undo"), st.integers(0, 30)),
+)
+
+
+def _check(mem: Memory, project: Path, created: set[str], purged: set[str]) -> None:
+    path = layer_file(mem.home, project)
+    if not path.exists():
+        return
+    state = json.loads(path.read_text())
+    assert checksum_holds(state)
+    prev = path.with_name("state.prev.json")
+    if prev.exists():
+        assert checksum_holds(json.loads(prev.read_text()))
+    for cold in (path.parent / "cold").glob("*.json"):
+        assert checksum_holds(json.loads(cold.read_text()))
+    records = state["records"]
+    for rid in created - purged:
+        assert rid in records and records[rid]["status"] != "purged", f"{rid} lost"
+    for rid in purged:
+        assert records[rid]["status"] == "purged"
+    current = [r for r in records.values() if r["status"] == "active" and not r.get("supersededBy")]
+    slots = [r["topicKey"] for r in current if r.get("topicKey")]
+    assert len(slots) == len(set(slots)), "two current winners in one topic slot"
+    for rid, r in records.items():  # supersede chains end, without cycles
+        seen = {rid}
+        nxt = r.get("supersededBy")
+        while nxt:
+            assert nxt not in seen, "cycle in a supersede chain"
+            seen.add(nxt)
+            nxt = records.get(nxt, {}).get("supersededBy")
+    for word in WORDS[:4]:
+        for hit in mem("memory_search", {"query": word})["results"]:
+            r = records[hit["id"]]
+            assert r["status"] == "active" and not r.get("supersededBy") and not r.get("validUntil")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(op, min_size=1, max_size=25))
+def test_random_sequences_keep_every_invariant(ops) -> None:  # type: ignore[no-untyped-def]
+    with tempfile.TemporaryDirectory() as tmp:
+        home, project = Path(tmp) / "home", Path(tmp) / "proj"
+        home.mkdir()
+        project.mkdir()
+        mem = Memory(home, project)
+        ids: list[str] = []
+        created: set[str] = set()
+        purged: set[str] = set()
+
+        def pick(i: int) -> str | None:
+            return ids[i % len(ids)] if ids else None
+
+        for step in ops:
+            kind = step[0]
+            if kind == "save":
+                _, a, b, topic, distinct = step
+                args = {"title": f"{a} {b}", "body": f"{b} then {a}"}
+                if topic:
+                    args["topicKey"] = topic
+                if distinct:
+                    args["resolution"] = "distinct"
+                r = mem("memory_save", args)
+                if r["committed"]:
+                    ids.append(r["id"])
+                    created.add(r["id"])
+            elif (rid := pick(step[1])) is None:
+                continue
+            elif kind == "update":
+                mem("memory_save", {"id": rid, "body": f"updated {step[2]}"})
+            elif kind == "supersede":
+                r = mem("memory_save", {"title": f"replacement {step[2]}", "body": step[2], "supersedes": rid})
+                if r["committed"]:
+                    ids.append(r["id"])
+                    created.add(r["id"])
+            elif kind == "archive":
+                mem("memory_forget", {"id": rid})
+            elif kind == "restore":
+                mem("memory_forget", {"id": rid, "action": "restore"})
+            elif kind == "purge":
+                if mem("memory_forget", {"id": rid, "action": "purge", "force": True})["committed"]:
+                    purged.add(rid)
+            elif kind == "undo":
+                state = json.loads(layer_file(home, project).read_text())
+                mem("memory_forget", {"id": rid, "action": "undo", "revision": state["records"][rid].get("revision", 1)})
+            _check(mem, project, created, purged)
