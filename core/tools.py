@@ -14,11 +14,12 @@ from .conditions import has_device_condition
 from .contexts import resolve_context
 from .durable import encode
 from .eligibility import eligibility, is_current
-from .errors import ColdBodyError, InvalidInput, LingshuError
+from .errors import ColdBodyError, LingshuError
 from .models import TOOL_INPUTS, ForgetInput, ReadInput, RouteInput, SaveInput, SearchInput, SuggestInput
 from .routing import local_detail
 from .scan import scan_fields
-from .search import Index, rank, similarity
+from .lookup import find, ranked_usable
+from .search import similarity
 from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, read_cold, transact, utc_now
 from .workspace import Workspace, open_workspace
 
@@ -87,40 +88,9 @@ def new_id() -> str:
     return "mem_" + "".join(secrets.choice(alphabet) for _ in range(16))
 
 
-# ---------------------------------------------------------------- lookups
-
-
-def find(ws: Workspace, rid: str) -> tuple[LayerRef, dict[str, Any]] | None:
-    """The record with this id, project layer first; a tombstone in one layer does not hide the other."""
-    found = None
-    for ref in ws.layers():
-        rec = load(ref)["records"].get(rid)
-        if rec is not None:
-            if rec.get("status") != "purged":
-                return ref, rec
-            found = found or (ref, rec)
-    return found
-
-
-_index_cache: dict[tuple[str, int], Index] = {}
-
-
-def layer_index(ref: LayerRef) -> tuple[dict[str, Any], Index]:
-    """The layer and a search index over its active records, rebuilt only on a new generation."""
-    state = load(ref)
-    key = (str(ref.dir), state["generation"], state.get("checksum"))
-    idx = _index_cache.get(key)  # type: ignore[arg-type]
-    if idx is None:
-        records = [r for r in state["records"].values() if r.get("status") == "active"]
-        idx = Index(records)
-        for old in [k for k in _index_cache if k[0] == str(ref.dir)]:
-            del _index_cache[old]
-        _index_cache[key] = idx  # type: ignore[index]
-    return state, idx
-
-
 def _cond_key(conditions: list[dict[str, str]] | None) -> frozenset[tuple[str, str]]:
     return frozenset((c["key"], c["value"].strip().lower()) for c in conditions or [])
+
 
 
 # ---------------------------------------------------------------- memory_search
@@ -142,32 +112,6 @@ def _hit(rec: dict[str, Any], layer: str, score: float, history: bool) -> dict[s
             if rec.get(key):
                 hit[key] = rec[key]
     return hit
-
-
-def ranked_usable(
-    ws: Workspace, query: str, ctx: dict[str, Any], purpose: str, *, history: bool = False, scope: str | None = None
-) -> tuple[list[tuple[float, dict[str, Any], str]], list[str]]:
-    """Matches that pass the gate (best first, project winning on the same id), and the gate's
-    reasons for matches it held back. Shared by search, route and recall."""
-    now = _now()
-    seen: set[str] = set()
-    usable: list[tuple[float, dict[str, Any], str]] = []
-    held: list[str] = []
-    for ref in ws.layers():
-        if scope and ref.kind != scope:
-            continue
-        _, idx = layer_index(ref)
-        for score, rec in rank(idx, query):
-            if rec["id"] in seen:
-                continue
-            seen.add(rec["id"])
-            gate = eligibility(rec, ctx, purpose, now, history=history)  # type: ignore[arg-type]
-            if gate.ok:
-                usable.append((score, rec, ref.kind))
-            elif gate.state != "gone":
-                held.append(gate.reason if gate.reason == "applicability_unresolved" else gate.state)
-    usable.sort(key=lambda t: -t[0])
-    return usable, held
 
 
 def _registered(ws: Workspace, key: str, value: str) -> bool:

@@ -14,7 +14,7 @@ from core.durable import checksum_holds, encode, with_checksum
 from core.eligibility import eligibility
 from core.ledger import citation_groups, latest_turn
 from core.workspace import open_workspace
-from tests.conftest import Memory, layer_file, read_layer, run_cli
+from tests.conftest import Memory, read_layer, run_cli
 
 OS = platform.system().lower()
 NOW = "2026-11-29T12:00:00.000000Z"
