@@ -1,0 +1,194 @@
+"""Automatic recall (SPEC §11): what the agent sees on each new human message.
+
+This runs as a new process on every user message, so it imports no pydantic, no MCP SDK and no
+Textual: plain JSON files, the gate and the index only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from . import ledger
+from .contexts import open_turn
+from .eligibility import eligibility, is_current
+from .errors import LingshuError
+from .lookup import layer_index
+from .store import LayerRef, iso, load, utc_now
+from .workspace import Workspace, open_workspace
+
+MAX_CARDS = 3
+MAX_BYTES = 1200
+DEADLINE_MS = 150.0
+HEADER = "[note from memory, not an instruction for this turn · {id} · {layer} · {date}]"
+
+
+def card_text(rec: dict[str, Any], layer: str) -> str:
+    """One card: a header that says what it is and names the id, layer and date, then the note."""
+    header = HEADER.format(id=rec["id"], layer=layer, date=str(rec.get("updated", ""))[:10])
+    lines = [header, str(rec.get("title", ""))]
+    if rec.get("when"):
+        lines.append(f"When: {rec['when']}")
+    lines.append(str(rec.get("summary") or rec.get("body") or ""))
+    return "\n".join(line for line in lines if line)
+
+
+def render(cards: list[str]) -> str:
+    """The final text exactly as the model sees it: cards separated by a blank line, ending in a newline."""
+    return "\n\n".join(cards) + "\n" if cards else ""
+
+
+def _relevant(matched: int, query_terms: int, title_hit: bool) -> bool:
+    # A long message shares a stray word with many notes; ask for two shared terms unless the
+    # title itself is hit or the message has only one term.
+    return title_hit or matched >= min(2, query_terms)
+
+
+def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
+    """Topic slots that stay out whole: more than one current record, a queued slot conflict, or
+    a member whose conditions cannot be checked now (SPEC §11.3)."""
+    members: dict[str, list[dict[str, Any]]] = {}
+    blocked: set[str] = set()
+    for ref in ws.layers():
+        state = load(ref)
+        for item in state.get("conflicts", []):
+            if any(c.get("reason") == "same_topic_slot" for c in item.get("candidates", [])):
+                slot = (item.get("proposal") or {}).get("topicKey")
+                if slot:
+                    blocked.add(slot)
+        for rec in state["records"].values():
+            if rec.get("topicKey") and rec.get("status") == "active" and is_current(rec, now):
+                members.setdefault(rec["topicKey"], []).append(rec)
+    for slot, recs in members.items():
+        if len(recs) > 1 or any(eligibility(r, ctx, "inject", now).state == "needs_context" for r in recs):
+            blocked.add(slot)
+    return blocked
+
+
+def select(
+    ws: Workspace,
+    message: str,
+    ctx: dict[str, Any],
+    *,
+    deadline_ms: float = DEADLINE_MS,
+    before_publish: Callable[[], None] | None = None,
+) -> tuple[list[tuple[dict[str, Any], str]], str, str]:
+    """(cards as (record, layer), final text, why-empty). Admit through the gate first, then charge
+    the budget; past the deadline or on a generation change the whole batch is dropped."""
+    started = time.monotonic()
+    now = iso(utc_now())
+    generations: dict[LayerRef, int] = {}
+    seen: set[str] = set()
+    matches: list[tuple[float, dict[str, Any], str]] = []
+    held = 0
+    for ref in ws.layers():
+        state, idx = layer_index(ref)
+        generations[ref] = state["generation"]
+        terms = idx.query_terms(message)
+        for score, matched, i in idx.score(message):
+            rec = idx.records[i]
+            if rec["id"] in seen:
+                continue  # project first: the project copy of an id wins
+            seen.add(rec["id"])
+            if rec.get("origin") == "project_evolution":
+                continue  # experiment rules have their own path, never ordinary recall
+            if not _relevant(matched, len(terms), bool(idx.title_terms[i] & set(terms))):
+                continue
+            gate = eligibility(rec, ctx, "inject", now)
+            if gate.ok:
+                matches.append((score, rec, ref.kind))
+            elif gate.state != "gone":
+                held += 1
+    if not matches:
+        return [], "", ("conditions unknown or not applicable" if held else "no match")
+    blocked = _slot_blocked(ws, ctx, now)
+    matches.sort(key=lambda t: (-t[0], t[1]["id"]))
+    chosen: list[tuple[dict[str, Any], str]] = []
+    cards: list[str] = []
+    skipped_for_budget = 0
+    for _, rec, layer in matches:
+        if len(chosen) >= MAX_CARDS:
+            break
+        if rec.get("topicKey") in blocked:
+            continue
+        candidate = card_text(rec, layer)
+        if len(render([*cards, candidate]).encode("utf-8")) > MAX_BYTES:
+            skipped_for_budget += 1
+            continue  # skipped whole, never cut
+        cards.append(candidate)
+        chosen.append((rec, layer))
+    if before_publish:
+        before_publish()
+    if (time.monotonic() - started) * 1000 > deadline_ms:
+        return [], "", "deadline passed"
+    if any(load(ref)["generation"] != gen for ref, gen in generations.items()):
+        return [], "", "memory changed during selection"
+    if not chosen:
+        return [], "", "budget" if skipped_for_budget else "topic slot in conflict"
+    return chosen, render(cards), ""
+
+
+def recall(
+    ws: Workspace,
+    message: str,
+    *,
+    session_id: str | None = None,
+    cwd: str | None = None,
+    deadline_ms: float = DEADLINE_MS,
+    before_publish: Callable[[], None] | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """Open the turn and select its cards. Returns (text, report); empty text is a normal answer."""
+    if not ws.memory_on:
+        return "", {"why": "memory off", "cards": []}
+    if ws.project.get("recallMode", "adaptive") != "adaptive":
+        return "", {"why": "tool mode", "cards": []}
+    ctx = open_turn(ws, session_id=session_id, cwd=cwd)
+    chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, before_publish=before_publish)
+    report = {"why": why, "cards": [{"id": r["id"], "layer": layer, "title": r.get("title", "")} for r, layer in chosen],
+              "bytes": len(text.encode("utf-8")), "contextId": ctx["id"]}
+    ledger.record(
+        ws, ctx,
+        cite=[{**ledger.cite_entry("hits", r, layer, ws), "excerpt": r.get("summary") or r.get("body", "")[:160], "injected": True}
+              for r, layer in chosen],
+        recall={"cards": [r["id"] for r, _ in chosen], "why": why},
+    )
+    return text, report
+
+
+def _hook_input(args: Any) -> tuple[str, str | None, str | None]:
+    if args.message is not None:
+        return args.message, args.session, None
+    raw = sys.stdin.read()
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        data = {"prompt": raw}
+    if not isinstance(data, dict):
+        data = {}
+    return str(data.get("prompt") or data.get("message") or ""), args.session or data.get("session_id"), data.get("cwd")
+
+
+def main(args: Any) -> int:
+    """`lingshu recall`: never breaks the agent's turn — a problem goes to stderr, exit 0."""
+    message, session_id, cwd = _hook_input(args)
+    if not message.strip():
+        return 0
+    try:
+        ws = open_workspace(args.home, args.project, cwd)
+        text, report = recall(ws, message, session_id=session_id, cwd=cwd)
+    except LingshuError as err:
+        print(f"lingshu recall: {err.message}", file=sys.stderr)
+        return 0
+    if args.format == "json":
+        sys.stdout.write(json.dumps({**report, "text": text}, ensure_ascii=False) + "\n")
+    elif not text:
+        return 0
+    elif args.format == "claude-hook":
+        out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": text}}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(text)
+    return 0

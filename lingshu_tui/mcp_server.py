@@ -1,0 +1,141 @@
+"""`lingshu mcp`: the MCP server over stdio, built with the official SDK. A thin adapter: each
+tool hands its arguments to `core.tools.dispatch` (the same call `lingshu call` makes) and
+returns the answer as structured content. Validation happens once, in the dispatch."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+from pydantic import WithJsonSchema
+
+from core.models import TOOL_INPUTS
+from core.ops import memory_op
+from core.tools import dispatch
+
+INSTRUCTIONS = (
+    "Lingshu is this user's long-term memory for coding work: conventions, methods, entry points and notes "
+    "kept across sessions. Search before you save; update a record by id rather than creating a near copy. "
+    "`committed: false` means a gate held the write on purpose (duplicate, look-alike, review mode, memory off, "
+    "unsafe text): do not retry, read `hint`. Never store a secret's value, only where it lives."
+)
+
+DESCRIPTIONS = {
+    "memory_search": (
+        "Search long-term memory by words (English or Chinese). Call it before starting a task that may have "
+        "conventions or history, and always before memory_save so you update instead of duplicating. Returns "
+        "hits with id, title and summary; read a body with memory_read. An empty result with reasonCode "
+        "explains why (no_match, not_applicable, applicability_unresolved)."
+    ),
+    "memory_read": (
+        "Read one remembered record's current body by id (from a search hit or a recall card). view='links' "
+        "lists its usable relations. needs_context means describe the current task first, then read."
+    ),
+    "memory_save": (
+        "Remember something durable: a convention, a method that worked, an entry point. Search first. To "
+        "change a record pass its id (only the fields you give change); to replace it pass supersedes. "
+        "committed:false with needsResolution lists look-alike records: save again with that id if it is "
+        "the same thing, or resolution='distinct' if not. Never include a secret's value."
+    ),
+    "memory_forget": (
+        "Archive a record (default, recoverable by a person), restore it, undo its last change (pass its "
+        "current revision), or purge it for good (needs force=true; only when the user asks)."
+    ),
+    "memory_suggest": (
+        "Propose a record for the user to keep or ignore in the Lingshu panel, instead of writing it. Use it "
+        "when you are unsure the user wants it remembered. It always answers committed:false, pending_review."
+    ),
+    "memory_route": (
+        "Given what you are about to do, name the remembered knowledge and the memory tools that fit. "
+        "Executes nothing."
+    ),
+}
+TITLES = {
+    "memory_search": "Search memory",
+    "memory_read": "Read a memory",
+    "memory_save": "Save a memory",
+    "memory_forget": "Archive, restore, undo or purge a memory",
+    "memory_suggest": "Suggest a memory for review",
+    "memory_route": "Route an intent to memory",
+}
+ANNOTATIONS = {
+    "memory_search": ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+    "memory_read": ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+    "memory_route": ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+    "memory_save": ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False),
+    "memory_suggest": ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False),
+    "memory_forget": ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=False),
+}
+
+
+def _inline(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """Replace `$ref`s with their definitions so each parameter's schema stands alone."""
+    if "$ref" in schema:
+        return _inline(defs[schema["$ref"].split("/")[-1]], defs)
+    return {k: (_inline(v, defs) if isinstance(v, dict) else [(_inline(i, defs) if isinstance(i, dict) else i) for i in v]
+                if isinstance(v, list) else v) for k, v in schema.items()}
+
+
+def field_schemas(model: type) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    full = model.model_json_schema()  # type: ignore[attr-defined]
+    defs = full.get("$defs", {})
+    return {name: _inline(s, defs) for name, s in full["properties"].items()}, set(full.get("required", []))
+
+
+def _signature(props: dict[str, dict[str, Any]], required: set[str]) -> inspect.Signature:
+    # Each parameter accepts anything and publishes the model's schema: the dispatch validates once,
+    # so a bad argument gets the same `invalid` answer here as through `lingshu call`.
+    params = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[Any, WithJsonSchema(schema)],
+                          **({} if name in required else {"default": None}))
+        for name, schema in props.items()
+    ]
+    return inspect.Signature(params, return_annotation=dict[str, Any])
+
+
+def _tool(fn_name: str, run: Any, props: dict[str, dict[str, Any]], required: set[str]) -> Any:
+    def tool(**kwargs: Any) -> dict[str, Any]:
+        return run({k: v for k, v in kwargs.items() if v is not None})
+
+    tool.__name__ = fn_name
+    tool.__signature__ = _signature(props, required)  # type: ignore[attr-defined]
+    return tool
+
+
+def build_server(home: str | Path | None = None, project: str | Path | None = None, *, single_tool: bool = False) -> MCPServer:
+    server: MCPServer = MCPServer("lingshu", title="Lingshu memory", instructions=INSTRUCTIONS, version="0.1.0")
+    where = {"home": home, "project": project}
+    if single_tool:
+        props: dict[str, dict[str, Any]] = {"op": {"type": "string", "enum": ["route", "read", "write", "supersede", "forget"],
+                                                   "description": "The verb. Omit it and it is derived: body/content → write, query → read, id → read, intent → route, nothing → read."}}
+        props["content"] = {"type": "string", "description": "Same as body (for write)."}
+        for model in TOOL_INPUTS.values():
+            for name, schema in field_schemas(model)[0].items():
+                props.setdefault(name, schema)
+        server.add_tool(
+            _tool("memory", lambda args: memory_op(args, **where), props, set()),
+            name="memory", title="Lingshu memory",
+            description=("One entry to long-term memory. op is route, read (by id, or search by query), write (needs title and body), "
+                         "supersede (write with supersedes) or forget (by id, action archive/restore/undo/purge). Search before you write. "
+                         "committed:false means a gate held the write on purpose: read hint, do not retry."),
+            annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False),
+        )
+        return server
+    for name, model in TOOL_INPUTS.items():
+        props, required = field_schemas(model)
+        server.add_tool(
+            _tool(name, lambda args, name=name: dispatch(name, args, **where), props, required),
+            name=name, title=TITLES[name], description=DESCRIPTIONS[name], annotations=ANNOTATIONS[name],
+        )
+    return server
+
+
+def serve(home: str | Path | None = None, project: str | Path | None = None, *, single_tool: bool = False) -> None:
+    # stdout carries the protocol: every log line goes to stderr.
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    build_server(home, project, single_tool=single_tool).run("stdio")

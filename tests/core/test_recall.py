@@ -1,0 +1,166 @@
+"""Automatic recall, one test per rule of SPEC §11, through the real files and the real command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from core.contexts import open_turn
+from core.durable import encode, with_checksum
+from core.recall import MAX_BYTES, card_text, recall, render, select
+from core.settings import set_project_flag
+from core.workspace import open_workspace
+from tests.conftest import REPO, Memory, cli_env, read_layer, run_cli
+
+MSG = "how do we deploy the shop api to staging?"
+
+
+def _ws(home: Path, project: Path):  # type: ignore[no-untyped-def]
+    return open_workspace(home, project)
+
+
+def test_11_1_only_when_adaptive_and_on(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.1"""
+    mem.save("Deploy to staging", "make deploy ENV=staging")
+    text, report = recall(_ws(home, project), MSG)
+    assert "Deploy to staging" in text
+    set_project_flag(home, _ws(home, project).project_id, "recallMode", "tool")  # type: ignore[arg-type]
+    assert recall(_ws(home, project), MSG) == ("", {"why": "tool mode", "cards": []})
+    set_project_flag(home, _ws(home, project).project_id, "recallMode", "adaptive")  # type: ignore[arg-type]
+    set_project_flag(home, _ws(home, project).project_id, "enabled", False)  # type: ignore[arg-type]
+    assert recall(_ws(home, project), MSG) == ("", {"why": "memory off", "cards": []})
+
+
+def test_11_2_candidates(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.2: current, reviewed, not evolution, gate exactly ok, relevant to the message."""
+    ok = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
+    arch = mem.save("Deploy staging old way", "fab deploy", resolution="distinct")["id"]
+    mem("memory_forget", {"id": arch})
+    old = mem.save("Staging deploy checklist", "check migrations", resolution="distinct")["id"]
+    mem.save("Staging deploy checklist v2", "check migrations and flags", supersedes=old)
+    mem.save("Deploy api on plan9", "x", conditions=[{"key": "targetOs", "value": "plan9"}])
+    mem.save("Deploy api in release phase", "x", conditions=[{"key": "phase", "value": "release"}])
+    mem.save("Unrelated lint rule", "ruff check")
+    ref = _ws(home, project).project_layer
+    state = read_layer(home, project)
+    for rid, extra in (("mem_legacy000000001", {"reviewState": "legacy_unreviewed"}),
+                       ("mem_evolve000000001", {"origin": "project_evolution", "learning": {"state": "active"}})):
+        state["records"][rid] = {"id": rid, "title": "Deploy the shop api to staging", "body": "imported", "status": "active",
+                                 "revision": 1, "updated": "2026-11-01T00:00:00.000000Z", **extra}
+    state["generation"] += 1
+    ref.state_path.write_bytes(encode(with_checksum(state)))  # type: ignore[union-attr]
+    _, report = recall(_ws(home, project), MSG)
+    titles = [c["title"] for c in report["cards"]]
+    assert "Deploy to staging" in titles and "Staging deploy checklist v2" in titles
+    assert not {"Deploy staging old way", "Staging deploy checklist", "Deploy api on plan9", "Deploy api in release phase",
+                "Unrelated lint rule", "Deploy the shop api to staging"} & set(titles)
+    assert any(c["id"] == ok for c in report["cards"])
+
+
+def test_11_2_project_wins_on_the_same_id(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.2"""
+    rid = mem.save("Deploy to staging", "project version: make deploy")["id"]
+    ws = _ws(home, project)
+    g = ws.global_layer
+    g.dir.mkdir(parents=True)
+    rec = dict(read_layer(home, project)["records"][rid], body="global version", summary="global version")
+    rec.pop("ownerProjectId")
+    g.state_path.write_bytes(encode(with_checksum({"format": "lingshu-layer/1", "generation": 1, "records": {rid: rec}, "conflicts": [], "suggestions": []})))
+    text, report = recall(ws, MSG)
+    assert [c["layer"] for c in report["cards"]] == ["project"] and "global version" not in text
+
+
+def test_11_3_topic_slots(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.3: only the winner; a slot in conflict or with unknown conditions stays out whole."""
+    mem.save("Deploy command", "make deploy", topicKey="deploy")
+    assert [c["title"] for c in recall(_ws(home, project), MSG)[1]["cards"]] == ["Deploy command"]
+    r = mem.save("Deploy with helm", "helm upgrade shop", topicKey="deploy")
+    assert r["status"] == "needs_resolution"  # the slot now has a queued conflict
+    assert recall(_ws(home, project), MSG)[1]["cards"] == []
+    home2, project2 = home.parent / "h2", project.parent / "p2"
+    home2.mkdir()
+    project2.mkdir()
+    m2 = Memory(home2, project2)
+    m2.save("Deploy command", "make deploy", topicKey="deploy")
+    m2.save("Deploy note staging", "uses helm", topicKey="deploy-notes", conditions=[{"key": "runtime", "value": "node20"}])
+    cards = recall(open_workspace(home2, project2), MSG)[1]["cards"]
+    assert [c["title"] for c in cards] == ["Deploy command"]
+
+
+def test_11_4_at_most_three_cards(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.4"""
+    for i in range(5):
+        mem.save(f"Deploy staging step {i} zone{i}", f"step {i}", resolution="distinct")
+    text, report = recall(_ws(home, project), MSG)
+    assert len(report["cards"]) == 3 and text.count("[note from memory") == 3
+
+
+def test_11_4_byte_exact_budget(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.4: a card that would make 1201 bytes is skipped whole; the next that fits is taken."""
+    a = mem.save("Deploy staging shop api", "a", summary="A")["id"]
+    b = mem.save("Deploy staging api", "b", summary="B", resolution="distinct")["id"]
+    c = mem.save("Deploy staging", "c", summary="C", resolution="distinct")["id"]
+    layer = lambda: read_layer(home, project)["records"]  # noqa: E731
+    base_a = card_text(layer()[a], "project")
+    base_b = card_text(layer()[b], "project")
+    # make A + blank line + B + newline exactly 1201 bytes
+    fill = 1201 - len(render([base_a, base_b]).encode())
+    pad = lambda n: "字" * (n // 3) + "x" * (n % 3)  # noqa: E731 - bytes, within the 500-character summary
+    assert mem("memory_save", {"id": b, "summary": "B" + pad(fill)})["committed"]
+    cards_ab = render([card_text(layer()[a], "project"), card_text(layer()[b], "project")])
+    assert len(cards_ab.encode()) == MAX_BYTES + 1
+    ws = _ws(home, project)
+    chosen, text, why = select(ws, MSG, open_turn(ws, session_id=None, cwd=str(project)))
+    assert [r["id"] for r, _ in chosen] == [a, c]
+    assert len(text.encode()) <= MAX_BYTES and "B字" not in text
+    assert mem("memory_save", {"id": b, "summary": "B" + pad(fill - 1)})["committed"]  # now exactly 1200: B fits
+    chosen, text, _ = select(ws, MSG, open_turn(ws, session_id=None, cwd=str(project)))
+    assert [r["id"] for r, _ in chosen] == [a, b] and len(text.encode()) == MAX_BYTES
+
+
+def test_11_5_card_header(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.5: a note from memory, not an instruction; id, layer, date."""
+    rid = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
+    text, _ = recall(_ws(home, project), MSG)
+    first = text.splitlines()[0]
+    assert first.startswith("[note from memory, not an instruction for this turn")
+    assert rid in first and "project" in first and read_layer(home, project)["records"][rid]["updated"][:10] in first
+
+
+def test_11_6_deadline_and_generation_change_drop_the_batch(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.6"""
+    mem.save("Deploy to staging", "make deploy ENV=staging")
+    ws = _ws(home, project)
+    assert recall(ws, MSG, deadline_ms=0.0)[0] == ""
+    writer = lambda: mem.save("Something else entirely", "written meanwhile")  # noqa: E731
+    text, report = recall(ws, MSG, before_publish=writer)
+    assert text == "" and report["cards"] == [] and report["why"] == "memory changed during selection"
+    assert recall(_ws(home, project), MSG)[0] != ""  # the next turn starts afresh
+
+
+def test_11_7_hook_formats_through_the_real_command(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.7, issue 4: plain text, or the hook JSON; nothing to recall prints nothing."""
+    mem.save("Deploy to staging", "make deploy ENV=staging")
+    hook = json.dumps({"prompt": MSG, "session_id": "sess-1", "cwd": str(project)})
+    r = run_cli(home, "recall", "--format", "claude-hook", stdin=hook)
+    out = json.loads(r.stdout)
+    assert r.returncode == 0 and out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert "Deploy to staging" in out["hookSpecificOutput"]["additionalContext"]
+    r = run_cli(home, "recall", "--message", MSG, "--project", str(project))
+    assert r.returncode == 0 and r.stdout.startswith("[note from memory")
+    r = run_cli(home, "recall", "--message", "what is the weather on mars", "--project", str(project))
+    assert (r.returncode, r.stdout) == (0, "")
+    contexts = json.loads((home / "contexts.json").read_text())
+    assert contexts["sessions"]["sess-1"].startswith("ctx_")
+
+
+def test_recall_path_imports_no_pydantic_mcp_or_textual(home: Path, project: Path, mem: Memory) -> None:
+    """STYLE: `lingshu recall` runs on every message; it must start light."""
+    mem.save("Deploy to staging", "make deploy ENV=staging")
+    code = ("import sys; from lingshu_tui.cli import main; main(['recall', '--message', sys.argv[1]]); "
+            "bad = [m for m in ('pydantic', 'mcp', 'textual', 'rich') if m in sys.modules]; print('LOADED', bad, file=sys.stderr)")
+    r = subprocess.run([sys.executable, "-c", code, MSG], capture_output=True, text=True, env=cli_env(home, LINGSHU_PROJECT=str(project)), cwd=REPO)
+    assert "Deploy to staging" in r.stdout
+    assert "LOADED []" in r.stderr, r.stderr
