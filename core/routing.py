@@ -17,3 +17,11 @@ def local_detail(text: str) -> str | None:
     """The first local path, loopback address, port or device mention in `text`, if any."""
     m = _LOCAL.search(text)
     return m.group(0).strip() if m else None
+
+
+def global_refusal(text: str, conditions: list[dict[str, str]]) -> str | None:
+    """Why this text may not live in the global layer (the local detail it names), or None."""
+    from .conditions import has_device_condition
+
+    detail = local_detail(text)
+    return detail if detail and not has_device_condition(conditions) else None

@@ -10,13 +10,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import ledger
-from .conditions import has_device_condition
 from .contexts import resolve_context
 from .durable import encode
 from .eligibility import eligibility, is_current
 from .errors import ColdBodyError, LingshuError
 from .models import TOOL_INPUTS, ForgetInput, ReadInput, RouteInput, SaveInput, SearchInput, SuggestInput
-from .routing import local_detail
+from .routing import global_refusal
 from .scan import scan_fields
 from .lookup import find, ranked_usable
 from .search import similarity
@@ -296,8 +295,8 @@ def _target_layer(ws: Workspace, inp: SaveInput) -> tuple[LayerRef | None, dict[
     extra: dict[str, Any] = {}
     conds = [c.model_dump() for c in inp.conditions or []]
     if scope == "global":
-        detail = local_detail(" ".join(_text_fields(inp).values()))
-        if detail and not has_device_condition(conds):
+        detail = global_refusal(" ".join(_text_fields(inp).values()), conds)
+        if detail:
             if ws.project_layer is None:
                 return None, {"needsScope": True, "detail": detail}
             extra["routedTo"] = "project"

@@ -1,0 +1,133 @@
+"""What the panel shows, read from the store through the gate (SPEC §13). The panel renders
+these plain structures and holds no rule of its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .eligibility import eligibility, is_current
+from .errors import ColdBodyError, LingshuError
+from .ledger import citation_groups, latest_turn
+from .lookup import find
+from .store import iso, load, read_cold, utc_now
+from .workspace import Workspace
+
+ROOMS: tuple[str, ...] = ("convention", "method", "resource", "note")
+PAGE_SIZE = 24
+
+
+@dataclass
+class Exhibit:
+    """One record as a row of the palace: everything the panel may show, never the id as text."""
+
+    id: str
+    title: str
+    layer: str
+    kind: str
+    updated: str
+    revision: int
+    unreviewed: bool = False
+
+
+@dataclass
+class Snapshot:
+    """Everything the panel shows at one moment."""
+
+    project_id: str | None
+    project_root: str | None
+    memory_on: bool
+    write_mode: str
+    rooms: dict[str, list[Exhibit]] = field(default_factory=dict)
+    archived: list[Exhibit] = field(default_factory=list)
+    citations: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    recall_why: str = ""
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    suggestions: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    generations: tuple[int, ...] = ()
+
+
+def _exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
+    kind = rec.get("kind") if rec.get("kind") in ROOMS else "note"
+    return Exhibit(rec["id"], str(rec.get("title", "")), layer, kind, str(rec.get("updated", "")), int(rec.get("revision", 1)),
+                   rec.get("reviewState") == "legacy_unreviewed")
+
+
+def snapshot(ws: Workspace) -> Snapshot:
+    """Read both layers once; rooms hold current records, most recently updated first."""
+    snap = Snapshot(ws.project_id, ws.project_root, ws.memory_on, ws.write_mode, rooms={r: [] for r in ROOMS})
+    ctx = {"projectId": ws.project_id}
+    now = iso(utc_now())
+    seen: set[str] = set()
+    gens = []
+    for ref in ws.layers():
+        try:
+            state = load(ref)
+        except LingshuError as err:
+            snap.problems.append(err.message)
+            continue
+        gens.append(state["generation"])
+        for rec in state["records"].values():
+            if rec["id"] in seen or not eligibility(rec, ctx, "panel", now).ok:
+                continue
+            seen.add(rec["id"])
+            if rec.get("status") == "archived":
+                snap.archived.append(_exhibit(rec, ref.kind))
+            elif is_current(rec, now):
+                ex = _exhibit(rec, ref.kind)
+                snap.rooms[ex.kind].append(ex)
+        snap.conflicts += [{**c, "layerKind": ref.kind} for c in state.get("conflicts", [])]
+        snap.suggestions += [{**s, "layerKind": ref.kind} for s in state.get("suggestions", [])]
+    for room in snap.rooms.values():
+        room.sort(key=lambda e: (e.updated, e.id), reverse=True)
+    snap.archived.sort(key=lambda e: (e.updated, e.id), reverse=True)
+    turn = latest_turn(ws)
+    snap.citations = citation_groups(turn)
+    snap.recall_why = str(((turn or {}).get("recall") or {}).get("why", ""))
+    snap.generations = tuple(gens)
+    return snap
+
+
+def detail(ws: Workspace, rid: str) -> dict[str, Any] | None:
+    """A record's detail for a person: body (from cold storage when archived), conditions,
+    validity, replacement chain by title, revisions, links by title."""
+    found = find(ws, rid)
+    if not found or not eligibility(found[1], {"projectId": ws.project_id}, "panel", iso(utc_now())).ok:
+        return None
+    ref, rec = found
+    out = dict(rec)
+    out["layer"] = ref.kind
+    if rec.get("status") == "archived":
+        try:
+            cold = read_cold(ref, rid)
+            out["body"], out["versions"] = cold["body"], cold["versions"]
+        except ColdBodyError as err:
+            out["body"], out["bodyProblem"] = "", err.message
+    chain = []
+    prev = rec.get("supersedes")
+    while prev and len(chain) < 10:
+        hit = find(ws, prev)
+        if not hit:
+            break
+        chain.append(("replaces", hit[1].get("title", "(removed)")))
+        prev = hit[1].get("supersedes")
+    nxt = rec.get("supersededBy")
+    if nxt:
+        hit = find(ws, nxt)
+        chain.insert(0, ("replaced by", hit[1].get("title", "(removed)") if hit else "(removed)"))
+    out["chain"] = chain
+    out["linkTitles"] = []
+    for link in rec.get("links") or []:
+        hit = find(ws, link.get("target", ""))
+        if hit and hit[1].get("status") != "purged":
+            out["linkTitles"].append((link.get("rel", ""), hit[1].get("title", "")))
+    return out
+
+
+def citation_body(ws: Workspace, rid: str) -> str | None:
+    """Opening a citation reads the current body; a record removed since shows as removed (None)."""
+    found = find(ws, rid)
+    if not found or found[1].get("status") != "active":
+        return None
+    return str(found[1].get("summary") or found[1].get("body", ""))
