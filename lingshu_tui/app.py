@@ -1,0 +1,351 @@
+"""The Lingshu panel: the memory palace, this turn's citations, the conflicts queue and the
+suggestions, over the shared core store. Every action calls core; the panel holds no rule."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+
+from core import actions
+from core.views import Snapshot, citation_body, detail, snapshot
+from core.workspace import Workspace, open_workspace
+from lingshu_tui.i18n import Labels, pick_language
+from lingshu_tui.messages import ActionFinished, SnapshotLoaded, StoreChanged
+from lingshu_tui.screens.confirm import Confirm
+from lingshu_tui.screens.detail import DetailScreen
+from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
+from lingshu_tui.widgets.citations import Citations
+from lingshu_tui.widgets.palace import Palace
+from lingshu_tui.widgets.translated import translate_bindings
+
+MUTATING = {"archive", "restore", "undo", "move", "remove", "keep", "ignore", "reviewed", "room_reviewed",
+            "conflict_new", "conflict_replace1", "conflict_replace2", "conflict_discard"}
+
+
+def _local_now() -> datetime:
+    return datetime.now(timezone.utc).astimezone()
+
+
+class LingshuApp(App[None]):
+    CSS_PATH = "lingshu.tcss"
+    TITLE = "Lingshu"
+    BINDINGS = [
+        Binding("enter", "open", "b.open", tooltip="Open a room, or an exhibit's detail"),
+        Binding("a", "act('archive')", "b.archive", tooltip="Archive the selected record (recoverable)"),
+        Binding("m", "act('move')", "b.move", tooltip="Move the selected record to the other layer"),
+        Binding("u", "act('undo')", "b.undo", tooltip="Undo the selected record's last change"),
+        Binding("x", "act('remove')", "b.remove", tooltip="Remove the selected record for good, after a confirmation"),
+        Binding("v", "act('reviewed')", "b.reviewed", tooltip="Mark the selected imported record reviewed", show=False),
+        Binding("V", "act('room_reviewed')", "b.room_reviewed", tooltip="Mark every unreviewed record of the open room reviewed", show=False),
+        Binding("c", "conflicts", "b.conflicts", tooltip="Decide the conflicts queue"),
+        Binding("s", "suggestions", "b.suggestions", tooltip="Keep or ignore the agent's suggestions"),
+        Binding("h", "archive_view", "b.archived", tooltip="Browse archived records and restore them"),
+        Binding("]", "page(1)", "b.next_page", tooltip="Next page of the open room"),
+        Binding("[", "page(-1)", "b.prev_page", tooltip="Previous page of the open room"),
+        Binding("e", "explain", "b.explain", tooltip="Say why nothing was recalled this turn", show=False),
+        Binding("o", "memory_on", "b.memory_on", tooltip="Switch memory on for this project"),
+        Binding("question_mark", "help", "b.help", tooltip="Show every key"),
+        Binding("q", "quit", "b.quit", tooltip="Quit the panel"),
+    ]
+
+    def __init__(self, home: Path | str | None = None, project: Path | str | None = None, *, lang: str | None = None,
+                 clock: Callable[[], datetime] = _local_now, watch: bool = True) -> None:
+        super().__init__()
+        self.ws: Workspace = open_workspace(home, project)
+        self.t = Labels(pick_language(lang))
+        self.clock = clock
+        self.watch = watch
+        self.snap: Snapshot | None = None
+        self.refreshed_at = ""
+        if os.environ.get("LINGSHU_REDUCED_MOTION") or os.environ.get("REDUCED_MOTION"):
+            self.animation_level = "none"
+        translate_bindings(self, self.t)
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="header"):
+            yield Static(id="where")
+            yield Static(id="refreshed")
+        yield Static(id="banner")
+        with Horizontal(id="main"):
+            palace = Palace(self.t, self.clock, id="palace")
+            palace.border_title = self.t("palace")
+            yield palace
+            with Vertical(id="right"):
+                citations = Citations(self.t, self.clock, self._excerpt, id="citations")
+                citations.border_title = self.t("this_turn")
+                yield citations
+                yield Static(id="conflicts-box", classes="side-box")
+                yield Static(id="suggestions-box", classes="side-box")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.apply(snapshot(self.ws))
+        self.query_one(Palace).focus()
+        if self.watch:
+            self.watch_store()
+
+    def _excerpt(self, rid: str) -> str | None:
+        return citation_body(self.ws, rid)
+
+    # ------------------------------------------------------------------ refresh
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def load_snapshot(self) -> None:
+        ws = open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd) if self.ws.project_root else self.ws
+        self.post_message(SnapshotLoaded(snapshot(ws)))
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def watch_store(self) -> None:
+        from watchfiles import awatch
+
+        home = self.ws.home
+        home.mkdir(parents=True, exist_ok=True)
+
+        def interesting(_change: object, path: str) -> bool:
+            name = os.path.basename(path)
+            return name.endswith(".json") and not name.endswith(".tmp")
+
+        async for _ in awatch(home, watch_filter=interesting, debounce=40, step=20, recursive=True):
+            self.post_message(StoreChanged())
+
+    def on_store_changed(self, _: StoreChanged) -> None:
+        self.load_snapshot()
+
+    def on_snapshot_loaded(self, message: SnapshotLoaded) -> None:
+        self.apply(message.snapshot)
+
+    def apply(self, snap: Snapshot) -> None:
+        if snap.memory_on != self.ws.memory_on:
+            self.ws = open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd) if self.ws.project_root else self.ws
+        self.snap = snap
+        self.refreshed_at = self.clock().strftime("%H:%M:%S")
+        self._draw_header(snap)
+        self.query_one(Palace).show(snap)
+        self.query_one(Citations).show(snap)
+        self._draw_boxes(snap)
+        for screen in self.screen_stack:
+            if isinstance(screen, (ArchiveScreen, SuggestionsScreen, ConflictsScreen)):
+                screen.show(snap)
+            elif isinstance(screen, DetailScreen):
+                screen.show(detail(self.ws, screen.rid))
+        self.refresh_bindings()
+
+    def _draw_header(self, snap: Snapshot) -> None:
+        t = self.t
+        where = f"{Path(snap.project_root).name} ({t('project')}) + {t('global')}" if snap.project_root else f"{t('no_project')} · {t('global')}"
+        left = f" Lingshu · {where} · {t('memory_on') if snap.memory_on else t('memory_off')} · {t('direct') if snap.write_mode == 'direct' else t('review')}"
+        self.query_one("#where", Static).update(Text(left))
+        self.query_one("#refreshed", Static).update(Text(t("refreshed", time=self.refreshed_at) + " "))
+        banner = self.query_one("#banner", Static)
+        banner.update(Text(t("banner_off"), style="bold") if not snap.memory_on else "")
+        banner.display = not snap.memory_on
+        if snap.problems:
+            self.notify("\n".join(snap.problems), severity="error", timeout=10)
+
+    def _draw_boxes(self, snap: Snapshot) -> None:
+        t = self.t
+        box = self.query_one("#conflicts-box", Static)
+        box.border_title = f"{t('conflicts')} {len(snap.conflicts)}"
+        lines = Text()
+        for item in snap.conflicts[:2]:
+            lines.append(f"{item.get('title', '')}\n")
+            for c in item.get("candidates", [])[:2]:
+                lines.append(f"  ~ {c.get('title', '')} ({t(c.get('reason', 'similar_title'))})\n", style="dim")
+        lines.rstrip()
+        box.update(lines if lines.plain else Text(t("no_conflicts"), style="dim"))
+        box = self.query_one("#suggestions-box", Static)
+        box.border_title = f"{t('suggestions')} {len(snap.suggestions)}"
+        lines = Text()
+        for s in snap.suggestions[:3]:
+            lines.append(f"{s.get('title', '')}  ")
+            lines.append(f"[{t('keep')}]\n", style="bold green")
+        lines.rstrip()
+        box.update(lines if lines.plain else Text(t("no_suggestions"), style="dim"))
+
+    # ------------------------------------------------------------------ navigation
+
+    @on(OptionList.OptionSelected, "#palace")
+    def palace_selected(self, event: OptionList.OptionSelected) -> None:
+        self._open(event.option.id or "")
+
+    def _open(self, key: str) -> None:
+        if key.startswith("room:"):
+            self.query_one(Palace).toggle(key[5:])
+        elif key.startswith("rec:"):
+            screen = DetailScreen(key[4:], self.t)
+            self.push_screen(screen)
+            screen.show(detail(self.ws, key[4:]))
+
+    def action_open(self) -> None:
+        opt = self.query_one(Palace).highlighted_option
+        if opt is not None and opt.id:
+            self._open(opt.id)
+
+    def action_page(self, step: int) -> None:
+        self.query_one(Palace).turn_page(step)
+
+    def action_explain(self) -> None:
+        cit = self.query_one(Citations)
+        cit.explain = not cit.explain
+        if self.snap:
+            cit.show(self.snap)
+
+    def _push_list(self, screen: Screen[None]) -> None:
+        self.push_screen(screen)
+        if self.snap:
+            screen.show(self.snap)  # type: ignore[attr-defined]
+
+    def action_conflicts(self) -> None:
+        self._push_list(ConflictsScreen(self.t))
+
+    def action_suggestions(self) -> None:
+        self._push_list(SuggestionsScreen(self.t))
+
+    def action_archive_view(self) -> None:
+        self._push_list(ArchiveScreen(self.t))
+
+    def action_help(self) -> None:
+        self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for b in self._bindings.key_to_bindings.values():
+            for binding in b:
+                action = binding.action
+                yield SystemCommand(str(binding.description), str(binding.tooltip or binding.description),
+                                    lambda action=action: self.run_action(action))
+
+    # ------------------------------------------------------------------ actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Memory off: everything stays browsable; every action is disabled (SPEC §13.6)."""
+        if action == "act" and parameters and parameters[0] in MUTATING:
+            return self.ws.memory_on
+        if action == "memory_on":
+            return not self.ws.memory_on
+        return True
+
+    def _target(self) -> tuple[str, str] | None:
+        """(kind, key) of what the current screen has selected."""
+        screen = self.screen
+        if isinstance(screen, DetailScreen):
+            return "rec", screen.rid
+        if isinstance(screen, (ArchiveScreen, SuggestionsScreen)):
+            key = screen.selected_key()
+            return (key.split(":", 1)[0], key.split(":", 1)[1]) if key and ":" in key else None
+        ex = self.query_one(Palace).selected_exhibit()
+        return ("rec", ex.id) if ex else None
+
+    def action_act(self, what: str) -> None:
+        if what in MUTATING and not self.ws.memory_on:
+            self.notify(self.t("off_refused"), severity="warning")
+            return
+        if what.startswith("conflict_"):
+            screen = self.screen
+            item = screen.current() if isinstance(screen, ConflictsScreen) else None
+            if item is None:
+                return
+            decision = what.removeprefix("conflict_")
+            self.run_core(lambda: actions.decide_conflict(self.ws, item["layerKind"], item["key"], decision),
+                          self.t("done.decided", title=item.get("title", "")))
+            return
+        if what == "room_reviewed":
+            palace = self.query_one(Palace)
+            if self.snap and palace.open_room:
+                ids = [e.id for e in self.snap.rooms[palace.open_room] if e.unreviewed]
+                self.run_core(lambda: _all_ok([actions.mark_reviewed(self.ws, rid) for rid in ids]), self.t("done.reviewed", title=self.t("room." + palace.open_room)))
+            return
+        target = self._target()
+        if target is None:
+            self.notify(self.t("select_first"), severity="warning")
+            return
+        kind, key = target
+        if kind == "sug":
+            layer, sid = key.split(":", 1)
+            sug = next((s for s in (self.snap.suggestions if self.snap else []) if s["id"] == sid), {})
+            title = sug.get("title", "")
+            if what == "keep":
+                screen = self.screen
+                if isinstance(screen, SuggestionsScreen):
+                    screen.kept[f"kept:{sid}"] = title
+                self.run_core(lambda: actions.keep_suggestion(self.ws, layer, sid), self.t("done.keep", title=title))
+            elif what == "ignore":
+                self.run_core(lambda: actions.ignore_suggestion(self.ws, layer, sid), self.t("done.ignore", title=title))
+            return
+        if kind != "rec":
+            return
+        rec = detail(self.ws, key)
+        if rec is None:
+            return
+        title = rec.get("title", "")
+        if what == "open":
+            self._open(f"rec:{key}")
+        elif what == "archive":
+            self.run_core(lambda: actions.archive(self.ws, key), self.t("done.archive", title=title))
+        elif what == "restore":
+            self.run_core(lambda: actions.restore(self.ws, key), self.t("done.restore", title=title))
+        elif what == "undo":
+            revision = int(rec.get("revision", 1))
+            self.run_core(lambda: actions.undo(self.ws, key, revision), self.t("done.undo", title=title))
+        elif what == "reviewed":
+            self.run_core(lambda: actions.mark_reviewed(self.ws, key), self.t("done.reviewed", title=title))
+        elif what == "move":
+            to = "global" if rec["layer"] == "project" else "project"
+            self.run_core(lambda: actions.move(self.ws, key, to), self.t("done.move", title=title, layer=self.t(to)))
+        elif what == "remove":
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.run_core(lambda: actions.remove(self.ws, key), self.t("done.remove", title=title))
+
+            self.push_screen(Confirm(self.t("confirm_remove", title=title), self.t), answered)
+
+    def action_memory_on(self) -> None:
+        self.run_core(lambda: actions.set_memory(self.ws, True), self.t("done.on"))
+
+    @work(thread=True, exclusive=False, group="act", exit_on_error=False)
+    def run_core(self, call: Callable[[], dict[str, Any]], done: str) -> None:
+        """Locks and fsyncs happen here, off the UI thread; the answer comes back as a message."""
+        try:
+            result = call()
+        except Exception as err:  # noqa: BLE001 - any failure becomes a notice, never a crash
+            result = {"ok": False, "status": "invalid", "message": getattr(err, "message", str(err))}
+        self.post_message(ActionFinished(result, done))
+
+    def on_action_finished(self, message: ActionFinished) -> None:
+        r = message.result
+        if r.get("ok") and r.get("status") in ("ok", None) and (r.get("committed", True) or r.get("dup_of")):
+            self.notify(message.done)
+        else:
+            self.notify(r.get("message") or r.get("hint") or r.get("status", ""), severity="warning", timeout=8)
+        if r.get("status") == "ok" and isinstance(self.screen, DetailScreen) and r.get("tombstone"):
+            self.pop_screen()
+        self.ws = open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd) if self.ws.project_root else self.ws
+        self.apply(snapshot(self.ws))
+
+
+def _all_ok(results: list[dict[str, Any]]) -> dict[str, Any]:
+    bad = next((r for r in results if not r.get("ok")), None)
+    return bad or {"ok": True, "status": "ok"}
+
+
+def make_app(home: Path | str | None = None, project: Path | str | None = None, **kw: Any) -> LingshuApp:
+    """The factory the command and the tests share."""
+    return LingshuApp(home, project, **kw)
+
+
+def run_panel(home: Path | str | None = None, project: Path | str | None = None) -> int:
+    make_app(home, project).run()
+    return 0

@@ -1,0 +1,33 @@
+"""Messages the panel passes around, named in the past tense."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+from core.views import Snapshot
+
+
+class StoreChanged(Message):
+    """Files under the memory home changed; a burst of them becomes one refresh."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, StoreChanged)
+
+
+class SnapshotLoaded(Message):
+    """A fresh read of the store, made in a worker thread."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+
+
+class ActionFinished(Message):
+    """A person's action ran in a worker: its core result and the line to tell them."""
+
+    def __init__(self, result: dict[str, Any], done: str) -> None:
+        super().__init__()
+        self.result = result
+        self.done = done

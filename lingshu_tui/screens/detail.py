@@ -1,0 +1,87 @@
+"""A record's detail: body, conditions, validity, replacement chain, revisions, links — never its id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from lingshu_tui.i18n import Labels
+from lingshu_tui.widgets.translated import translate_bindings
+
+
+def render_detail(rec: dict[str, Any], t: Labels) -> Text:
+    out = Text()
+    out.append(f"{rec.get('title', '')}\n", style="bold underline")
+    status = rec.get("status", "active")
+    out.append(f"{t('d.layer')}: {t(rec['layer'])} · {t('d.status')}: {status}")
+    if rec.get("reviewState") == "legacy_unreviewed":
+        out.append(f" · {t('unreviewed')}", style="bold yellow")
+    out.append("\n\n")
+
+    def row(label: str, value: str) -> None:
+        out.append(f"{label}: ", style="bold")
+        out.append(f"{value}\n")
+
+    row(t("d.summary"), rec.get("summary") or "—")
+    row(t("d.when"), rec.get("when") or t("d.always"))
+    conds = rec.get("conditions") or []
+    row(t("d.conditions"), ", ".join(f"{c['key']} = {c['value']}" for c in conds) or t("d.none"))
+    validity = [t("d.from", start=str(rec.get("validFrom") or rec.get("created", ""))[:16].replace("T", " "))]
+    if rec.get("validUntil"):
+        validity.append(t("d.until", end=str(rec["validUntil"])[:16].replace("T", " ")))
+    row(t("d.validity"), " ".join(validity))
+    chain = rec.get("chain") or []
+    row(t("d.chain"), "; ".join(f"{rel} «{title}»" for rel, title in chain) or t("d.none"))
+    versions = rec.get("versions") or []
+    revs = [t("d.current", rev=rec.get("revision", 1))] + [f"r{v.get('revision')} {str(v.get('time', ''))[:16].replace('T', ' ')} {v.get('reason', '')} «{v.get('title', '')}»" for v in versions]
+    row(t("d.revisions"), "; ".join(revs))
+    links = rec.get("linkTitles") or []
+    row(t("d.links"), "; ".join(f"{rel} «{title}»" for rel, title in links) or t("d.none"))
+    out.append(f"\n{t('d.body')}\n", style="bold")
+    if rec.get("bodyProblem"):
+        out.append(rec["bodyProblem"], style="bold red")
+    else:
+        out.append(str(rec.get("body", "")))
+    return out
+
+
+class DetailScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("a", "app.act('archive')", "b.archive", tooltip="Archive this record (recoverable)"),
+        Binding("r", "app.act('restore')", "b.restore", tooltip="Restore this archived record"),
+        Binding("u", "app.act('undo')", "b.undo", tooltip="Undo the last change (by revision)"),
+        Binding("m", "app.act('move')", "b.move", tooltip="Move to the other layer"),
+        Binding("x", "app.act('remove')", "b.remove", tooltip="Remove for good, after a confirmation"),
+        Binding("v", "app.act('reviewed')", "b.reviewed", tooltip="Mark an imported record reviewed"),
+    ]
+
+    def __init__(self, rid: str, labels: Labels) -> None:
+        super().__init__()
+        self.rid = rid
+        self.t = labels
+        self.record: dict[str, Any] | None = None
+        translate_bindings(self, labels)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="detail-scroll"):
+            yield Static(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def show(self, rec: dict[str, Any] | None) -> None:
+        self.record = rec
+        if self.is_mounted:
+            self._draw()
+
+    def _draw(self) -> None:
+        rec = self.record
+        self.query_one("#detail", Static).update(render_detail(rec, self.t) if rec else Text(self.t("removed")))

@@ -1,0 +1,163 @@
+"""The archive view, the suggestions row list and the conflicts queue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from core.views import Snapshot
+from lingshu_tui.i18n import Labels
+from lingshu_tui.widgets.translated import translate_bindings
+
+
+class ListScreen(Screen[None]):
+    """A titled list that redraws itself from each snapshot."""
+
+    title_key = ""
+
+    def __init__(self, labels: Labels) -> None:
+        super().__init__()
+        self.t = labels
+        self.snap: Snapshot | None = None
+        translate_bindings(self, labels)
+
+    def show(self, snap: Snapshot) -> None:
+        self.snap = snap
+        if self.is_mounted:
+            self.draw(snap)
+
+    def on_mount(self) -> None:
+        if self.snap is not None:
+            self.draw(self.snap)
+
+    def draw(self, snap: Snapshot) -> None:
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="list-title", classes="screen-title")
+        yield OptionList(id="rows")
+        yield Footer()
+
+    def selected_key(self) -> str | None:
+        opt = self.query_one("#rows", OptionList).highlighted_option
+        return opt.id if opt is not None else None
+
+    def fill(self, title: str, rows: list[tuple[str, Text | str]], empty: str) -> None:
+        self.query_one("#list-title", Static).update(Text(title, style="bold"))
+        lst = self.query_one("#rows", OptionList)
+        keep = self.selected_key()
+        lst.clear_options()
+        if not rows:
+            lst.add_option(Option(Text(empty, style="dim"), id="empty", disabled=True))
+            return
+        lst.add_options([Option(label, id=key) for key, label in rows])
+        ids = [key for key, _ in rows]
+        lst.highlighted = ids.index(keep) if keep in ids else 0
+
+
+class ArchiveScreen(ListScreen):
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("r", "app.act('restore')", "b.restore", tooltip="Restore the selected record"),
+        Binding("x", "app.act('remove')", "b.remove", tooltip="Remove for good, after a confirmation"),
+        Binding("enter", "app.act('open')", "b.open", tooltip="Open the record's detail", show=False),
+    ]
+
+    def draw(self, snap: Snapshot) -> None:
+        rows = [(f"rec:{e.id}", Text.assemble(e.title, (f"  {self.t(e.layer)}", "dim"))) for e in snap.archived]
+        self.fill(f"{self.t('archived')} {len(snap.archived)}", rows, self.t("no_archived"))
+
+
+class SuggestionsScreen(ListScreen):
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("k,enter", "app.act('keep')", "b.keep", tooltip="Keep (保留): write it now"),
+        Binding("i", "app.act('ignore')", "b.ignore", tooltip="Ignore: drop the proposal"),
+    ]
+
+    def __init__(self, labels: Labels) -> None:
+        super().__init__(labels)
+        self.kept: dict[str, str] = {}
+
+    def draw(self, snap: Snapshot) -> None:
+        rows: list[tuple[str, Text | str]] = []
+        for s in snap.suggestions:
+            rows.append((f"sug:{s['layerKind']}:{s['id']}",
+                         Text.assemble(s.get("title", ""), (f"  {self.t(s['layerKind'])}", "dim"), ("   [" + self.t("keep") + "]", "bold green"))))
+        rows += [(key, Text.assemble(title, ("  " + self.t("kept"), "bold green"))) for key, title in self.kept.items()]
+        self.fill(f"{self.t('suggestions')} {len(snap.suggestions)}", rows, self.t("no_suggestions"))
+
+
+class ConflictsScreen(Screen[None]):
+    """One queued proposal at a time, its candidates side by side."""
+
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("n", "app.act('conflict_new')", "b.new", tooltip="Save the proposal as a new record"),
+        Binding("1", "app.act('conflict_replace1')", "b.replace1", tooltip="Write the proposal over candidate 1"),
+        Binding("2", "app.act('conflict_replace2')", "b.replace2", tooltip="Write the proposal over candidate 2"),
+        Binding("d", "app.act('conflict_discard')", "b.discard", tooltip="Drop the proposal"),
+        Binding("right,j", "step(1)", "b.next", tooltip="Next item"),
+        Binding("left,k", "step(-1)", "b.prev", tooltip="Previous item"),
+    ]
+
+    def __init__(self, labels: Labels) -> None:
+        super().__init__()
+        self.t = labels
+        self.index = 0
+        self.items: list[dict[str, Any]] = []
+        translate_bindings(self, labels)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="conflict-title", classes="screen-title")
+        with Horizontal(id="sides"):
+            yield Static(id="side-proposal", classes="side")
+            yield Static(id="side-1", classes="side")
+            yield Static(id="side-2", classes="side")
+        yield Footer()
+
+    def current(self) -> dict[str, Any] | None:
+        return self.items[self.index] if self.items else None
+
+    def action_step(self, step: int) -> None:
+        if self.items:
+            self.index = (self.index + step) % len(self.items)
+            self._draw()
+
+    def show(self, snap: Snapshot) -> None:
+        self.items = snap.conflicts
+        self.index = min(self.index, max(0, len(self.items) - 1))
+        if self.is_mounted:
+            self._draw()
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        item = self.current()
+        title = self.query_one("#conflict-title", Static)
+        sides = [self.query_one(f"#side-{n}", Static) for n in ("proposal", "1", "2")]
+        if item is None:
+            title.update(Text(f"{self.t('conflicts')} 0 — {self.t('no_conflicts')}", style="bold"))
+            for s in sides:
+                s.update("")
+            return
+        title.update(Text(f"{self.t('conflicts')} {len(self.items)} · {self.t('item', n=self.index + 1, total=len(self.items))}", style="bold"))
+        p = item.get("proposal", {})
+        sides[0].update(Text.assemble((self.t("proposal") + "\n", "bold"), (p.get("title", "") + "\n", "bold"), str(p.get("body", ""))))
+        for n, side in enumerate(sides[1:]):
+            cands = item.get("candidates", [])
+            if n >= len(cands):
+                side.update("")
+                continue
+            c = cands[n]
+            conds = ", ".join(f"{x['key']} = {x['value']}" for x in c.get("conditions", [])) or self.t("d.none")
+            side.update(Text.assemble((self.t("candidate", n=n + 1) + "\n", "bold"), (c.get("title", "") + "\n", "bold"),
+                                      f"{self.t('d.conditions')}: {conds}\n", (f"~ {self.t(c.get('reason', 'similar_title'))}", "italic")))

@@ -1,0 +1,117 @@
+"""The memory palace: four fixed rooms, one open at a time, 24 exhibits a page."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Callable
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from core.views import PAGE_SIZE, ROOMS, Exhibit, Snapshot
+from lingshu_tui.i18n import Labels
+
+
+def ago(iso: str, now: datetime, t: Labels) -> str:
+    try:
+        then = datetime.strptime(iso[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return ""
+    secs = max(0, int((now.astimezone(timezone.utc) - then).total_seconds()))
+    if secs < 60:
+        return t("ago.now")
+    if secs < 3600:
+        return t("ago.m", n=secs // 60)
+    if secs < 86400:
+        return t("ago.h", n=secs // 3600)
+    return t("ago.d", n=secs // 86400)
+
+
+class Palace(OptionList):
+    """Room headers and the open room's exhibits, as one list. Option ids are internal keys; the
+    screen shows titles only."""
+
+    def __init__(self, labels: Labels, clock: Callable[[], datetime], **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.t = labels
+        self.clock = clock
+        self.open_room: str | None = None
+        self.pages: dict[str, int] = {room: 0 for room in ROOMS}
+        self.snapshot: Snapshot | None = None
+        self._first = True
+
+    def show(self, snap: Snapshot) -> None:
+        """Rebuild from a snapshot, keeping the open room, its page, the selection and the scroll."""
+        keep_id = self.highlighted_option.id if self.highlighted_option is not None else None
+        keep_scroll = self.scroll_y
+        self.snapshot = snap
+        if self._first:
+            self._first = False
+            self.open_room = next((r for r in ROOMS if snap.rooms[r]), None)
+        self._render_options()
+        if keep_id:
+            try:
+                self.highlighted = self.get_option_index(keep_id)
+            except Exception:  # noqa: BLE001 - the selected record left the room; keep the place
+                self.highlighted = min(self.highlighted or 0, self.option_count - 1)
+        self.scroll_to(y=keep_scroll, animate=False)
+
+    def pages_of(self, room: str) -> int:
+        n = len(self.snapshot.rooms[room]) if self.snapshot else 0
+        return max(1, (n + PAGE_SIZE - 1) // PAGE_SIZE)
+
+    def _render_options(self) -> None:
+        assert self.snapshot is not None
+        now = self.clock()
+        self.clear_options()
+        options: list[Option] = []
+        for room in ROOMS:
+            items = self.snapshot.rooms[room]
+            is_open = room == self.open_room
+            page = min(self.pages[room], self.pages_of(room) - 1)
+            self.pages[room] = page
+            line = Text()
+            line.append("▾ " if is_open else "▸ ", style="bold")
+            line.append(f"{self.t('room.' + room):<28}", style="bold")
+            line.append(f"{len(items):>4}")
+            if not items:
+                line.append("   " + self.t("empty"), style="dim")
+            elif is_open:
+                line.append("   " + self.t("page", page=page + 1, pages=self.pages_of(room)), style="dim")
+            options.append(Option(line, id=f"room:{room}"))
+            if is_open:
+                for ex in items[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]:
+                    options.append(Option(self._exhibit_line(ex, now), id=f"rec:{ex.id}"))
+        self.add_options(options)
+
+    def _exhibit_line(self, ex: Exhibit, now: datetime) -> Text:
+        line = Text("    ")
+        title = ex.title if len(ex.title) <= 34 else ex.title[:33] + "…"
+        line.append(title)
+        pad = max(1, 36 - line.cell_len)
+        line.append(" " * pad)
+        line.append(f"{self.t(ex.layer)} · {ago(ex.updated, now, self.t)}", style="dim")
+        if ex.unreviewed:
+            line.append(f" · {self.t('unreviewed')}", style="bold yellow")
+        return line
+
+    def toggle(self, room: str) -> None:
+        self.open_room = None if self.open_room == room else room
+        self._render_options()
+        self.highlighted = self.get_option_index(f"room:{room}")
+
+    def turn_page(self, step: int) -> None:
+        if not self.open_room:
+            return
+        room = self.open_room
+        self.pages[room] = max(0, min(self.pages_of(room) - 1, self.pages[room] + step))
+        self._render_options()
+        self.highlighted = self.get_option_index(f"room:{room}")
+
+    def selected_exhibit(self) -> Exhibit | None:
+        opt = self.highlighted_option
+        if opt is None or not opt.id or not opt.id.startswith("rec:") or not self.snapshot:
+            return None
+        rid = opt.id[4:]
+        return next((e for room in self.snapshot.rooms.values() for e in room if e.id == rid), None)
