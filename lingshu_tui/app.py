@@ -68,6 +68,8 @@ class LingshuApp(App[None]):
         self.watch = watch
         self.snap: Snapshot | None = None
         self.refreshed_at = ""
+        self._loading = False
+        self._stale = False
         if os.environ.get("LINGSHU_REDUCED_MOTION") or os.environ.get("REDUCED_MOTION"):
             self.animation_level = "none"
         translate_bindings(self, self.t)
@@ -107,6 +109,15 @@ class LingshuApp(App[None]):
         ws = open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd) if self.ws.project_root else self.ws
         self.post_message(SnapshotLoaded(snapshot(ws)))
 
+    def _reload_soon(self) -> None:
+        """At most one read in flight; changes that arrive meanwhile become one more read after it."""
+        if self._loading:
+            self._stale = True
+            return
+        self._loading = True
+        self._stale = False
+        self.load_snapshot()
+
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_store(self) -> None:
         from watchfiles import awatch
@@ -122,10 +133,13 @@ class LingshuApp(App[None]):
             self.post_message(StoreChanged())
 
     def on_store_changed(self, _: StoreChanged) -> None:
-        self.load_snapshot()
+        self._reload_soon()
 
     def on_snapshot_loaded(self, message: SnapshotLoaded) -> None:
+        self._loading = False
         self.apply(message.snapshot)
+        if self._stale:
+            self._reload_soon()
 
     def apply(self, snap: Snapshot) -> None:
         if snap.memory_on != self.ws.memory_on:
@@ -233,7 +247,7 @@ class LingshuApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Memory off: everything stays browsable; every action is disabled (SPEC §13.6)."""
         if action == "act" and parameters and parameters[0] in MUTATING:
-            return self.ws.memory_on
+            return True if self.ws.memory_on else None  # None: shown, but disabled
         if action == "memory_on":
             return not self.ws.memory_on
         return True

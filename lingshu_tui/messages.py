@@ -23,6 +23,9 @@ class SnapshotLoaded(Message):
         super().__init__()
         self.snapshot = snapshot
 
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SnapshotLoaded)  # only the newest read matters
+
 
 class ActionFinished(Message):
     """A person's action ran in a worker: its core result and the line to tell them."""

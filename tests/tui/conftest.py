@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.workspace import open_workspace
+from lingshu_tui.screenshots import SIZE, scene_app
+
+
+@pytest.fixture
+def demo(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A demo home (about 60 records, both layers, conflicts, suggestions, a turn) and its app factory."""
+
+    class Demo:
+        base = tmp_path
+        home = tmp_path / "home"
+        project = tmp_path / "shop-api"
+
+        def app(self, lang: str = "en", memory_on: bool = True, **kw):  # type: ignore[no-untyped-def]
+            app = scene_app(tmp_path, lang, memory_on)
+            for k, v in kw.items():
+                setattr(app, k, v)
+            return app
+
+        def ws(self):  # type: ignore[no-untyped-def]
+            return open_workspace(self.home, self.project)
+
+        def layer_bytes(self) -> bytes:
+            ws = self.ws()
+            return b"".join(ref.state_path.read_bytes() for ref in ws.layers())
+
+    return Demo()
+
+
+@pytest.fixture
+def size() -> tuple[int, int]:
+    return SIZE

@@ -1,0 +1,346 @@
+"""The panel through Textual's pilot: every action, asserting the screen and the store (SPEC §13)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+
+from core.views import snapshot
+from core.tools import dispatch
+from lingshu_tui.app import LingshuApp
+from lingshu_tui.screens.detail import DetailScreen
+from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
+from lingshu_tui.widgets.palace import Palace
+from tests.conftest import REPO, cli_env
+
+
+def rows(app: LingshuApp) -> list[str]:
+    return [str(o.prompt) for o in app.query_one(Palace)._options]
+
+
+def screen_text(app: LingshuApp) -> str:
+    return app.export_screenshot()
+
+
+def rec_by_title(demo, title: str) -> dict:  # type: ignore[no-untyped-def]
+    ws = demo.ws()
+    for ref in ws.layers():
+        for r in json.loads(ref.state_path.read_text())["records"].values():
+            if r.get("title") == title:
+                return {**r, "layer": ref.kind}
+    raise KeyError(title)
+
+
+async def select_title(pilot, title: str) -> None:  # type: ignore[no-untyped-def]
+    palace = pilot.app.query_one(Palace)
+    for i, opt in enumerate(palace._options):
+        if title in str(opt.prompt):
+            palace.highlighted = i
+            await pilot.pause()
+            return
+    raise AssertionError(f"{title} not on screen")
+
+
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_13_1_palace_rooms_order_counts_and_one_open(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §13.1: four fixed rooms in order, counts, the first non-empty open, one open at a time."""
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        heads = [r for r in rows(app) if r.startswith(("▸", "▾"))]
+        assert [h.split()[1] for h in heads] == ["Habits", "Methods", "Materials", "Other"]
+        assert heads[0].startswith("▾") and all(h.startswith("▸") for h in heads[1:])
+        snap = snapshot(demo.ws())
+        assert f"{len(snap.rooms['convention']):>4}" in heads[0]
+        app.query_one(Palace).toggle("method")
+        await pilot.pause()
+        heads = [r for r in rows(app) if r.startswith(("▸", "▾"))]
+        assert heads[1].startswith("▾") and heads[0].startswith("▸")
+        app.query_one(Palace).toggle("method")
+        await pilot.pause()
+        assert all(r.startswith("▸") for r in rows(app))
+
+
+async def test_13_1_empty_rooms_stay_in_place(tmp_path, size) -> None:  # type: ignore[no-untyped-def]
+    home, project = tmp_path / "h", tmp_path / "p"
+    home.mkdir()
+    project.mkdir()
+    dispatch("memory_save", {"title": "Only a method", "body": "x", "kind": "method"}, home=home, project=project)
+    app = LingshuApp(home, project, watch=False)
+    async with app.run_test(size=size):
+        heads = rows(app)
+        assert len(heads) == 5 and heads[1].startswith("▾ Methods")
+        assert "(empty)" in heads[0] and "(empty)" in heads[3] and "(empty)" in heads[4]
+
+
+async def test_13_1_paging_24_a_page_newest_first(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        palace = app.query_one(Palace)
+        palace.toggle("method")
+        await pilot.pause()
+        methods = snapshot(demo.ws()).rooms["method"]
+        assert len(methods) > 24
+        shown = [r for r in rows(app) if r.startswith("    ")]
+        assert len(shown) == 24 and methods[0].title in shown[0]
+        await pilot.press("]")
+        shown = [r for r in rows(app) if r.startswith("    ")]
+        assert len(shown) == len(methods) - 24 and "page 2/2" in rows(app)[1]
+        await pilot.press("[")
+        assert "page 1/2" in rows(app)[1]
+
+
+async def test_13_1_detail(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        palace = app.query_one(Palace)
+        palace.toggle("method")
+        await pilot.pause()
+        await select_title(pilot, "Deploy with make release")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        text = screen_text(app)
+        for part in ("Deploy&#160;with&#160;make&#160;release", "Replacement&#160;chain", "Deploy&#160;with&#160;fab", "Revisions", "Conditions"):
+            assert part in text, part
+        await pilot.press("escape")
+        assert not isinstance(app.screen, DetailScreen)
+
+
+async def test_13_5_archive_and_restore(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await select_title(pilot, "Commit messages say why")
+        await pilot.press("a")
+        await settle(pilot)
+        assert rec_by_title(demo, "Commit messages say why")["status"] == "archived"
+        assert not any("Commit messages say why" in r for r in rows(app))
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, ArchiveScreen)
+        lst = app.screen.query_one("#rows")
+        idx = next(i for i, o in enumerate(lst._options) if "Commit messages" in str(o.prompt))
+        lst.highlighted = idx
+        await pilot.press("r")
+        await settle(pilot)
+        assert rec_by_title(demo, "Commit messages say why")["status"] == "active"
+        await pilot.press("escape")
+        assert any("Commit messages say why" in r for r in rows(app))
+
+
+async def test_13_5_undo_move_remove(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        before = rec_by_title(demo, "Format with ruff")
+        assert before["versions"]  # the demo changed it once
+        await select_title(pilot, "Format with ruff")
+        await pilot.press("u")
+        await settle(pilot)
+        assert rec_by_title(demo, "Format with ruff")["body"] == before["versions"][0]["body"]
+        await select_title(pilot, "Never commit secrets")
+        assert rec_by_title(demo, "Never commit secrets")["layer"] == "global"
+        await pilot.press("m")
+        await settle(pilot)
+        assert rec_by_title(demo, "Never commit secrets")["layer"] == "project"
+        await select_title(pilot, "Type hints everywhere")
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("n")  # cancel: nothing happens
+        await settle(pilot)
+        assert rec_by_title(demo, "Type hints everywhere")["status"] == "active"
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot)
+        try:
+            rec_by_title(demo, "Type hints everywhere")
+            raise AssertionError("still there")
+        except KeyError:
+            pass
+        assert not any("Type hints everywhere" in r for r in rows(app))
+
+
+async def test_13_5_move_refused_for_local_details(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    dispatch("memory_save", {"title": "Dev server port", "body": "runs on localhost:8000", "kind": "convention"}, home=demo.home, project=demo.project)
+    async with app.run_test(size=size) as pilot:
+        await select_title(pilot, "Dev server port")
+        await pilot.press("m")
+        await settle(pilot)
+        assert rec_by_title(demo, "Dev server port")["layer"] == "project"
+
+
+async def test_13_4_keep_and_ignore_suggestions(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SuggestionsScreen)
+        first = str(app.screen.query_one("#rows")._options[0].prompt).split("  ")[0]
+        await pilot.press("k")
+        await settle(pilot)
+        assert rec_by_title(demo, first)["status"] == "active"
+        labels = [str(o.prompt) for o in app.screen.query_one("#rows")._options]
+        assert f"{first}  memory · kept" in labels
+        other = labels[0].split("  ")[0]
+        await pilot.press("i")
+        await settle(pilot)
+        assert snapshot(demo.ws()).suggestions == []
+        try:
+            rec_by_title(demo, other)
+            raise AssertionError("an ignored suggestion was written")
+        except KeyError:
+            pass
+
+
+async def test_13_3_conflicts_decisions(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConflictsScreen)
+        text = screen_text(app)
+        assert "Proposal" in text and "Candidate&#160;1" in text
+        first = app.screen.current()["title"]
+        await pilot.press("n")  # save as new
+        await settle(pilot)
+        assert rec_by_title(demo, first)["status"] == "active"
+        assert len(snapshot(demo.ws()).conflicts) == 1
+        second = app.screen.current()
+        target = second["candidates"][0]["id"]
+        await pilot.press("1")  # replace candidate 1
+        await settle(pilot)
+        ws = demo.ws()
+        stored = json.loads(ws.project_layer.state_path.read_text())["records"][target]
+        assert stored["title"] == second["proposal"]["title"] and stored["body"] == second["proposal"]["body"]
+        assert snapshot(demo.ws()).conflicts == []
+    dispatch("memory_save", {"title": "Run tests with tox now", "body": "tox"}, home=demo.home, project=demo.project)
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c", "d")
+        await settle(pilot)
+        assert snapshot(demo.ws()).conflicts == []
+
+
+async def test_13_6_memory_off_refuses_every_action(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §13.6: browsable, every action disabled, a banner that says how to switch it on."""
+    app = demo.app(memory_on=False)
+    before = demo.layer_bytes()
+    async with app.run_test(size=size) as pilot:
+        banner = str(app.query_one("#banner").render())
+        assert banner.startswith("Memory is off") and "Press o" in banner
+        await select_title(pilot, "Commit messages say why")
+        for keys in (["a"], ["m"], ["u"], ["x", "y"], ["v"], ["c", "n", "escape"], ["c", "1", "escape"], ["c", "d", "escape"],
+                     ["s", "k", "escape"], ["s", "i", "escape"], ["h", "r", "escape"]):
+            await pilot.press(*keys)
+            await settle(pilot)
+        assert demo.layer_bytes() == before
+        await pilot.press("enter")  # browsing still works
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.press("escape", "o")
+        await settle(pilot)
+        assert demo.ws().memory_on
+        assert not app.query_one("#banner").display
+
+
+async def test_13_8_chinese_labels(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app(lang="zh", memory_on=False)
+    async with app.run_test(size=size) as pilot:
+        text = screen_text(app)
+        for label in ("习惯与规范", "方法与经验", "资料与入口", "其他记录", "记忆宫殿", "本轮", "冲突", "建议", "记忆已关闭", "开启记忆"):
+            assert label in text, label
+        assert str(app.query_one("#banner").render()).startswith("记忆已关闭")
+        await pilot.press("h")
+        await pilot.pause()
+        assert "归档" in screen_text(app) and "恢复" in screen_text(app)
+
+
+async def test_13_8_no_record_id_on_any_screen(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        tree = app.query_one("#citations")
+        for node in tree.root.children:
+            node.expand()
+            for child in node.children:
+                child.expand()
+        await pilot.pause()
+        seen = [screen_text(app)]
+        for keys in (["down", "enter"], ["escape", "c"], ["escape", "s"], ["escape", "h"], ["escape", "e"], ["question_mark"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            seen.append(screen_text(app))
+        assert all("mem_" not in s for s in seen)
+        assert len({len(s) for s in seen}) > 3  # really different screens
+
+
+async def test_13_2_citations_fold_and_open_in_place(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        tree = app.query_one("#citations")
+        groups = [str(n.label) for n in tree.root.children]
+        assert [g.split()[0] for g in groups] == ["Hits", "Read", "Updated"]
+        assert all(not n.is_expanded for n in tree.root.children)
+        read = tree.root.children[1]
+        read.expand()
+        read.children[0].expand()
+        await pilot.pause()
+        excerpt = str(read.children[0].children[0].label)
+        assert "tox" in excerpt
+        read.children[0].collapse()
+        await pilot.pause()
+        assert not read.children[0].is_expanded
+
+
+async def test_13_7_live_refresh_from_another_process(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §13.7: another process writes through `lingshu call`; the title shows within 1 s; the open
+    room and the selection stay."""
+    app = demo.app(watch=True)
+    app.watch = True
+    async with app.run_test(size=size) as pilot:
+        app.watch_store()
+        await asyncio.sleep(0.3)
+        await select_title(pilot, "Commit messages say why")
+        payload = json.dumps({"title": "Live from another process", "body": "written by lingshu call", "kind": "convention"})
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "lingshu_tui.cli", "call", "memory_save", payload,
+                                                    "--project", str(demo.project), env=cli_env(demo.home), cwd=str(REPO))
+        assert await proc.wait() == 0
+        written = time.monotonic()
+        while time.monotonic() - written < 1.0 and not any("Live from another process" in r for r in rows(app)):
+            await asyncio.sleep(0.02)
+        assert any("Live from another process" in r for r in rows(app)), "not shown within 1 s"
+        palace = app.query_one(Palace)
+        assert palace.open_room == "convention"
+        assert "Commit messages say why" in str(palace.highlighted_option.prompt)
+
+
+async def test_13_7_a_burst_of_100_writes_does_not_freeze(demo, size) -> None:  # type: ignore[no-untyped-def]
+    app = demo.app()
+    app.watch = True
+    code = ("import sys; from core.tools import dispatch\n"
+            "for i in range(100): dispatch('memory_save', {'title': f'Burst note {i} b{i}x', 'body': 'x', 'kind': 'note', 'resolution': 'distinct'}, home=sys.argv[1], project=sys.argv[2])")
+    async with app.run_test(size=size) as pilot:
+        app.watch_store()
+        await asyncio.sleep(0.3)
+        proc = subprocess.Popen([sys.executable, "-c", code, str(demo.home), str(demo.project)], cwd=REPO)
+        # A frozen UI is a blocked event loop: measure how late a 10 ms timer fires during the burst.
+        slowest = 0.0
+        while proc.poll() is None:
+            started = time.monotonic()
+            await asyncio.sleep(0.01)
+            slowest = max(slowest, time.monotonic() - started - 0.01)
+        assert proc.wait() == 0
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and "105" not in "".join(rows(app)[:5]):
+            await asyncio.sleep(0.05)
+        assert any(r.startswith("▸ Other records") and "105" in r for r in rows(app)), rows(app)[:6]
+        assert slowest < 0.5, f"the event loop stalled {slowest:.2f} s during the burst"
+        await pilot.press("]")  # and it still answers keys
+        assert "page 1/1" in rows(app)[0]
