@@ -11,11 +11,10 @@ from typing import Any, Callable
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from core import actions
 from core.views import Snapshot, citation_body, detail, snapshot
@@ -25,6 +24,7 @@ from lingshu_tui.messages import ActionFinished, SnapshotLoaded, StoreChanged
 from lingshu_tui.screens.confirm import Confirm
 from lingshu_tui.screens.detail import DetailScreen
 from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
+from lingshu_tui.screens.main import MainScreen
 from lingshu_tui.widgets.citations import Citations
 from lingshu_tui.widgets.palace import Palace
 from lingshu_tui.widgets.translated import translate_bindings
@@ -41,19 +41,6 @@ class LingshuApp(App[None]):
     CSS_PATH = "lingshu.tcss"
     TITLE = "Lingshu"
     BINDINGS = [
-        Binding("enter", "open", "b.open", tooltip="Open a room, or an exhibit's detail"),
-        Binding("a", "act('archive')", "b.archive", tooltip="Archive the selected record (recoverable)"),
-        Binding("m", "act('move')", "b.move", tooltip="Move the selected record to the other layer"),
-        Binding("u", "act('undo')", "b.undo", tooltip="Undo the selected record's last change"),
-        Binding("x", "act('remove')", "b.remove", tooltip="Remove the selected record for good, after a confirmation"),
-        Binding("v", "act('reviewed')", "b.reviewed", tooltip="Mark the selected imported record reviewed", show=False),
-        Binding("V", "act('room_reviewed')", "b.room_reviewed", tooltip="Mark every unreviewed record of the open room reviewed", show=False),
-        Binding("c", "conflicts", "b.conflicts", tooltip="Decide the conflicts queue"),
-        Binding("s", "suggestions", "b.suggestions", tooltip="Keep or ignore the agent's suggestions"),
-        Binding("h", "archive_view", "b.archived", tooltip="Browse archived records and restore them"),
-        Binding("]", "page(1)", "b.next_page", tooltip="Next page of the open room"),
-        Binding("[", "page(-1)", "b.prev_page", tooltip="Previous page of the open room"),
-        Binding("e", "explain", "b.explain", tooltip="Say why nothing was recalled this turn", show=False),
         Binding("o", "memory_on", "b.memory_on", tooltip="Switch memory on for this project"),
         Binding("question_mark", "help", "b.help", tooltip="Show every key"),
         Binding("q", "quit", "b.quit", tooltip="Quit the panel"),
@@ -73,29 +60,20 @@ class LingshuApp(App[None]):
         if os.environ.get("LINGSHU_REDUCED_MOTION") or os.environ.get("REDUCED_MOTION"):
             self.animation_level = "none"
         translate_bindings(self, self.t)
+        self.main: MainScreen | None = None
 
     # ------------------------------------------------------------------ layout
 
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="header"):
-            yield Static(id="where")
-            yield Static(id="refreshed")
-        yield Static(id="banner")
-        with Horizontal(id="main"):
-            palace = Palace(self.t, self.clock, id="palace")
-            palace.border_title = self.t("palace")
-            yield palace
-            with Vertical(id="right"):
-                citations = Citations(self.t, self.clock, self._excerpt, id="citations")
-                citations.border_title = self.t("this_turn")
-                yield citations
-                yield Static(id="conflicts-box", classes="side-box")
-                yield Static(id="suggestions-box", classes="side-box")
-        yield Footer()
+    def _main(self) -> MainScreen:
+        assert self.main is not None, "the main screen is not mounted yet"
+        return self.main
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen(self.t, self.clock, self._excerpt)
+
+    def first_show(self, main: MainScreen) -> None:
+        self.main = main
         self.apply(snapshot(self.ws))
-        self.query_one(Palace).focus()
         if self.watch:
             self.watch_store()
 
@@ -147,8 +125,8 @@ class LingshuApp(App[None]):
         self.snap = snap
         self.refreshed_at = self.clock().strftime("%H:%M:%S")
         self._draw_header(snap)
-        self.query_one(Palace).show(snap)
-        self.query_one(Citations).show(snap)
+        self._main().query_one(Palace).show(snap)
+        self._main().query_one(Citations).show(snap)
         self._draw_boxes(snap)
         for screen in self.screen_stack:
             if isinstance(screen, (ArchiveScreen, SuggestionsScreen, ConflictsScreen)):
@@ -161,9 +139,9 @@ class LingshuApp(App[None]):
         t = self.t
         where = f"{Path(snap.project_root).name} ({t('project')}) + {t('global')}" if snap.project_root else f"{t('no_project')} · {t('global')}"
         left = f" Lingshu · {where} · {t('memory_on') if snap.memory_on else t('memory_off')} · {t('direct') if snap.write_mode == 'direct' else t('review')}"
-        self.query_one("#where", Static).update(Text(left))
-        self.query_one("#refreshed", Static).update(Text(t("refreshed", time=self.refreshed_at) + " "))
-        banner = self.query_one("#banner", Static)
+        self._main().query_one("#where", Static).update(Text(left))
+        self._main().query_one("#refreshed", Static).update(Text(t("refreshed", time=self.refreshed_at) + " "))
+        banner = self._main().query_one("#banner", Static)
         banner.update(Text(t("banner_off"), style="bold") if not snap.memory_on else "")
         banner.display = not snap.memory_on
         if snap.problems:
@@ -171,7 +149,7 @@ class LingshuApp(App[None]):
 
     def _draw_boxes(self, snap: Snapshot) -> None:
         t = self.t
-        box = self.query_one("#conflicts-box", Static)
+        box = self._main().query_one("#conflicts-box", Static)
         box.border_title = f"{t('conflicts')} {len(snap.conflicts)}"
         lines = Text()
         for item in snap.conflicts[:2]:
@@ -180,7 +158,7 @@ class LingshuApp(App[None]):
                 lines.append(f"  ~ {c.get('title', '')} ({t(c.get('reason', 'similar_title'))})\n", style="dim")
         lines.rstrip()
         box.update(lines if lines.plain else Text(t("no_conflicts"), style="dim"))
-        box = self.query_one("#suggestions-box", Static)
+        box = self._main().query_one("#suggestions-box", Static)
         box.border_title = f"{t('suggestions')} {len(snap.suggestions)}"
         lines = Text()
         for s in snap.suggestions[:3]:
@@ -197,22 +175,22 @@ class LingshuApp(App[None]):
 
     def _open(self, key: str) -> None:
         if key.startswith("room:"):
-            self.query_one(Palace).toggle(key[5:])
+            self._main().query_one(Palace).toggle(key[5:])
         elif key.startswith("rec:"):
             screen = DetailScreen(key[4:], self.t)
             self.push_screen(screen)
             screen.show(detail(self.ws, key[4:]))
 
     def action_open(self) -> None:
-        opt = self.query_one(Palace).highlighted_option
+        opt = self._main().query_one(Palace).highlighted_option
         if opt is not None and opt.id:
             self._open(opt.id)
 
     def action_page(self, step: int) -> None:
-        self.query_one(Palace).turn_page(step)
+        self._main().query_one(Palace).turn_page(step)
 
     def action_explain(self) -> None:
-        cit = self.query_one(Citations)
+        cit = self._main().query_one(Citations)
         cit.explain = not cit.explain
         if self.snap:
             cit.show(self.snap)
@@ -235,12 +213,13 @@ class LingshuApp(App[None]):
         self.action_show_help_panel()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette lists the panel's own actions too, with their help text."""
         yield from super().get_system_commands(screen)
-        for b in self._bindings.key_to_bindings.values():
-            for binding in b:
-                action = binding.action
-                yield SystemCommand(str(binding.description), str(binding.tooltip or binding.description),
-                                    lambda action=action: self.run_action(action))
+        for node in (screen, self):
+            for items in node._bindings.key_to_bindings.values():
+                for binding in items:
+                    yield SystemCommand(str(binding.description), str(binding.tooltip or binding.description),
+                                        lambda action=binding.action, node=node: self.run_action(action, node))
 
     # ------------------------------------------------------------------ actions
 
@@ -260,7 +239,7 @@ class LingshuApp(App[None]):
         if isinstance(screen, (ArchiveScreen, SuggestionsScreen)):
             key = screen.selected_key()
             return (key.split(":", 1)[0], key.split(":", 1)[1]) if key and ":" in key else None
-        ex = self.query_one(Palace).selected_exhibit()
+        ex = self._main().query_one(Palace).selected_exhibit()
         return ("rec", ex.id) if ex else None
 
     def action_act(self, what: str) -> None:
@@ -277,7 +256,7 @@ class LingshuApp(App[None]):
                           self.t("done.decided", title=item.get("title", "")))
             return
         if what == "room_reviewed":
-            palace = self.query_one(Palace)
+            palace = self._main().query_one(Palace)
             if self.snap and palace.open_room:
                 ids = [e.id for e in self.snap.rooms[palace.open_room] if e.unreviewed]
                 self.run_core(lambda: _all_ok([actions.mark_reviewed(self.ws, rid) for rid in ids]), self.t("done.reviewed", title=self.t("room." + palace.open_room)))
@@ -294,7 +273,8 @@ class LingshuApp(App[None]):
             if what == "keep":
                 screen = self.screen
                 if isinstance(screen, SuggestionsScreen):
-                    screen.kept[f"kept:{sid}"] = title
+                    position = next((i for i, s in enumerate(self.snap.suggestions if self.snap else []) if s["id"] == sid), 0)
+                    screen.kept[f"kept:{sid}"] = (position, title)
                 self.run_core(lambda: actions.keep_suggestion(self.ws, layer, sid), self.t("done.keep", title=title))
             elif what == "ignore":
                 self.run_core(lambda: actions.ignore_suggestion(self.ws, layer, sid), self.t("done.ignore", title=title))

@@ -59,7 +59,8 @@ class ListScreen(Screen[None]):
             return
         lst.add_options([Option(label, id=key) for key, label in rows])
         ids = [key for key, _ in rows]
-        lst.highlighted = ids.index(keep) if keep in ids else 0
+        actionable = [i for i, key in enumerate(ids) if not key.startswith("kept:")]
+        lst.highlighted = ids.index(keep) if keep in ids else (actionable[0] if actionable else 0)
 
 
 class ArchiveScreen(ListScreen):
@@ -84,14 +85,16 @@ class SuggestionsScreen(ListScreen):
 
     def __init__(self, labels: Labels) -> None:
         super().__init__(labels)
-        self.kept: dict[str, str] = {}
+        self.kept: dict[str, tuple[int, str]] = {}
 
     def draw(self, snap: Snapshot) -> None:
         rows: list[tuple[str, Text | str]] = []
         for s in snap.suggestions:
             rows.append((f"sug:{s['layerKind']}:{s['id']}",
                          Text.assemble(s.get("title", ""), (f"  {self.t(s['layerKind'])}", "dim"), ("   [" + self.t("keep") + "]", "bold green"))))
-        rows += [(key, Text.assemble(title, ("  " + self.t("kept"), "bold green"))) for key, title in self.kept.items()]
+        for key, (position, title) in sorted(self.kept.items(), key=lambda kv: kv[1][0]):
+            # a kept row stays where it was and turns into `memory · kept`
+            rows.insert(min(position, len(rows)), (key, Text.assemble(title, ("  " + self.t("kept"), "bold green"))))
         self.fill(f"{self.t('suggestions')} {len(snap.suggestions)}", rows, self.t("no_suggestions"))
 
 
@@ -151,11 +154,13 @@ class ConflictsScreen(Screen[None]):
             return
         title.update(Text(f"{self.t('conflicts')} {len(self.items)} · {self.t('item', n=self.index + 1, total=len(self.items))}", style="bold"))
         p = item.get("proposal", {})
+        for side in sides:
+            side.display = True
         sides[0].update(Text.assemble((self.t("proposal") + "\n", "bold"), (p.get("title", "") + "\n", "bold"), str(p.get("body", ""))))
         for n, side in enumerate(sides[1:]):
             cands = item.get("candidates", [])
             if n >= len(cands):
-                side.update("")
+                side.display = False
                 continue
             c = cands[n]
             conds = ", ".join(f"{x['key']} = {x['value']}" for x in c.get("conditions", [])) or self.t("d.none")

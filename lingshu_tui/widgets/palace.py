@@ -50,7 +50,9 @@ class Palace(OptionList):
             self._first = False
             self.open_room = next((r for r in ROOMS if snap.rooms[r]), None)
         self._render_options()
-        if keep_id:
+        if keep_id is None and self.highlighted is None and self.option_count:
+            self.highlighted = 0
+        elif keep_id:
             try:
                 self.highlighted = self.get_option_index(keep_id)
             except Exception:  # noqa: BLE001 - the selected record left the room; keep the place
@@ -86,11 +88,11 @@ class Palace(OptionList):
         self.add_options(options)
 
     def _exhibit_line(self, ex: Exhibit, now: datetime) -> Text:
+        title = Text(ex.title)
+        title.truncate(34, overflow="ellipsis")
         line = Text("    ")
-        title = ex.title if len(ex.title) <= 34 else ex.title[:33] + "…"
-        line.append(title)
-        pad = max(1, 36 - line.cell_len)
-        line.append(" " * pad)
+        line.append_text(title)
+        line.append(" " * max(2, 40 - line.cell_len))
         line.append(f"{self.t(ex.layer)} · {ago(ex.updated, now, self.t)}", style="dim")
         if ex.unreviewed:
             line.append(f" · {self.t('unreviewed')}", style="bold yellow")

@@ -1,0 +1,63 @@
+"""The main screen: header, the palace, this turn's citations, the conflicts and suggestions boxes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from lingshu_tui.i18n import Labels
+from lingshu_tui.widgets.citations import Citations
+from lingshu_tui.widgets.palace import Palace
+from lingshu_tui.widgets.translated import translate_bindings
+
+
+class MainScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "app.open", "b.open", tooltip="Open a room, or an exhibit's detail"),
+        Binding("a", "app.act('archive')", "b.archive", tooltip="Archive the selected record (recoverable)"),
+        Binding("m", "app.act('move')", "b.move", tooltip="Move the selected record to the other layer"),
+        Binding("u", "app.act('undo')", "b.undo", tooltip="Undo the selected record's last change"),
+        Binding("x", "app.act('remove')", "b.remove", tooltip="Remove the selected record for good, after a confirmation"),
+        Binding("v", "app.act('reviewed')", "b.reviewed", tooltip="Mark the selected imported record reviewed", show=False),
+        Binding("V", "app.act('room_reviewed')", "b.room_reviewed", tooltip="Mark every unreviewed record of the open room reviewed", show=False),
+        Binding("c", "app.conflicts", "b.conflicts", tooltip="Decide the conflicts queue"),
+        Binding("s", "app.suggestions", "b.suggestions", tooltip="Keep or ignore the agent's suggestions"),
+        Binding("h", "app.archive_view", "b.archived", tooltip="Browse archived records and restore them"),
+        Binding("]", "app.page(1)", "b.next_page", tooltip="Next page of the open room"),
+        Binding("[", "app.page(-1)", "b.prev_page", tooltip="Previous page of the open room"),
+        Binding("e", "app.explain", "b.explain", tooltip="Say why nothing was recalled this turn", show=False),
+    ]
+
+    def __init__(self, labels: Labels, clock: Callable[[], datetime], excerpt: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.t = labels
+        self.clock = clock
+        self.excerpt = excerpt
+        translate_bindings(self, labels)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="header"):
+            yield Static(id="where")
+            yield Static(id="refreshed")
+        yield Static(id="banner")
+        with Horizontal(id="main"):
+            palace = Palace(self.t, self.clock, id="palace")
+            palace.border_title = self.t("palace")
+            yield palace
+            with Vertical(id="right"):
+                citations = Citations(self.t, self.clock, self.excerpt, id="citations")
+                citations.border_title = self.t("this_turn")
+                yield citations
+                yield Static(id="conflicts-box", classes="side-box")
+                yield Static(id="suggestions-box", classes="side-box")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.first_show(self)  # type: ignore[attr-defined]
+        self.query_one(Palace).focus()
