@@ -17,6 +17,7 @@ BODIES = 8
 BODY_BYTES = 32 * 1024
 CALL_GROUP_IDLE = timedelta(minutes=5)
 KEEP_TURNS = 20
+CITATIONS_PER_TURN = 100
 GROUPS = ("hits", "read", "updated")
 EMPTY_USAGE = {"searchEntries": 0, "searchBytes": 0, "bodies": 0, "bodyBytes": 0}
 
@@ -111,6 +112,8 @@ def _record(
                 same.update({k: v for k, v in item.items() if k != "position"})
             else:
                 turn["citations"].append({**item, "position": len(turn["citations"])})
+        if len(turn["citations"]) > CITATIONS_PER_TURN:
+            turn["citations"] = turn["citations"][-CITATIONS_PER_TURN:]
         if recall is not None:
             turn["recall"] = recall
         obj["turns"] = obj["turns"][-KEEP_TURNS:]

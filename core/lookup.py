@@ -42,7 +42,8 @@ def layer_index(ref: LayerRef) -> tuple[dict[str, Any], Index]:
 
 
 def ranked_usable(
-    ws: Workspace, query: str, ctx: dict[str, Any], purpose: str, *, history: bool = False, scope: str | None = None
+    ws: Workspace, query: str, ctx: dict[str, Any], purpose: str, *, history: bool = False, scope: str | None = None,
+    want: int | None = None,
 ) -> tuple[list[tuple[float, dict[str, Any], str]], list[str]]:
     """Matches that pass the gate (best first, project winning on the same id), and the gate's
     reasons for matches it held back. Shared by search, route and recall."""
@@ -54,13 +55,17 @@ def ranked_usable(
         if scope and ref.kind != scope:
             continue
         _, idx = layer_index(ref)
+        found = 0
         for score, rec in rank(idx, query):
+            if want is not None and found >= want:
+                break  # enough usable matches from this layer; the rest cannot rank higher
             if rec["id"] in seen:
                 continue
             seen.add(rec["id"])
             gate = eligibility(rec, ctx, purpose, now, history=history)  # type: ignore[arg-type]
             if gate.ok:
                 usable.append((score, rec, ref.kind))
+                found += 1
             elif gate.state != "gone":
                 held.append(gate.reason if gate.reason == "applicability_unresolved" else gate.state)
     usable.sort(key=lambda t: -t[0])

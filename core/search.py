@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 _WORD = re.compile(r"[0-9a-z_]+(?:[.\-+#][0-9a-z_]+)*")
@@ -89,18 +90,22 @@ class Index:
 def rank(index: Index, query: str) -> list[tuple[float, dict[str, Any]]]:
     """Matches, best first; ties broken by newest update, then id, so the order is deterministic."""
     scored = index.score(query)
-    scored.sort(key=lambda t: (-t[0], _neg_time(index.records[t[2]]), index.records[t[2]]["id"]))
-    return [(s, index.records[i]) for s, _, i in scored]
+    recs = index.records
+    # Stable sorts from the least to the most significant key: id, then newest update, then score.
+    scored.sort(key=lambda t: recs[t[2]]["id"])
+    scored.sort(key=lambda t: str(recs[t[2]].get("updated", "")), reverse=True)
+    scored.sort(key=lambda t: t[0], reverse=True)
+    return [(s, recs[i]) for s, _, i in scored]
 
 
-def _neg_time(record: dict[str, Any]) -> str:
-    # ISO-8601 strings sort by time; invert characters so newer sorts first in an ascending sort.
-    return "".join(chr(0x10FFFF - ord(c)) for c in str(record.get("updated", "")))
+@lru_cache(maxsize=8192)
+def token_set(text: str) -> frozenset[str]:
+    return frozenset(tokens(text))
 
 
 def similarity(a: str, b: str) -> float:
     """Jaccard overlap of the token sets: 1.0 for the same words, 0.0 for nothing in common."""
-    ta, tb = set(tokens(a)), set(tokens(b))
+    ta, tb = token_set(a), token_set(b)
     if not ta or not tb:
         return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
     return len(ta & tb) / len(ta | tb)

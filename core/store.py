@@ -161,6 +161,10 @@ def broken_message(ref: LayerRef) -> str:
 
 def _recover(ref: LayerRef) -> dict[str, Any]:
     """Under the lock: make `state.json` a valid generation and finish any interrupted intent."""
+    key = _file_key(ref.state_path)
+    hit = _cache.get(ref.state_path)
+    if hit and key is not None and hit[0] == key and not (ref.dir / INTENT).exists():
+        return hit[1]  # the file this process last parsed and checked is still the one on disk
     try:
         raw = ref.state_path.read_bytes()
     except FileNotFoundError:

@@ -136,7 +136,7 @@ def memory_search(ws: Workspace, inp: SearchInput, actor: str = "agent") -> dict
                 "ok": True, "status": "ok", "results": [], "meta": meta, "reasonCode": "no_match",
                 "message": f"No memory is registered for {key} '{value}'. Nothing to use for it yet; go ahead without memory.",
             }
-    usable, held = ranked_usable(ws, inp.query, ctx, "search", history=inp.history, scope=inp.scope)
+    usable, held = ranked_usable(ws, inp.query, ctx, "search", history=inp.history, scope=inp.scope, want=inp.limit)
     if not usable:
         if held:
             code = "applicability_unresolved" if all(h != "not_applicable" for h in held) else "not_applicable"
