@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import os
-import platform
 import secrets
-import socket
+import sys
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -20,15 +19,26 @@ KEEP = 64
 TASK_FIELDS = ("taskKind", "seriesId", "phase", "artifactKey", "runtime")
 
 
+def _os_name() -> str:
+    return {"win32": "windows", "cygwin": "windows"}.get(sys.platform, sys.platform.rstrip("0123456789"))
+
+
+def _machine() -> str | None:
+    # os.uname and sys.platform instead of the socket and platform modules: this runs at recall start-up.
+    if hasattr(os, "uname"):
+        return os.uname().nodename or None
+    return os.environ.get("COMPUTERNAME") or None
+
+
 def environment_facts(ws: Workspace, cwd: str | None = None) -> dict[str, Any]:
     shell = os.path.basename(os.environ.get("SHELL", "")) or None
     return {
         "projectId": ws.project_id,
         "projectRoot": ws.project_root,
         "cwd": os.path.realpath(cwd or ws.cwd),
-        "os": platform.system().lower() or None,
+        "os": _os_name(),
         "shell": shell,
-        "machine": socket.gethostname() or None,
+        "machine": _machine(),
     }
 
 

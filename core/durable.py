@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,28 @@ def with_checksum(obj: dict[str, Any]) -> dict[str, Any]:
 
 def checksum_holds(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("checksum") == checksum_of(obj)
+
+
+_HEAD = b'{"checksum":"sha256:'
+_HEAD_LEN = len(_HEAD) + 64 + 2  # the digest, the closing quote and the comma
+
+
+def sealed(obj: dict[str, Any]) -> bytes:
+    """The file bytes of `obj` with its checksum, encoded once: canonical JSON puts "checksum"
+    first, so the sealed file is the checksum field followed by the very bytes it covers."""
+    body = canonical({k: v for k, v in obj.items() if k != "checksum"})
+    digest = hashlib.sha256(body).hexdigest()
+    obj["checksum"] = "sha256:" + digest
+    return _HEAD + digest.encode() + b'",' + body[1:] if body != b"{}" else _HEAD + digest.encode() + b'"}'
+
+
+def sealed_bytes_hold(raw: bytes) -> bool | None:
+    """For a file written by `sealed`: does its checksum hold? None when the file is not in that
+    form (older or hand-written files), so the caller checks the parsed object instead."""
+    if not raw.startswith(_HEAD) or len(raw) < _HEAD_LEN or raw[_HEAD_LEN - 2 : _HEAD_LEN] != b'",':
+        return None
+    digest = raw[len(_HEAD) : len(_HEAD) + 64]
+    return hashlib.sha256(b"{" + raw[_HEAD_LEN:]).hexdigest().encode() == digest
 
 
 def encode(obj: Any) -> bytes:
@@ -98,23 +121,57 @@ def read_json(path: Path) -> Any:
         return json.loads(fh.read())
 
 
-@contextlib.contextmanager
-def locked(lock_path: Path, *, what: str = "the memory store") -> Iterator[None]:
-    """Hold an OS file lock (released by the kernel if the holder dies); wait at most 500 ms."""
-    from filelock import FileLock, Timeout
+def _try_lock(fd: int) -> bool:
+    if os.name == "nt":
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
 
     try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise write_failed(lock_path.parent, err) from err
-    lock = FileLock(str(lock_path), timeout=LOCK_WAIT_SECONDS)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _unlock(fd: int) -> None:
+    if os.name == "nt":
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def locked(lock_path: Path, *, what: str = "the memory store") -> Iterator[None]:
+    """Hold an OS file lock (the kernel drops it if the holder dies); wait at most 500 ms.
+
+    Hand-written over flock/msvcrt rather than the `filelock` package: importing that package costs
+    about 40 ms, and `lingshu recall` takes this lock on every user message (see docs/BENCH.md).
+    """
     try:
-        lock.acquire()
-    except Timeout:
-        raise Busy(f"Another process is writing {what} right now. Wait a moment and retry.") from None
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
         raise write_failed(lock_path, err) from err
     try:
-        yield
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while not _try_lock(fd):
+            if time.monotonic() >= deadline:
+                raise Busy(f"Another process is writing {what} right now. Wait a moment and retry.")
+            time.sleep(0.005)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                _unlock(fd)
     finally:
-        lock.release()
+        os.close(fd)

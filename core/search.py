@@ -103,9 +103,14 @@ def token_set(text: str) -> frozenset[str]:
     return frozenset(tokens(text))
 
 
-def similarity(a: str, b: str) -> float:
-    """Jaccard overlap of the token sets: 1.0 for the same words, 0.0 for nothing in common."""
+def similarity(a: str, b: str, at_least: float = 0.0) -> float:
+    """Jaccard overlap of the token sets: 1.0 for the same words, 0.0 for nothing in common.
+    Below `at_least` the exact value does not matter, and sets whose sizes differ too much to
+    reach it answer 0.0 without being intersected."""
     ta, tb = token_set(a), token_set(b)
     if not ta or not tb:
         return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
+    small, large = sorted((len(ta), len(tb)))
+    if small < at_least * large:
+        return 0.0
     return len(ta & tb) / len(ta | tb)

@@ -13,12 +13,11 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from .durable import checksum_holds, encode, fsync_dir, locked, read_json, with_checksum, write_atomic, write_failed
+from .durable import checksum_holds, encode, fsync_dir, locked, read_json, sealed, sealed_bytes_hold, with_checksum, write_atomic, write_failed
 from .errors import ColdBodyError, InvalidInput, LayerBroken
 
 FORMAT = "lingshu-layer/1"
@@ -35,8 +34,7 @@ STATE_BYTES = 2 * 1024 * 1024
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class LayerRef:
+class LayerRef(NamedTuple):
     """Which layer, and where its files are."""
 
     kind: str  # "project" or "global"
@@ -80,12 +78,11 @@ def empty_layer(ref: LayerRef) -> dict[str, Any]:
     }
 
 
-def _well_formed(obj: Any) -> bool:
-    return (
-        checksum_holds(obj)
-        and isinstance(obj.get("generation"), int)
-        and isinstance(obj.get("records"), dict)
-    )
+def _well_formed(obj: Any, raw: bytes) -> bool:
+    if not isinstance(obj, dict) or not isinstance(obj.get("generation"), int) or not isinstance(obj.get("records"), dict):
+        return False
+    fast = sealed_bytes_hold(raw)
+    return checksum_holds(obj) if fast is None else fast
 
 
 def _normalise(obj: dict[str, Any]) -> dict[str, Any]:
@@ -100,12 +97,13 @@ def _parse(raw: bytes) -> dict[str, Any] | None:
         obj = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         return None
-    return _normalise(obj) if _well_formed(obj) else None
+    return _normalise(obj) if _well_formed(obj, raw) else None
 
 
 # Readers keep the last parse of each layer, keyed by the file's identity. A publish always
 # renames a new file into place, so any change by any process changes the key: never stale.
 _cache: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+_raw: dict[Path, bytes] = {}
 
 
 def _file_key(path: Path) -> tuple[int, int, int] | None:
@@ -130,6 +128,7 @@ def load(ref: LayerRef) -> dict[str, Any]:
         obj = _parse(raw)
         if obj is not None:
             _cache[ref.state_path] = (key, obj)
+            _raw[ref.state_path] = raw
             return obj
     elif key is None and not ref.prev_path.exists() and not (ref.dir / INTENT).exists():
         return empty_layer(ref)
@@ -170,6 +169,7 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
     except FileNotFoundError:
         raw = None
     obj = _parse(raw) if raw is not None else None
+    good = raw
     if obj is None:
         if raw is not None:
             quarantine(ref, raw)
@@ -179,7 +179,7 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
         prev = _parse(prev_raw) if prev_raw is not None else None
         if prev is None:
             if raw is None and prev_raw is None:
-                obj = empty_layer(ref)
+                obj, good = empty_layer(ref), None
             else:
                 if prev_raw is not None:
                     quarantine(ref, prev_raw)
@@ -187,11 +187,13 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
         else:
             assert prev_raw is not None
             write_atomic(ref.state_path, prev_raw)
-            obj = prev
+            obj, good = prev, prev_raw
     _finish_intent(ref, obj)
     key = _file_key(ref.state_path)
     if key is not None:
         _cache[ref.state_path] = (key, obj)
+        if good is not None:
+            _raw[ref.state_path] = good
     return obj
 
 
@@ -220,12 +222,12 @@ def _finish_intent(ref: LayerRef, state: dict[str, Any]) -> None:
         raise write_failed(path, err) from err
 
 
-@dataclass
 class Tx:
     """What one transaction does besides changing the layer object: cold files to add or drop."""
 
-    put_cold: dict[str, dict[str, Any]] = field(default_factory=dict)
-    drop_cold: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.put_cold: dict[str, dict[str, Any]] = {}
+        self.drop_cold: list[str] = []
 
     def archive_body(self, rid: str, body: str, versions: list[dict[str, Any]]) -> None:
         self.put_cold[rid] = {"body": body, "versions": versions}
@@ -252,22 +254,24 @@ def check_limits(ref: LayerRef, state: dict[str, Any], data: bytes) -> None:
         )
 
 
-def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T]) -> tuple[T, dict[str, Any]]:
+def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durable: bool = True) -> tuple[T, dict[str, Any]]:
     """Apply `change` to a fresh copy of the layer under its lock and publish the new generation.
 
     `change` mutates the state in place and returns a value; raising a `LingshuError` aborts with
-    nothing written. Returns that value and the published state.
+    nothing written. Returns that value and the published state. `durable=False` skips the fsyncs
+    (still atomic): only for bookkeeping such as read counts, never for what a record says.
     """
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         base = _recover(ref)
-        state = json.loads(encode(base))
+        raw = _raw.get(ref.state_path) if _cache.get(ref.state_path, (None, None))[1] is base else None
+        state = json.loads(raw) if raw is not None else json.loads(encode(base))
+        _normalise(state)
         tx = Tx()
         value = change(state, tx)
         generation_before = base["generation"]
         state["generation"] = generation_before + 1
         state["format"] = FORMAT
-        with_checksum(state)
-        data = encode(state)
+        data = sealed(state)
         check_limits(ref, state, data)
         intent_path = ref.dir / INTENT
         if tx.put_cold or tx.drop_cold:
@@ -288,10 +292,11 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T]) -> tuple[
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(intent_path)
         else:
-            write_atomic(ref.state_path, data, keep_prev=ref.prev_path)
+            write_atomic(ref.state_path, data, keep_prev=ref.prev_path, durable=durable)
         key = _file_key(ref.state_path)
         if key is not None:
             _cache[ref.state_path] = (key, state)
+            _raw[ref.state_path] = data
         return value, state
 
 

@@ -230,7 +230,7 @@ def memory_read(ws: Workspace, inp: ReadInput, actor: str = "agent") -> dict[str
             r["readCount"] = int(r.get("readCount", 0)) + 1
 
     try:
-        transact(ref, touch)
+        transact(ref, touch, durable=False)  # a read count is bookkeeping: atomic, not fsynced
     except LingshuError:
         pass  # a read must not fail because its use count could not be written
     ledger.record(ws, ctx, usage={"bodies": 1, "bodyBytes": size},
@@ -370,8 +370,8 @@ def _candidates(state: dict[str, Any], inp: SaveInput, exclude: str | None = Non
         same_title = rec.get("title", "").strip().casefold() == title
         if same_title and rec.get("body", "") == (inp.body or "") and rec.get("summary", "") == (inp.summary or "") and rec.get("when", "") == (inp.when or ""):
             return rec["id"], []
-        t_sim = 1.0 if same_title else similarity(rec.get("title", ""), inp.title or "")
-        b_sim = similarity(rec.get("body", ""), inp.body or "") if inp.body else 0.0
+        t_sim = 1.0 if same_title else similarity(rec.get("title", ""), inp.title or "", at_least=SIMILAR_TITLE)
+        b_sim = similarity(rec.get("body", ""), inp.body or "", at_least=SIMILAR_BODY) if inp.body else 0.0
         if t_sim >= SIMILAR_TITLE or b_sim >= SIMILAR_BODY:
             found.append((max(t_sim, b_sim), rec, "similar_title"))
     found.sort(key=lambda t: -t[0])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +11,14 @@ from .settings import DEFAULT_PROJECT, confirm_project, find_confirmed, load_set
 from .store import LayerRef
 
 
-@dataclass
 class Workspace:
-    home: Path
-    project_id: str | None
-    settings: dict[str, Any]
-    cwd: str
+    """The home, the project (if one is confirmed) and the settings, for one call."""
+
+    def __init__(self, home: Path, project_id: str | None, settings: dict[str, Any], cwd: str) -> None:
+        self.home = home
+        self.project_id = project_id
+        self.settings = settings
+        self.cwd = cwd
 
     @property
     def project(self) -> dict[str, Any]:

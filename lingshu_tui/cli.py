@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mcp", help="run the MCP server over stdio")
     _common(p)
     p.add_argument("--single-tool", action="store_true", help="expose one `memory {op, …}` tool instead of six")
+    p = sub.add_parser("bench", help="measure recall, save, search, MCP, panel and long-run figures on this machine")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--quick", action="store_true", help="a smaller, faster run (for tests)")
     p = sub.add_parser("check", help="check the verb protocol against the code; exit 1 on any failure")
     p.add_argument("--write-doc", action="store_true", help="write docs/protocol.md from core/protocol.py")
     p.add_argument("--root", help="the source tree to check (default: the installed package)")
@@ -207,6 +210,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     return check_main(write_doc=args.write_doc, root=args.root)
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from lingshu_tui.bench import main as bench_main
+
+    return bench_main(as_json=args.json, quick=args.quick)
+
+
 def cmd_panel(args: argparse.Namespace) -> int:
     from lingshu_tui.app import run_panel
 
@@ -229,6 +238,7 @@ HANDLERS = {
     "recall": cmd_recall,
     "mcp": cmd_mcp,
     "check": cmd_check,
+    "bench": cmd_bench,
     "panel": cmd_panel,
     "demo": cmd_demo,
 }

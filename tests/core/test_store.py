@@ -88,7 +88,7 @@ def test_lock_held_too_long_answers_busy(home: Path, project: Path, mem) -> None
     ref = _layer(home, project)
     ref.dir.mkdir(parents=True, exist_ok=True)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys,time; from filelock import FileLock; l=FileLock(sys.argv[1]); l.acquire(); print('held', flush=True); time.sleep(5)",
+        [sys.executable, "-c", "import sys,time,fcntl; f=open(sys.argv[1],'a'); fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(5)",
          str(ref.dir / ".lock")], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"  # type: ignore[union-attr]

@@ -1,0 +1,21 @@
+"""`lingshu bench` runs and reports every figure (issue 6). Not a timed pass/fail: machines are noisy."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from lingshu_tui.bench import KEYS
+from tests.conftest import run_cli
+
+
+def test_bench_quick_json_reports_every_figure(home) -> None:  # type: ignore[no-untyped-def]
+    r = run_cli(home, "bench", "--quick", "--json")
+    assert r.returncode == 0, r.stderr
+    figures = json.loads(r.stdout)
+    assert set(figures) == set(KEYS)
+    for key, value in figures.items():
+        assert isinstance(value, (int, float)) and math.isfinite(value), key
+        # a warm recall reads no file at all: that count is the one figure that should be zero
+        assert value >= 0 if key == "recall_file_reads" else value > 0, (key, value)
+    assert figures["layer_files"] == 2  # state.json and state.prev.json, whatever the number of rounds
