@@ -41,11 +41,23 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+_terms_cache: dict[tuple[str, int, str], Counter[str]] = {}
+
+
 def _weighted_terms(record: dict[str, Any]) -> Counter[str]:
+    """A record's weighted term counts, kept per revision: after a write only changed records are
+    tokenised again when the index is rebuilt."""
+    key = (record["id"], int(record.get("revision", 1)), str(record.get("updated", "")))
+    hit = _terms_cache.get(key)
+    if hit is not None:
+        return hit
     tf: Counter[str] = Counter()
     for fld, weight in FIELD_WEIGHTS.items():
         for tok in tokens(str(record.get(fld) or "")):
             tf[tok] += weight
+    if len(_terms_cache) > 20_000:
+        _terms_cache.clear()
+    _terms_cache[key] = tf
     return tf
 
 

@@ -317,6 +317,16 @@ def _no_project(detail: str | None = None) -> dict[str, Any]:
     return _gate("needs_context", "scope", msg, hint, needsScope=True)
 
 
+def _slot_holder(state: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any] | None:
+    """Another current record in `rec`'s topic slot, if any (a slot holds one winner)."""
+    slot = rec.get("topicKey")
+    if not slot:
+        return None
+    now = _now()
+    return next((r for r in state["records"].values() if r["id"] != rec["id"] and r.get("status") == "active"
+                 and r.get("topicKey") == slot and is_current(r, now)), None)
+
+
 def _version_of(rec: dict[str, Any], reason: str) -> dict[str, Any]:
     return {k: rec.get(k, "") for k in ("title", "summary", "body", "when")} | {
         "revision": rec.get("revision", 1), "time": _now(), "reason": reason,
@@ -526,8 +536,7 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         replaced = bool(rec.get("supersededBy"))
         slot = new.get("topicKey")
         if slot and (replaced or given.get("topicKey")):
-            holder = next((r for r in state["records"].values() if r["id"] != rec["id"] and r.get("status") == "active"
-                           and r.get("topicKey") == slot and is_current(r, _now())), None)
+            holder = _slot_holder(state, new)
             if holder:
                 return _gate("conflict", "topic_slot", f"The topic slot '{slot}' already has a current record («{holder.get('title', '')}»); a slot holds one.",
                              "Replace that record with supersedes, or leave the slot out.", rid=rec["id"], pendingConflicts=len(state["conflicts"]))
@@ -661,6 +670,10 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
             if status != "archived":
                 return _short_circuit("ok", "none", "", "Already active: nothing to restore.", rid=rec["id"], state="ACCEPT",
                                       action=action, pendingConflicts=len(state["conflicts"]))
+            holder = _slot_holder(state, rec)
+            if holder:
+                return _gate("conflict", "topic_slot", f"The topic slot '{rec['topicKey']}' is now held by «{holder.get('title', '')}»; a slot holds one current record.",
+                             "Archive or replace that record first, then restore this one.", rid=rec["id"], action=action)
             stored = read_cold(ref, rec["id"])
             rec["body"], rec["versions"] = stored["body"], stored["versions"]
             tx.delete_body(rec["id"])

@@ -58,7 +58,7 @@ def _check(mem: Memory, project: Path, created: set[str], purged: set[str]) -> N
             assert r["status"] == "active" and not r.get("supersededBy") and not r.get("validUntil")
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(op, min_size=1, max_size=25))
 def test_random_sequences_keep_every_invariant(ops) -> None:  # type: ignore[no-untyped-def]
     with tempfile.TemporaryDirectory() as tmp:

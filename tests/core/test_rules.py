@@ -504,3 +504,13 @@ def test_6_3_3_resaving_a_replaced_record_keeps_one_slot_winner(mem: Memory) -> 
     mem.save("Test command (tox)", "tox", supersedes=old)
     r = mem("memory_save", {"id": old, "body": "pytest -x"})
     assert (r["committed"], r["status"], r["gate"]) == (False, "conflict", "topic_slot")
+
+
+def test_6_4_restore_keeps_one_slot_winner(mem: Memory) -> None:
+    """SPEC §6.3.4, §6.4: found by the property test — restoring an archived winner whose slot was
+    taken meanwhile would give the slot two winners; it is refused instead."""
+    first = mem.save("Deploy command", "make deploy", topicKey="deploy")["id"]
+    mem("memory_forget", {"id": first})
+    assert mem.save("Deploy with helm", "helm upgrade", topicKey="deploy")["committed"] is True
+    r = mem("memory_forget", {"id": first, "action": "restore"})
+    assert (r["committed"], r["status"], r["gate"]) == (False, "conflict", "topic_slot")
