@@ -268,6 +268,8 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
         _normalise(state)
         tx = Tx()
         value = change(state, tx)
+        if state == base and not tx.put_cold and not tx.drop_cold:
+            return value, base  # a gate answered without changing anything: no new generation
         generation_before = base["generation"]
         state["generation"] = generation_before + 1
         state["format"] = FORMAT

@@ -346,8 +346,9 @@ def _new_record(ws: Workspace, ref: LayerRef, inp: SaveInput, actor: str) -> dic
         "conditions": conds,
         "applicability": inp.applicability or ("conditional" if conds else "all_in_scope"),
         "status": "active",
-        "origin": {"user": "user", "suggestion": "suggestion"}.get(actor, "agent"),
-        "reviewState": "reviewed",
+        "origin": {"user": "user", "suggestion": "suggestion", "import": "import"}.get(actor, "agent"),
+        # Imported notes were never reviewed here: they are never injected until a person says so (SPEC §5.4).
+        "reviewState": "legacy_unreviewed" if actor == "import" else "reviewed",
         "revision": 1,
         "created": now,
         "updated": now,

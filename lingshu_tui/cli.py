@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
@@ -54,6 +55,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mcp", help="run the MCP server over stdio")
     _common(p)
     p.add_argument("--single-tool", action="store_true", help="expose one `memory {op, …}` tool instead of six")
+    p = sub.add_parser("import", help="bring in CLAUDE.md, AGENTS.md, MEMORY.md, .cursor/rules/*.mdc, copilot-instructions.md, notes or a JSON export")
+    _common(p)
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders to look in for the known memory files")
+    p.add_argument("--scope", choices=["project", "global"], default="project", help="the layer to import into (default: project)")
+    p.add_argument("--apply", action="store_true", help="write; without it, only show what would be written")
+    p = sub.add_parser("export", help="write the memory out as Markdown (by palace room) or JSON (lossless)")
+    _common(p)
+    p.add_argument("--scope", choices=["project", "global"], help="only this layer (default: both)")
+    p.add_argument("--format", choices=["md", "json"], default="md", help="md for people, json for `lingshu import`")
+    p.add_argument("--out", help="write to this file instead of standard output")
     p = sub.add_parser("bench", help="measure recall, save, search, MCP, panel and long-run figures on this machine")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--quick", action="store_true", help="a smaller, faster run (for tests)")
@@ -210,6 +221,94 @@ def cmd_check(args: argparse.Namespace) -> int:
     return check_main(write_doc=args.write_doc, root=args.root)
 
 
+KNOWN_FILES = ("CLAUDE.md", "AGENTS.md", "MEMORY.md", ".github/copilot-instructions.md")
+
+
+def _import_sources(paths: list[str]) -> list[Path]:
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if path.is_dir():
+            found += [path / name for name in KNOWN_FILES if (path / name).is_file()]
+            rules = path / ".cursor" / "rules" if (path / ".cursor").is_dir() else path
+            found += sorted(rules.glob("*.mdc"))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise FileNotFoundError(raw)
+    return found
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from core.importing import apply_plan, import_json, load_json_export, plan_file
+
+    try:
+        sources = _import_sources(args.paths)
+    except FileNotFoundError as missing:
+        print(f"lingshu import: {missing} does not exist. Give files or folders to import.", file=sys.stderr)
+        return EXIT_USAGE
+    if not sources:
+        print("lingshu import: found no memory files there (CLAUDE.md, AGENTS.md, MEMORY.md, .cursor/rules/*.mdc, …).", file=sys.stderr)
+        return EXIT_USAGE
+    ws = _workspace(args)
+    if args.scope == "project" and not ws.project_id:
+        print("lingshu import: no project is confirmed here. Run `lingshu project confirm PATH`, pass --project PATH, or use --scope global.", file=sys.stderr)
+        return EXIT_FALSE
+    console = Console()
+    rows: list[dict] = []
+    plan: list[dict] = []
+    for source in sources:
+        export = load_json_export(source) if source.suffix == ".json" else None
+        if export is not None:
+            if args.apply:
+                rows += import_json(ws, export)
+            else:
+                count = sum(len(v) for v in export.get("layers", {}).values())
+                rows.append({"source": source.name, "title": f"{count} records from a Lingshu export", "status": "new", "reason": "restored as exported"})
+            continue
+        plan += plan_file(source, args.scope)
+    if args.apply and plan:
+        if sys.stderr.isatty() and len(plan) > 5:
+            with Progress(console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("Importing", total=len(plan))
+                rows += apply_plan(ws, plan, lambda n: bar.update(task, completed=n))
+        else:
+            rows += apply_plan(ws, plan)
+    else:
+        rows += plan
+    table = Table(title="What was imported" if args.apply else "What would be imported (dry run: nothing written; add --apply)")
+    for column in ("file", "title", "kind", "layer", "result"):
+        table.add_column(column)
+    for row in rows:
+        result = row["status"] + (f": {row['reason']}" if row.get("reason") else "")
+        table.add_row(row.get("source", ""), row.get("title", ""), row.get("kind", ""), row.get("layer", row.get("scope", "")), result)
+    console.print(table)
+    counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("new", "written", "skip", "refused")}
+    if args.apply:
+        console.print(f"{counts['written']} written, {counts['skip']} skipped, {counts['refused']} refused. "
+                      "Imported notes are marked unreviewed: recall ignores them until you mark them reviewed in the panel (v, or V for a room).")
+    else:
+        console.print(f"{counts['new']} to write, {counts['skip']} to skip, {counts['refused']} refused. Run again with --apply to write them.")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from core.exporting import export_json, export_markdown
+
+    ws = _workspace(args)
+    text = export_json(ws, args.scope) if args.format == "json" else export_markdown(ws, args.scope)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"Wrote {args.out}.", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from lingshu_tui.bench import main as bench_main
 
@@ -239,6 +338,8 @@ HANDLERS = {
     "mcp": cmd_mcp,
     "check": cmd_check,
     "bench": cmd_bench,
+    "import": cmd_import,
+    "export": cmd_export,
     "panel": cmd_panel,
     "demo": cmd_demo,
 }
