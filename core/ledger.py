@@ -49,6 +49,22 @@ def _find_turn(obj: dict[str, Any], ws: Workspace, ctx: dict[str, Any], now: dat
     return None
 
 
+def _find_or_open(obj: dict[str, Any], ws: Workspace, ctx: dict[str, Any], now: datetime) -> dict[str, Any]:
+    turn = _find_turn(obj, ws, ctx, now)
+    if turn is None:
+        turn = {
+            "projectId": ws.project_id,
+            "contextId": ctx.get("id") if _hooked(ctx) else None,
+            "source": "hook" if _hooked(ctx) else "calls",
+            "started": iso(now),
+            "usage": dict(EMPTY_USAGE),
+            "citations": [],
+        }
+        obj["turns"].append(turn)
+    turn["last"] = iso(now)
+    return turn
+
+
 def remaining(ws: Workspace, ctx: dict[str, Any]) -> dict[str, int]:
     """What this turn may still spend. Without a hook each call is its own turn (SPEC §6.5)."""
     used = dict(EMPTY_USAGE)
@@ -91,18 +107,7 @@ def _record(
     now = utc_now()
     with locked(ws.home / ".ledger.lock", what="the citation ledger"):
         obj = load_ledger(ws)
-        turn = _find_turn(obj, ws, ctx, now)
-        if turn is None:
-            turn = {
-                "projectId": ws.project_id,
-                "contextId": ctx.get("id") if _hooked(ctx) else None,
-                "source": "hook" if _hooked(ctx) else "calls",
-                "started": iso(now),
-                "usage": dict(EMPTY_USAGE),
-                "citations": [],
-            }
-            obj["turns"].append(turn)
-        turn["last"] = iso(now)
+        turn = _find_or_open(obj, ws, ctx, now)
         if usage and _hooked(ctx):
             for key, value in usage.items():
                 turn["usage"][key] = turn["usage"].get(key, 0) + value
@@ -142,3 +147,23 @@ def citation_groups(turn: dict[str, Any] | None) -> dict[str, list[dict[str, Any
     for c in sorted((turn or {}).get("citations", []), key=lambda c: c["position"]):
         groups[c["group"]].append(c)
     return groups
+
+
+def say_once(ws: Workspace, ctx: dict[str, Any], status: str, message: str) -> str:
+    """One failure, one message per turn (SPEC §10): a line already said in this hooked turn is not
+    repeated word for word; the agent gets a short pointer back to it instead."""
+    if not _hooked(ctx):
+        return message
+    try:
+        with locked(ws.home / ".ledger.lock", what="the citation ledger"):
+            obj = load_ledger(ws)
+            turn = _find_or_open(obj, ws, ctx, utc_now())
+            said = turn.setdefault("said", [])
+            if message in said:
+                return f"Same answer as earlier in this turn ({status}): nothing changed since; do not retry this turn."
+            said.append(message)
+            obj["turns"] = obj["turns"][-KEEP_TURNS:]
+            write_atomic(ledger_path(ws.home), encode(obj), durable=False)
+    except LingshuError:
+        pass
+    return message

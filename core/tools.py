@@ -803,6 +803,17 @@ def dispatch(
         return _fail("invalid", explain_validation(tool, err), write=write, rid=rid or "")
     try:
         ws = workspace or open_workspace(home, project, cwd)
-        return TOOLS[tool](ws, inp, actor)  # type: ignore[operator]
+        result = TOOLS[tool](ws, inp, actor)  # type: ignore[operator]
     except LingshuError as err:
         return _fail(err.status, err.message, write=write, rid=getattr(inp, "id", "") or "")
+    if result.get("message") and result.get("status") not in ("ok", "needs_resolution", "pending_review"):
+        try:
+            ctx = resolve_context(ws, getattr(inp, "contextId", None))
+        except LingshuError:
+            return result
+        said = ledger.say_once(ws, ctx, result["status"], result["message"])
+        if said != result["message"]:
+            result = {**result, "message": said}
+            if "error" in result:
+                result["error"] = said
+    return result

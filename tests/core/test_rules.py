@@ -514,3 +514,17 @@ def test_6_4_restore_keeps_one_slot_winner(mem: Memory) -> None:
     assert mem.save("Deploy with helm", "helm upgrade", topicKey="deploy")["committed"] is True
     r = mem("memory_forget", {"id": first, "action": "restore"})
     assert (r["committed"], r["status"], r["gate"]) == (False, "conflict", "topic_slot")
+
+
+def test_10_one_failure_one_message_per_turn(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §10: never the same line twice in one turn; a new turn says it in full again."""
+    rid = mem.save("Runtime tip", "use uv", conditions=[{"key": "runtime", "value": "python3.12"}])["id"]
+    ws = open_workspace(home, project)
+    open_turn(ws, session_id="s", cwd=str(project))
+    first = mem("memory_read", {"id": rid})
+    second = mem("memory_read", {"id": rid})
+    assert first["status"] == second["status"] == "needs_context"
+    assert first["message"] == "This memory's conditions are not confirmed yet: describe the current task first, then read."
+    assert second["message"] != first["message"] and "earlier in this turn" in second["message"]
+    open_turn(ws, session_id="s", cwd=str(project))
+    assert mem("memory_read", {"id": rid})["message"] == first["message"]
