@@ -344,3 +344,37 @@ async def test_13_7_a_burst_of_100_writes_does_not_freeze(demo, size) -> None:  
         assert slowest < 0.5, f"the event loop stalled {slowest:.2f} s during the burst"
         await pilot.press("]")  # and it still answers keys
         assert "page 1/1" in rows(app)[0]
+
+
+async def test_unreviewed_mark_and_mark_reviewed(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 7: imported records carry a visible 'unreviewed' mark; v marks one, V a whole room."""
+    app = demo.app()
+    for i in range(3):
+        dispatch("memory_save", {"title": f"Imported rule {i} q{i}", "body": f"rule {i}", "kind": "convention", "resolution": "distinct"},
+                 home=demo.home, project=demo.project, actor="import")
+    async with app.run_test(size=size) as pilot:
+        marked = [r for r in rows(app) if "unreviewed" in r]
+        assert len(marked) == 3
+        await select_title(pilot, "Imported rule 0")
+        await pilot.press("v")
+        await settle(pilot)
+        assert rec_by_title(demo, "Imported rule 0 q0")["reviewState"] == "reviewed"
+        assert len([r for r in rows(app) if "unreviewed" in r]) == 2
+        await pilot.press("V")
+        await settle(pilot)
+        assert not [r for r in rows(app) if "unreviewed" in r]
+        assert all(rec_by_title(demo, f"Imported rule {i} q{i}")["reviewState"] == "reviewed" for i in range(3))
+
+
+def test_every_binding_has_help_text() -> None:
+    """STYLE 12: every binding has a description for the footer and a tooltip for the palette."""
+    from lingshu_tui.screens.confirm import Confirm
+    from lingshu_tui.screens.detail import DetailScreen
+    from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
+    from lingshu_tui.screens.main import MainScreen
+    from lingshu_tui.i18n import EN, ZH
+
+    for cls in (LingshuApp, MainScreen, DetailScreen, ArchiveScreen, SuggestionsScreen, ConflictsScreen, Confirm):
+        for binding in cls.BINDINGS:
+            assert binding.description in EN and binding.description in ZH, (cls.__name__, binding.key)
+            assert binding.tooltip, (cls.__name__, binding.key)
