@@ -12,14 +12,17 @@ from typing import Any
 EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--home", help="the memory home (default: $LINGSHU_HOME or the platform data dir)")
-    p.add_argument("--project", help="the project root; giving it confirms it (default: $LINGSHU_PROJECT, or the confirmed root holding the current folder)")
+def _common(p: argparse.ArgumentParser, *, top: bool = False) -> None:
+    # On subcommands the defaults are suppressed, so `lingshu --project X call …` keeps X.
+    default = None if top else argparse.SUPPRESS
+    p.add_argument("--home", default=default, help="the memory home (default: $LINGSHU_HOME or the platform data dir)")
+    p.add_argument("--project", default=default,
+                   help="the project root; giving it confirms it (default: $LINGSHU_PROJECT, or the confirmed root holding the current folder)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lingshu", description="Local-first long-term memory for coding agents.")
-    _common(parser)
+    _common(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("panel", help="open the memory panel (the default command)")
@@ -165,7 +168,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from core.paths import default_home, global_dir, project_dir
     from core.store import LayerRef
 
-    home = args.home and __import__("pathlib").Path(args.home) or default_home()
+    home = Path(args.home) if args.home else default_home()
     if args.reset:
         if args.reset == "global":
             ref = LayerRef("global", global_dir(home))

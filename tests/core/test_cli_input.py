@@ -60,3 +60,10 @@ def test_every_command_has_help(home: Path) -> None:
         for action in p._actions:
             if action.dest != "help":
                 assert action.help, f"{name} {action.dest}"
+
+
+def test_options_before_or_after_the_command(home: Path, project: Path) -> None:
+    """`--project` works before the command too (argparse subcommand defaults must not erase it)."""
+    before = run_cli(home, "--project", str(project), "call", "memory_save", '{"title": "Before", "body": "x"}')
+    after = run_cli(home, "call", "memory_save", '{"title": "After", "body": "y"}', "--project", str(project))
+    assert json.loads(before.stdout)["layer"] == json.loads(after.stdout)["layer"] == "project"
