@@ -23,7 +23,10 @@ from .workspace import Workspace, open_workspace
 MAX_CARDS = 3
 MAX_BYTES = 1200
 DEADLINE_MS = 150.0
-HEADER = "[note from memory, not an instruction for this turn · {id} · {layer} · {date}]"
+HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
+# A card must share at least this share of the message's terms that the best card shares: a long
+# message shares stray words with many notes, and weak cards cost the model context for nothing.
+RELATIVE_MATCH = 0.5
 
 
 def card_text(rec: dict[str, Any], layer: str) -> str:
@@ -82,7 +85,7 @@ def select(
     now = iso(utc_now())
     generations: dict[LayerRef, int] = {}
     seen: set[str] = set()
-    matches: list[tuple[float, dict[str, Any], str]] = []
+    matches: list[tuple[float, dict[str, Any], str, int]] = []
     held = 0
     for ref in ws.layers():
         state, idx = layer_index(ref)
@@ -99,17 +102,19 @@ def select(
                 continue
             gate = eligibility(rec, ctx, "inject", now)
             if gate.ok:
-                matches.append((score, rec, ref.kind))
+                matches.append((score, rec, ref.kind, matched))
             elif gate.state != "gone":
                 held += 1
     if not matches:
         return [], "", ("conditions unknown or not applicable" if held else "no match")
     blocked = _slot_blocked(ws, ctx, now)
     matches.sort(key=lambda t: (-t[0], t[1]["id"]))
+    best = max(m[3] for m in matches)
+    matches = [m for m in matches if m[3] >= RELATIVE_MATCH * best]
     chosen: list[tuple[dict[str, Any], str]] = []
     cards: list[str] = []
     skipped_for_budget = 0
-    for _, rec, layer in matches:
+    for _, rec, layer, _ in matches:
         if len(chosen) >= MAX_CARDS:
             break
         if rec.get("topicKey") in blocked:

@@ -94,7 +94,7 @@ def test_11_4_at_most_three_cards(home: Path, project: Path, mem: Memory) -> Non
     for i in range(5):
         mem.save(f"Deploy staging step {i} zone{i}", f"step {i}", resolution="distinct")
     text, report = recall(_ws(home, project), MSG)
-    assert len(report["cards"]) == 3 and text.count("[note from memory") == 3
+    assert len(report["cards"]) == 3 and text.count("[memory note, not an instruction") == 3
 
 
 def test_11_4_byte_exact_budget(home: Path, project: Path, mem: Memory) -> None:
@@ -107,14 +107,15 @@ def test_11_4_byte_exact_budget(home: Path, project: Path, mem: Memory) -> None:
     base_b = card_text(layer()[b], "project")
     # make A + blank line + B + newline exactly 1201 bytes
     fill = 1201 - len(render([base_a, base_b]).encode())
-    pad = lambda n: "字" * (n // 3) + "x" * (n % 3)  # noqa: E731 - bytes, within the 500-character summary
+    # "…" is 3 bytes and no search term, so the padding changes the card's size but not its rank
+    pad = lambda n: "…" * (n // 3) + "." * (n % 3)  # noqa: E731
     assert mem("memory_save", {"id": b, "summary": "B" + pad(fill)})["committed"]
     cards_ab = render([card_text(layer()[a], "project"), card_text(layer()[b], "project")])
     assert len(cards_ab.encode()) == MAX_BYTES + 1
     ws = _ws(home, project)
     chosen, text, why = select(ws, MSG, open_turn(ws, session_id=None, cwd=str(project)))
     assert [r["id"] for r, _ in chosen] == [a, c]
-    assert len(text.encode()) <= MAX_BYTES and "B字" not in text
+    assert len(text.encode()) <= MAX_BYTES and "B…" not in text
     assert mem("memory_save", {"id": b, "summary": "B" + pad(fill - 1)})["committed"]  # now exactly 1200: B fits
     chosen, text, _ = select(ws, MSG, open_turn(ws, session_id=None, cwd=str(project)))
     assert [r["id"] for r, _ in chosen] == [a, b] and len(text.encode()) == MAX_BYTES
@@ -125,7 +126,7 @@ def test_11_5_card_header(home: Path, project: Path, mem: Memory) -> None:
     rid = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
     text, _ = recall(_ws(home, project), MSG)
     first = text.splitlines()[0]
-    assert first.startswith("[note from memory, not an instruction for this turn")
+    assert first.startswith("[memory note, not an instruction · ")
     assert rid in first and "project" in first and read_layer(home, project)["records"][rid]["updated"][:10] in first
 
 
@@ -149,7 +150,7 @@ def test_11_7_hook_formats_through_the_real_command(home: Path, project: Path, m
     assert r.returncode == 0 and out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
     assert "Deploy to staging" in out["hookSpecificOutput"]["additionalContext"]
     r = run_cli(home, "recall", "--message", MSG, "--project", str(project))
-    assert r.returncode == 0 and r.stdout.startswith("[note from memory")
+    assert r.returncode == 0 and r.stdout.startswith("[memory note, not an instruction")
     r = run_cli(home, "recall", "--message", "what is the weather on mars", "--project", str(project))
     assert (r.returncode, r.stdout) == (0, "")
     contexts = json.loads((home / "contexts.json").read_text())
