@@ -87,6 +87,7 @@ def check_layer(ref: LayerRef) -> LayerReport:
                 read_cold(ref, rec["id"])
             except ColdBodyError as err:
                 rep.problems.append(f"«{rec.get('title', '')}»: {err.message}")
+    rep.problems += _shape_problems(state)
     counts["conflicts"] = len(state["conflicts"])
     counts["suggestions"] = len(state["suggestions"])
     rep.counts = counts
@@ -96,6 +97,22 @@ def check_layer(ref: LayerRef) -> LayerReport:
         rep.steps.append("Earlier unreadable files were set aside and the layer was restored from its previous generation; "
                          "the quarantined copies can be deleted once you have checked nothing is missing.")
     return rep
+
+
+def _shape_problems(state: dict[str, Any]) -> list[str]:
+    """Records that do not fit the record model (a file edited by hand, or by another tool)."""
+    from pydantic import ValidationError
+
+    from .models import LayerFile
+
+    try:
+        LayerFile.model_validate(state)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return [f"The layer file does not fit the record model at {where}: {first['msg']} ({err.error_count()} problem(s)). "
+                "Fix or remove that record by hand, or restore a quarantined copy."]
+    return []
 
 
 def reset_layer(ref: LayerRef) -> Path | None:

@@ -131,3 +131,86 @@ TOOL_INPUTS: dict[str, type[Strict]] = {
     "memory_suggest": SuggestInput,
     "memory_route": RouteInput,
 }
+
+
+class Link(BaseModel):
+    """A real relation to another record (`supersedes`, `supersededBy`, …)."""
+
+    model_config = ConfigDict(extra="allow")
+    rel: str = Field(description="The kind of relation.")
+    target: str = Field(description="The other record's id.")
+
+
+class Version(BaseModel):
+    """An earlier revision, kept for undo; never searched or shown as current."""
+
+    model_config = ConfigDict(extra="allow")
+    title: str = Field("", description="The title then.")
+    summary: str = Field("", description="The summary then.")
+    body: str = Field("", description="The body then.")
+    revision: int = Field(1, description="The revision it was.")
+    time: str = Field("", description="When it was replaced (UTC ISO-8601).")
+    reason: str = Field("", description="Why: updated, superseded, …")
+
+
+class Record(BaseModel):
+    """One memory as stored in a layer file (SPEC §2). Optional fields may be missing in older files."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str = Field(pattern=ID_RE.pattern, description="mem_ + 12–32 lowercase letters or digits; the only identity.")
+    status: Literal["active", "archived", "purged"] = Field("active", description="Archived bodies live in cold storage; purged is a tombstone.")
+    title: str = Field("", description="Identity text.")
+    summary: str = Field("", description="One line for results and cards.")
+    when: str = Field("", description="When it applies; empty means always.")
+    body: str | None = Field(None, description="At most 4096 UTF-8 bytes; absent when archived or purged.")
+    kind: Kind = Field("note", description="Display grouping only (palace rooms).")
+    topicKey: str | None = Field(None, description="A slot with one current winner.")
+    conditions: list[Condition] = Field(default_factory=list, max_length=MAX_CONDITIONS, description="Registered keys only.")
+    applicability: Applicability = Field("all_in_scope", description="all_in_scope, conditional or unresolved.")
+    origin: Literal["user", "agent", "suggestion", "project_evolution", "import"] = Field("agent", description="Who wrote it.")
+    reviewState: Literal["reviewed", "legacy_unreviewed"] = Field("reviewed", description="Imported notes stay out of recall until reviewed.")
+    revision: int = Field(1, ge=1, description="+1 on every change.")
+    created: str = Field("", description="UTC ISO-8601.")
+    updated: str = Field("", description="UTC ISO-8601.")
+    lastRead: str | None = Field(None, description="UTC ISO-8601 of the last read.")
+    readCount: int = Field(0, ge=0, description="How often its body was read.")
+    validFrom: str | None = Field(None, description="Valid from (UTC ISO-8601).")
+    validUntil: str | None = Field(None, description="Valid until; past means expired.")
+    supersededBy: str | None = Field(None, description="The record that replaced it.")
+    supersedes: str | None = Field(None, description="The record it replaced.")
+    supersedeReason: str | None = Field(None, description="Why it was replaced (user_replaced).")
+    versions: list[Version] = Field(default_factory=list, description="Earlier revisions, newest first.")
+    links: list[Link] = Field(default_factory=list, description="Real relations.")
+    ownerProjectId: str | None = Field(None, description="The project a project-layer record belongs to.")
+
+
+class LayerFile(BaseModel):
+    """A layer file (`state.json`): readable by other tools as plain JSON."""
+
+    model_config = ConfigDict(extra="allow")
+    format: str = Field(description="lingshu-layer/1")
+    generation: int = Field(ge=0, description="+1 on every publish.")
+    records: dict[str, Record] = Field(description="Records keyed by id.")
+    conflicts: list[dict[str, object]] = Field(default_factory=list, description="The conflicts queue (SPEC §8), at most 20.")
+    suggestions: list[dict[str, object]] = Field(default_factory=list, description="Proposals waiting for keep or ignore.")
+    checksum: str = Field("", description="sha256 over the canonical content without this field.")
+
+
+class ProjectSettings(BaseModel):
+    """One confirmed project in `settings.json`."""
+
+    model_config = ConfigDict(extra="allow")
+    root: str = Field(description="The confirmed root folder (real path).")
+    confirmed: bool = Field(True, description="Only an explicit act confirms a root.")
+    enabled: bool = Field(True, description="Memory on or off for this project.")
+    writeMode: Literal["direct", "review"] = Field("direct", description="review: the agent's new records wait for a keep.")
+    recallMode: Literal["adaptive", "tool"] = Field("adaptive", description="adaptive: recall on every new human message.")
+    taskDefaults: dict[str, str] = Field(default_factory=dict, description="A scope hint for task conditions.")
+
+
+class Settings(BaseModel):
+    """`settings.json`."""
+
+    model_config = ConfigDict(extra="allow")
+    format: str = Field("lingshu-settings/1", description="lingshu-settings/1")
+    projects: dict[str, ProjectSettings] = Field(default_factory=dict, description="Confirmed projects by id.")

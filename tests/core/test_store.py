@@ -260,3 +260,20 @@ def test_memory_off_and_on_per_project(home: Path, project: Path, mem) -> None: 
     assert rid in read_layer(home, project)["records"]
     assert run_cli(home, "enable", "--project", str(project)).returncode == 0
     assert mem("memory_read", {"id": rid})["body"] == "tox -e py311"
+
+
+def test_layer_file_fits_the_record_model_and_doctor_names_a_bad_record(home: Path, project: Path, mem) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §2: every record the tools write fits the Record model; a hand-edited bad one is named by doctor."""
+    from core.durable import encode, with_checksum
+    from core.models import LayerFile
+
+    rid = mem.save("Use tox", "tox -e py311", conditions=[{"key": "shell", "value": "bash"}], topicKey="test")["id"]
+    mem.save("Use nox", "nox", supersedes=rid)
+    mem("memory_forget", {"id": rid, "action": "purge", "force": True})
+    LayerFile.model_validate(read_layer(home, project))
+    assert run_cli(home, "doctor").returncode == 0
+    state = read_layer(home, project)
+    state["records"]["mem_handedit00001"] = {"id": "mem_handedit00001", "title": "x", "kind": "gossip"}
+    layer_file(home, project).write_bytes(encode(with_checksum(state)))
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 1 and "does not fit the record model at records.mem_handedit00001.kind" in doc.stdout
