@@ -306,7 +306,12 @@ def main(*, as_json: bool = False, quick: bool = False) -> int:
         if not as_json and sys.stderr.isatty():
             print(f"… {step}", file=sys.stderr, flush=True)
 
-    figures = run(quick=quick, progress=progress)
+    try:
+        figures = run(quick=quick, progress=progress)
+    except Exception as err:  # noqa: BLE001 - a failed measurement is reported, not a traceback
+        print(f"lingshu bench: a measurement failed ({type(err).__name__}: {err}). Nothing was kept; run it again, "
+              "and if it fails the same way, report it with this line.", file=sys.stderr)
+        return 1
     if as_json:
         print(json.dumps(figures))
     else:
