@@ -45,7 +45,11 @@ class Citations(Tree[str]):
                 child.add_leaf(Text(text, style="italic"))
         if not any_group or self.explain:
             why = snap.recall_why
-            self.root.add_leaf(Text(self.t("nothing_recalled", why=why) if why else self.t("no_turn"), style="dim"))
+            if why:
+                self.root.add_leaf(Text(self.t("nothing_recalled", why=why), style="dim"))
+            else:
+                self.root.add_leaf(Text(self.t("no_turn"), style="dim"))
+                self.root.add_leaf(Text(self.t("no_turn_hint"), style="dim"))
         self.root.expand()
 
     def _all_nodes(self):  # type: ignore[no-untyped-def]

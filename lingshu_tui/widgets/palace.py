@@ -85,6 +85,9 @@ class Palace(OptionList):
             if is_open:
                 for ex in items[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]:
                     options.append(Option(self._exhibit_line(ex, now), id=f"rec:{ex.id}"))
+        if not any(self.snapshot.rooms.values()):
+            options.append(Option(Text(""), disabled=True))
+            options += [Option(Text(self.t(key), style="dim"), disabled=True) for key in ("empty_store", "empty_store_hint")]
         self.add_options(options)
 
     def _exhibit_line(self, ex: Exhibit, now: datetime) -> Text:
