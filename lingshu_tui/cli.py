@@ -164,7 +164,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from core.doctor import all_layers, check_layer, reset_layer
+    from core.doctor import all_layers, check_layer, check_settings, reset_layer
     from core.paths import default_home, global_dir, project_dir
     from core.store import LayerRef
 
@@ -182,6 +182,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"The {ref.label} starts empty now." + (f" Its old files are kept as {kept.name}." if kept else ""))
         return EXIT_OK
     reports = [check_layer(ref) for ref in all_layers(home) if ref.dir.exists()]
+    settings_problems = check_settings(home)
     if args.json:
         _print({"home": str(home), "layers": [r.as_dict() for r in reports], "needsPerson": any(r.needs_person for r in reports)})
     else:
@@ -202,7 +203,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                 print(f"  problem: {line}")
             for i, step in enumerate(r.steps, 1):
                 print(f"  step {i}: {step}")
-    return EXIT_FALSE if any(r.needs_person for r in reports) else EXIT_OK
+    for line in settings_problems:
+        print(f"\n[NEEDS YOU] settings\n  problem: {line}", file=sys.stdout if not args.json else sys.stderr)
+    return EXIT_FALSE if settings_problems or any(r.needs_person for r in reports) else EXIT_OK
 
 
 def cmd_recall(args: argparse.Namespace) -> int:

@@ -277,3 +277,10 @@ def test_layer_file_fits_the_record_model_and_doctor_names_a_bad_record(home: Pa
     layer_file(home, project).write_bytes(encode(with_checksum(state)))
     doc = run_cli(home, "doctor")
     assert doc.returncode == 1 and "does not fit the record model at records.mem_handedit00001.kind" in doc.stdout
+
+
+def test_doctor_names_broken_settings(home: Path, project: Path, mem) -> None:  # type: ignore[no-untyped-def]
+    mem.save("Use tox", "tox -e py311")
+    (home / "settings.json").write_text('{"projects": {"x": {"root": "/r", "writeMode": "sometimes"}}}')
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 1 and "settings.json is not valid" in doc.stdout and "lingshu project confirm" in doc.stdout
