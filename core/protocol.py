@@ -49,7 +49,7 @@ _GATE_FORMS: dict[str, dict[str, Any]] = {
     "failed": {
         "when": "the tool could not do it: invalid input, unknown or archived id, busy lock, unreadable layer or cold body",
         "required": _FAILED,
-        "optional": ("action",),
+        "optional": ("action", "pendingConflicts"),
     },
 }
 

@@ -450,7 +450,22 @@ def _committed(rec: dict[str, Any], ref: LayerRef, state: dict[str, Any], **extr
     return out
 
 
+def _with_pending(ws: Workspace, result: dict[str, Any]) -> dict[str, Any]:
+    """Every save result carries the conflicts queue length (SPEC §6.3.7), refusals included."""
+    if "pendingConflicts" in result:
+        return result
+    ref = ws.layer(result.get("layer") or "project") or ws.global_layer
+    try:
+        return {**result, "pendingConflicts": len(load(ref)["conflicts"])}
+    except LingshuError:
+        return result
+
+
 def memory_save(ws: Workspace, inp: SaveInput, actor: str = "agent") -> dict[str, Any]:
+    return _with_pending(ws, _save(ws, inp, actor))
+
+
+def _save(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
     stop = _precheck(ws, inp)
     if stop:
         return stop

@@ -528,3 +528,12 @@ def test_10_one_failure_one_message_per_turn(home: Path, project: Path, mem: Mem
     assert second["message"] != first["message"] and "earlier in this turn" in second["message"]
     open_turn(ws, session_id="s", cwd=str(project))
     assert mem("memory_read", {"id": rid})["message"] == first["message"]
+
+
+def test_6_3_7_every_save_result_carries_pending_conflicts(mem: Memory) -> None:
+    """SPEC §6.3.7: refusals included."""
+    mem.save("Run tests with tox", "tox -e py311")
+    mem.save("Run the tests with tox", "tox -e py312")
+    for r in (mem.save("Key", "token=ab12cd34ef56gh78ij90"), mem.save("Big", "x" * 5000), mem.save("Fine", "ok"),
+              mem("memory_save", {"id": "mem_000000000000", "body": "x"})):
+        assert r["pendingConflicts"] == 1, r
