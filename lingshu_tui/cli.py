@@ -104,7 +104,8 @@ def cmd_call(args: argparse.Namespace) -> int:
     if args.tool not in TOOLS:
         print(f"lingshu call: unknown tool '{args.tool}'. Tools: {', '.join(TOOLS)}.", file=sys.stderr)
         return EXIT_USAGE
-    text = args.json if args.json is not None else sys.stdin.read()
+    # No JSON argument: read it from a pipe, but never sit waiting on an interactive terminal.
+    text = args.json if args.json is not None else ("" if sys.stdin.isatty() else sys.stdin.read())
     try:
         payload = json.loads(text) if text.strip() else {}
     except ValueError as err:
