@@ -107,7 +107,8 @@ def render_doc(root: Path) -> str:
         "",
         f"Status: {'frozen' if proto.FROZEN else 'draft'}. Every answer carries {', '.join('`%s`' % k for k in proto.ENVELOPE)}; "
         f"every mutating form carries the write trio {', '.join('`%s`' % k for k in proto.WRITE_TRIO)}. "
-        "`ok: true, committed: false` means a gate acted on purpose: retrying gives the same answer, read `hint`.",
+        "`ok: true, committed: false` means a gate acted on purpose: retrying gives the same answer, read `hint`. "
+        f"Tool faults ({', '.join('`%s`' % s for s in proto.TOOL_FAULTS)}) are also flagged `isError: true` to MCP clients.",
         "",
         "## Verbs",
         "",

@@ -26,6 +26,9 @@ OP_DERIVE: tuple[tuple[str, str], ...] = (
     ("intent", "route"),
 )
 OP_DERIVE_DEFAULT = "read"
+# Statuses that mean the tool itself could not do it (not a gate, not an empty answer): an MCP
+# client is told with `isError: true`, so a model sees it should fix its call or retry.
+TOOL_FAULTS: tuple[str, ...] = ("invalid", "busy")
 DERIVE_EXTRA_KEYS: tuple[str, ...] = ("op", "op_derived", "hint")
 
 _COMMITTED = ("ok", "id", "committed", "status", "revision", "layer", "pendingConflicts")

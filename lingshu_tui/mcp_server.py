@@ -5,17 +5,19 @@ returns the answer as structured content. Validation happens once, in the dispat
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import WithJsonSchema
 
 from core.models import TOOL_INPUTS
 from core.ops import memory_op
+from core.protocol import TOOL_FAULTS
 from core.tools import dispatch
 
 INSTRUCTIONS = (
@@ -99,8 +101,12 @@ def _signature(props: dict[str, dict[str, Any]], required: set[str]) -> inspect.
 
 
 def _tool(fn_name: str, run: Any, props: dict[str, dict[str, Any]], required: set[str]) -> Any:
-    def tool(**kwargs: Any) -> dict[str, Any]:
-        return run({k: v for k, v in kwargs.items() if v is not None})
+    def tool(**kwargs: Any) -> Any:
+        answer = run({k: v for k, v in kwargs.items() if v is not None})
+        if answer.get("status") in TOOL_FAULTS:
+            text = json.dumps(answer, ensure_ascii=False, indent=2)
+            return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=answer, is_error=True)
+        return answer
 
     tool.__name__ = fn_name
     tool.__signature__ = _signature(props, required)  # type: ignore[attr-defined]
