@@ -35,7 +35,7 @@ def tools_from_source(source: str) -> tuple[set[str], set[str]]:
             if isinstance(node.value, ast.Dict):
                 for key, value in zip(node.value.keys, node.value.values):
                     if isinstance(key, ast.Constant) and isinstance(value, ast.Name) and value.id in functions:
-                        table.add(key.value)
+                        table.add(str(key.value))
     return table, functions
 
 
@@ -51,7 +51,7 @@ def ops_from_source(source: str) -> set[str]:
             continue
         other = right if isinstance(left, ast.Name) and left.id == "op" else left
         if isinstance(node.ops[0], ast.Eq) and isinstance(other, ast.Constant) and isinstance(other.value, str):
-            ops.add(other.value)
+            ops.add(str(other.value))
         elif isinstance(node.ops[0], ast.In) and isinstance(other, ast.Tuple | ast.List | ast.Set):
             ops |= {e.value for e in other.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return ops

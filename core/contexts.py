@@ -89,15 +89,9 @@ def _expired(ctx: dict[str, Any], now: datetime) -> bool:
     return now - created > CONTEXT_TTL
 
 
-def session_context(ws: Workspace, session_id: str) -> dict[str, Any] | None:
-    """A continuation turn (no new human message) reuses the session's last context (SPEC §4.4)."""
-    obj = _load(ws)
-    cid = obj["sessions"].get(session_id)
-    return next((c for c in obj["contexts"] if c.get("id") == cid), None)
-
-
 def resolve_context(ws: Workspace, context_id: str | None, task: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The context a tool call is checked against (SPEC §4.4)."""
+    """The context a tool call is checked against (SPEC §4.4). Without an id it is the latest turn
+    of this project, which is also how a continuation turn (no new human message) reuses it."""
     now = utc_now()
     if context_id:
         ctx = next((c for c in _load(ws)["contexts"] if c.get("id") == context_id), None)

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
 from .conditions import conditions_state
+from .statuses import Status
 
 Purpose = Literal["inject", "search", "read", "panel"]
 
@@ -13,7 +14,7 @@ Purpose = Literal["inject", "search", "read", "panel"]
 class Gate(NamedTuple):
     """The gate's answer: `ok`, `gone`, `not_applicable` or `needs_context`, and why."""
 
-    state: str
+    state: Status
     reason: str = ""
 
     @property
@@ -78,7 +79,7 @@ def eligibility(
         return Gate("needs_context", "applicability_unresolved")
     state = conditions_state(conditions, context)
     if state != "ok":
-        return Gate(state, "conditions")
+        return Gate("not_applicable" if state == "not_applicable" else "needs_context", "conditions")
     # 6 replaced or expired records stay out of injection and default search
     if purpose == "inject" or (purpose == "search" and not history):
         if not is_current(record, now_iso):

@@ -3,11 +3,13 @@ that says what happened and the next step, so each face can show it as it is."""
 
 from __future__ import annotations
 
+from .statuses import Status
+
 
 class LingshuError(Exception):
     """Base of every error the core raises on purpose."""
 
-    status = "invalid"
+    status: Status = "invalid"
 
     def __init__(self, message: str, **extra: object) -> None:
         super().__init__(message)
@@ -24,7 +26,7 @@ class InvalidInput(LingshuError):
 class Busy(LingshuError):
     """Another process holds the layer's lock for longer than the wait allows (SPEC §3.1)."""
 
-    status = "busy"
+    status: Status = "busy"
 
 
 class LayerBroken(LingshuError):
@@ -42,12 +44,12 @@ class StoreWriteFailed(LingshuError):
 class NeedsContext(LingshuError):
     """The turn cannot be checked: unknown, expired or foreign context, or no confirmed project."""
 
-    status = "needs_context"
+    status: Status = "needs_context"
 
 
 class ColdBodyError(LingshuError):
     """An archived body is missing or fails its checksum (SPEC §3.4)."""
 
-    def __init__(self, status: str, message: str) -> None:
+    def __init__(self, status: Status, message: str) -> None:
         super().__init__(message)
         self.status = status

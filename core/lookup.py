@@ -29,7 +29,7 @@ _index_cache: dict[tuple[str, int, str], Index] = {}
 def layer_index(ref: LayerRef) -> tuple[dict[str, Any], Index]:
     """The layer and a search index over its active records, rebuilt only on a new generation."""
     state = load(ref)
-    key = (str(ref.dir), state["generation"], state.get("checksum"))
+    key = (str(ref.dir), int(state["generation"]), str(state.get("checksum", "")))
     idx = _index_cache.get(key)
     if idx is None:
         records = [r for r in state["records"].values() if r.get("status") == "active"]

@@ -125,8 +125,8 @@ def scan_text(field: str, text: str) -> Finding | None:
     for m in _ASSIGNED.finditer(text):
         if _literal_secret(m.group("value")):
             return Finding(field, f"contains what looks like a {m.group('name').lower()} value", _CREDENTIAL_FIX)
-    m = _ASSIGNED_ZH.search(text)
-    if m and _literal_secret(m.group("value")):
+    zh = _ASSIGNED_ZH.search(text)
+    if zh and _literal_secret(zh.group("value")):
         return Finding(field, "contains what looks like a password value", _CREDENTIAL_FIX)
     return None
 

@@ -41,20 +41,20 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-_terms_cache: dict[tuple[str, int, str], Counter[str]] = {}
+_terms_cache: dict[tuple[str, int, str], dict[str, float]] = {}
 
 
-def _weighted_terms(record: dict[str, Any]) -> Counter[str]:
+def _weighted_terms(record: dict[str, Any]) -> dict[str, float]:
     """A record's weighted term counts, kept per revision: after a write only changed records are
     tokenised again when the index is rebuilt."""
     key = (record["id"], int(record.get("revision", 1)), str(record.get("updated", "")))
     hit = _terms_cache.get(key)
     if hit is not None:
         return hit
-    tf: Counter[str] = Counter()
+    tf: dict[str, float] = {}
     for fld, weight in FIELD_WEIGHTS.items():
         for tok in tokens(str(record.get(fld) or "")):
-            tf[tok] += weight
+            tf[tok] = tf.get(tok, 0.0) + weight
     if len(_terms_cache) > 20_000:
         _terms_cache.clear()
     _terms_cache[key] = tf

@@ -19,6 +19,7 @@ from .routing import global_refusal
 from .scan import scan_fields
 from .lookup import find, ranked_usable
 from .search import similarity
+from .statuses import Status
 from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, read_cold, transact, utc_now
 from .workspace import Workspace, open_workspace
 
@@ -36,7 +37,7 @@ class UnknownTool(Exception):
 # ---------------------------------------------------------------- results
 
 
-def _fail(status: str, message: str, *, write: bool, rid: str = "", **extra: Any) -> dict[str, Any]:
+def _fail(status: Status, message: str, *, write: bool, rid: str = "", **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"ok": False, "status": status, "message": message}
     if write:
         out.update(id=rid, committed=False)
@@ -46,7 +47,7 @@ def _fail(status: str, message: str, *, write: bool, rid: str = "", **extra: Any
     return out
 
 
-def _gate(status: str, gate: str, message: str, hint: str, *, rid: str = "", state: str = "REJECT", **extra: Any) -> dict[str, Any]:
+def _gate(status: Status, gate: str, message: str, hint: str, *, rid: str = "", state: str = "REJECT", **extra: Any) -> dict[str, Any]:
     """A gate stopped the write on purpose: `ok: true, committed: false`; retrying gives the same answer."""
     return {
         "ok": True,
@@ -62,7 +63,7 @@ def _gate(status: str, gate: str, message: str, hint: str, *, rid: str = "", sta
     }
 
 
-def _short_circuit(status: str, moved_to: str, message: str, hint: str, *, rid: str = "", state: str = "DEFER", **extra: Any) -> dict[str, Any]:
+def _short_circuit(status: Status, moved_to: str, message: str, hint: str, *, rid: str = "", state: str = "DEFER", **extra: Any) -> dict[str, Any]:
     out = {
         "ok": True,
         "id": rid,
@@ -173,7 +174,8 @@ def memory_search(ws: Workspace, inp: SearchInput, actor: str = "agent") -> dict
 
 def _pack(ws: Workspace, ctx: dict[str, Any], hits: list[dict[str, Any]], budget: int, left: dict[str, int], meta: dict[str, Any]) -> dict[str, Any]:
     """The `read.pack` form: whole hits that fit `budget` tokens (4 bytes a token), never cut."""
-    pack, skipped, used = [], 0, 0
+    pack: list[dict[str, Any]] = []
+    skipped, used = 0, 0
     cap = min(budget * 4, left["searchBytes"])
     for hit in hits:
         size = len(encode(hit))

@@ -50,7 +50,7 @@ class Snapshot:
 
 def _exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
     kind = rec.get("kind") if rec.get("kind") in ROOMS else "note"
-    return Exhibit(rec["id"], str(rec.get("title", "")), layer, kind, str(rec.get("updated", "")), int(rec.get("revision", 1)),
+    return Exhibit(rec["id"], str(rec.get("title", "")), layer, str(kind), str(rec.get("updated", "")), int(rec.get("revision", 1)),
                    rec.get("reviewState") == "legacy_unreviewed")
 
 
@@ -104,7 +104,7 @@ def detail(ws: Workspace, rid: str) -> dict[str, Any] | None:
             out["body"], out["versions"] = cold["body"], cold["versions"]
         except ColdBodyError as err:
             out["body"], out["bodyProblem"] = "", err.message
-    chain = []
+    chain: list[tuple[str, str]] = []
     prev = rec.get("supersedes")
     while prev and len(chain) < 10:
         hit = find(ws, prev)

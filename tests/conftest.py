@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from core import protocol
+from core.statuses import REASON_CODES, STATUSES
 from core.tools import dispatch
 
 REPO = Path(__file__).resolve().parent.parent
@@ -23,7 +24,9 @@ def assert_shape(tool: str, args: dict[str, Any], answer: dict[str, Any]) -> str
     verb = protocol.verb_of(tool, args)
     forms = protocol.forms_matching(verb, answer)
     assert forms, f"{tool} answer fits no declared form of '{verb}': keys {sorted(answer)}"
-    assert answer["status"] in __import__("core.statuses", fromlist=["STATUSES"]).STATUSES
+    assert answer["status"] in STATUSES
+    if "reasonCode" in answer:
+        assert answer["reasonCode"] in REASON_CODES
     if answer["status"] != "ok" or not answer["ok"]:
         assert answer.get("message"), f"a {answer['status']} answer must say what happened and the next step"
     if "verdict" in answer:
