@@ -157,6 +157,16 @@ def mark_reviewed(ws: Workspace, rid: str) -> dict[str, Any]:
     return {"ok": True, "status": "ok"}
 
 
+def confirm_here(ws: Workspace) -> dict[str, Any]:
+    """The person confirms the folder the panel was opened in as a project root (SPEC §1.3)."""
+    from .settings import confirm_project
+
+    if ws.project_id:
+        return {"ok": True, "status": "ok", "message": "This folder already belongs to a confirmed project."}
+    pid = confirm_project(ws.home, ws.cwd)
+    return {"ok": True, "status": "ok", "projectId": pid}
+
+
 def set_memory(ws: Workspace, on: bool) -> dict[str, Any]:
     if not ws.project_id:
         return {"ok": False, "status": "needs_context", "message": "No project is confirmed here; the global layer is always on."}

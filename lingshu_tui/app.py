@@ -42,6 +42,7 @@ class LingshuApp(App[None]):
     TITLE = "Lingshu"
     BINDINGS = [
         Binding("o", "memory_on", "b.memory_on", tooltip="Switch memory on for this project"),
+        Binding("p", "confirm_project", "b.confirm", tooltip="Confirm the current folder as a project root"),
         Binding("question_mark", "help", "b.help", tooltip="Show every key"),
         Binding("q", "quit", "b.quit", tooltip="Quit the panel"),
     ]
@@ -64,6 +65,10 @@ class LingshuApp(App[None]):
 
     # ------------------------------------------------------------------ layout
 
+    def _reopen(self) -> Workspace:
+        """The workspace again, with fresh settings (memory switch, a newly confirmed project)."""
+        return open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd)
+
     def _main(self) -> MainScreen:
         assert self.main is not None, "the main screen is not mounted yet"
         return self.main
@@ -84,7 +89,7 @@ class LingshuApp(App[None]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def load_snapshot(self) -> None:
-        ws = open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd) if self.ws.project_root else self.ws
+        ws = self._reopen()
         self.post_message(SnapshotLoaded(snapshot(ws)))
 
     def _reload_soon(self) -> None:
@@ -121,7 +126,7 @@ class LingshuApp(App[None]):
 
     def apply(self, snap: Snapshot) -> None:
         if snap.memory_on != self.ws.memory_on:
-            self.ws = open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd) if self.ws.project_root else self.ws
+            self.ws = self._reopen()
         self.snap = snap
         self.refreshed_at = self.clock().strftime("%H:%M:%S")
         self._draw_header(snap)
@@ -229,6 +234,8 @@ class LingshuApp(App[None]):
             return True if self.ws.memory_on else None  # None: shown, but disabled
         if action == "memory_on":
             return not self.ws.memory_on
+        if action == "confirm_project":
+            return self.ws.project_id is None
         return True
 
     def _target(self) -> tuple[str, str] | None:
@@ -306,6 +313,9 @@ class LingshuApp(App[None]):
 
             self.push_screen(Confirm(self.t("confirm_remove", title=title), self.t), answered)
 
+    def action_confirm_project(self) -> None:
+        self.run_core(lambda: actions.confirm_here(self.ws), self.t("done.confirmed", folder=Path(self.ws.cwd).name))
+
     def action_memory_on(self) -> None:
         self.run_core(lambda: actions.set_memory(self.ws, True), self.t("done.on"))
 
@@ -326,7 +336,7 @@ class LingshuApp(App[None]):
             self.notify(r.get("message") or r.get("hint") or r.get("status", ""), severity="warning", timeout=8)
         if r.get("status") == "ok" and isinstance(self.screen, DetailScreen) and r.get("tombstone"):
             self.pop_screen()
-        self.ws = open_workspace(self.ws.home, self.ws.project_root, self.ws.cwd) if self.ws.project_root else self.ws
+        self.ws = self._reopen()
         self.apply(snapshot(self.ws))
 
 

@@ -26,7 +26,7 @@ EN = {
     "direct": "direct writes",
     "review": "review mode",
     "refreshed": "refreshed {time}",
-    "no_project": "no project",
+    "no_project": "no project (p confirms this folder)",
     "banner_off": "Memory is off for this project: everything is browsable, nothing can change. Press o to switch memory on.",
     "unreviewed": "unreviewed",
     "kept": "memory · kept",
@@ -106,6 +106,8 @@ EN = {
     "b.prev": "previous",
     "b.reviewed": "mark reviewed",
     "b.room_reviewed": "mark room reviewed",
+    "b.confirm": "confirm project",
+    "done.confirmed": "Confirmed {folder} as a project: its own layer is ready.",
 }
 
 ZH = {
@@ -130,7 +132,7 @@ ZH = {
     "direct": "直接写入",
     "review": "审核模式",
     "refreshed": "刷新于 {time}",
-    "no_project": "未确认项目",
+    "no_project": "未确认项目（按 p 确认当前目录）",
     "banner_off": "记忆已关闭：可以浏览全部内容，但不能做任何修改。按 o 重新开启记忆。",
     "unreviewed": "未复核",
     "kept": "memory · kept（已保留）",
@@ -210,6 +212,8 @@ ZH = {
     "b.prev": "上一条",
     "b.reviewed": "标为已复核",
     "b.room_reviewed": "整间标为已复核",
+    "b.confirm": "确认项目",
+    "done.confirmed": "已确认 {folder} 为项目：它有了自己的记忆层。",
 }
 
 TABLES = {"en": EN, "zh": ZH}

@@ -378,3 +378,19 @@ def test_every_binding_has_help_text() -> None:
         for binding in cls.BINDINGS:
             assert binding.description in EN and binding.description in ZH, (cls.__name__, binding.key)
             assert binding.tooltip, (cls.__name__, binding.key)
+
+
+async def test_13_confirm_the_current_folder_from_the_panel(tmp_path, size) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §1.3: the panel is one of the explicit acts that confirm a project root."""
+    home, folder = tmp_path / "h", tmp_path / "my-repo"
+    home.mkdir()
+    folder.mkdir()
+    app = LingshuApp(home, None, watch=False)
+    app.ws.cwd = str(folder)
+    async with app.run_test(size=size) as pilot:
+        assert "no project" in str(app.main.query_one("#where").render())
+        await pilot.press("p")
+        await settle(pilot)
+        assert app.ws.project_id and app.ws.project_id.startswith("my-repo-")
+        assert "my-repo (project)" in str(app.main.query_one("#where").render())
+        assert app.check_action("confirm_project", ()) is False
