@@ -72,12 +72,19 @@ def remaining(ws: Workspace, ctx: dict[str, Any]) -> dict[str, int]:
         turn = _find_turn(load_ledger(ws), ws, ctx, utc_now())
         if turn:
             used.update(turn.get("usage", {}))
-    return {
-        "searchEntries": SEARCH_ENTRIES - used["searchEntries"],
-        "searchBytes": SEARCH_BYTES - used["searchBytes"],
-        "bodies": BODIES - used["bodies"],
-        "bodyBytes": BODY_BYTES - used["bodyBytes"],
-    }
+    limits = turn_limits(ws)
+    return {key: limits[key] - used[key] for key in EMPTY_USAGE}
+
+
+def turn_limits(ws: Workspace) -> dict[str, int]:
+    """The per-turn budgets of SPEC §6.5, or the project's own (`budgets` in settings.json)."""
+    limits = {"searchEntries": SEARCH_ENTRIES, "searchBytes": SEARCH_BYTES, "bodies": BODIES, "bodyBytes": BODY_BYTES}
+    custom = ws.project.get("budgets") or {}
+    for key in limits:
+        value = custom.get(key)
+        if isinstance(value, int) and value > 0:
+            limits[key] = value
+    return limits
 
 
 def record(

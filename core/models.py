@@ -206,6 +206,7 @@ class ProjectSettings(BaseModel):
     writeMode: Literal["direct", "review"] = Field("direct", description="review: the agent's new records wait for a keep.")
     recallMode: Literal["adaptive", "tool"] = Field("adaptive", description="adaptive: recall on every new human message.")
     taskDefaults: dict[str, str] = Field(default_factory=dict, description="A scope hint for task conditions.")
+    budgets: dict[str, int] = Field(default_factory=dict, description="Per-turn limits: searchEntries, searchBytes, bodies, bodyBytes (SPEC §6.5).")
 
 
 class Settings(BaseModel):

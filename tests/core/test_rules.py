@@ -541,3 +541,14 @@ def test_6_3_7_every_save_result_carries_pending_conflicts(mem: Memory) -> None:
     for r in (mem.save("Key", "token=ab12cd34ef56gh78ij90"), mem.save("Big", "x" * 5000), mem.save("Fine", "ok"),
               mem("memory_save", {"id": "mem_000000000000", "body": "x"})):
         assert r["pendingConflicts"] == 1, r
+
+
+def test_6_5_budgets_are_configurable_per_project(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §6.5: bodies read at most 8 per turn (configurable)."""
+    from core.settings import set_project_flag
+
+    rid = mem.save("Cache dir", ".cache/build")["id"]
+    ws = open_workspace(home, project)
+    set_project_flag(home, ws.project_id, "budgets", {"bodies": 2})  # type: ignore[arg-type]
+    open_turn(open_workspace(home, project), session_id="s", cwd=str(project))
+    assert [mem("memory_read", {"id": rid})["status"] for _ in range(3)] == ["ok", "ok", "budget_exhausted"]
