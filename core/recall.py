@@ -24,9 +24,8 @@ MAX_CARDS = 3
 MAX_BYTES = 1200
 DEADLINE_MS = 150.0
 HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
-# A card must share at least this share of the message's terms that the best card shares: a long
+# A card must share more than half of the message terms that the best card shares: a long
 # message shares stray words with many notes, and weak cards cost the model context for nothing.
-RELATIVE_MATCH = 0.5
 
 
 def card_text(rec: dict[str, Any], layer: str) -> str:
@@ -110,7 +109,7 @@ def select(
     blocked = _slot_blocked(ws, ctx, now)
     matches.sort(key=lambda t: (-t[0], t[1]["id"]))
     best = max(m[3] for m in matches)
-    matches = [m for m in matches if m[3] >= RELATIVE_MATCH * best]
+    matches = [m for m in matches if m[3] * 2 > best or m[3] == best]
     chosen: list[tuple[dict[str, Any], str]] = []
     cards: list[str] = []
     skipped_for_budget = 0

@@ -125,6 +125,12 @@ class LingshuApp(App[None]):
             self._reload_soon()
 
     def apply(self, snap: Snapshot) -> None:
+        if self.main is None or not self.main.query("#where"):
+            self.call_after_refresh(self.apply, snap)  # the main screen is not composed yet
+            return
+        self._apply(snap)
+
+    def _apply(self, snap: Snapshot) -> None:
         if snap.memory_on != self.ws.memory_on:
             self.ws = self._reopen()
         self.snap = snap

@@ -60,4 +60,13 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.app.first_show(self)  # type: ignore[attr-defined]
-        self.query_one(Palace).focus()
+        self._focus_palace()
+
+    def _focus_palace(self) -> None:
+        # On a busy machine the mount event can arrive before the children are in place: try again
+        # after the next refresh rather than fail.
+        found = self.query(Palace)
+        if found:
+            found.first().focus()
+        else:
+            self.call_after_refresh(self._focus_palace)

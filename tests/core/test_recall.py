@@ -89,6 +89,15 @@ def test_11_3_topic_slots(home: Path, project: Path, mem: Memory) -> None:
     assert [c["title"] for c in cards] == ["Deploy command"]
 
 
+def test_11_2_weak_matches_stay_out(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.2 "relevant to the message": a card sharing half or less of the terms the best card
+    shares stays out."""
+    mem.save("Deploy the shop api to staging", "make deploy ENV=staging")
+    mem.save("Deploy notes", "deploys happen on Tuesdays", resolution="distinct")
+    _, report = recall(_ws(home, project), MSG)
+    assert [c["title"] for c in report["cards"]] == ["Deploy the shop api to staging"]
+
+
 def test_11_4_at_most_three_cards(home: Path, project: Path, mem: Memory) -> None:
     """SPEC §11.4"""
     for i in range(5):
@@ -100,8 +109,8 @@ def test_11_4_at_most_three_cards(home: Path, project: Path, mem: Memory) -> Non
 def test_11_4_byte_exact_budget(home: Path, project: Path, mem: Memory) -> None:
     """SPEC §11.4: a card that would make 1201 bytes is skipped whole; the next that fits is taken."""
     a = mem.save("Deploy staging shop api", "a", summary="A")["id"]
-    b = mem.save("Deploy staging api", "b", summary="B", resolution="distinct")["id"]
-    c = mem.save("Deploy staging", "c", summary="C", resolution="distinct")["id"]
+    b = mem.save("Deploy staging shop api notes", "b", summary="B", resolution="distinct")["id"]
+    c = mem.save("Deploy staging shop", "c", summary="C", resolution="distinct")["id"]
     layer = lambda: read_layer(home, project)["records"]  # noqa: E731
     base_a = card_text(layer()[a], "project")
     base_b = card_text(layer()[b], "project")
