@@ -28,6 +28,9 @@ class Confirm(ModalScreen[bool]):
                 yield Button(self.t("yes"), id="yes", variant="error")
                 yield Button(self.t("no"), id="no")
 
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # Enter on a destructive question keeps the record
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
 

@@ -157,6 +157,11 @@ async def test_13_5_undo_move_remove(demo, size) -> None:  # type: ignore[no-unt
         assert rec_by_title(demo, "Type hints everywhere")["status"] == "active"
         await pilot.press("x")
         await pilot.pause()
+        await pilot.press("enter")  # Enter lands on Cancel: a destructive question defaults to no
+        await settle(pilot)
+        assert rec_by_title(demo, "Type hints everywhere")["status"] == "active"
+        await pilot.press("x")
+        await pilot.pause()
         await pilot.press("y")
         await settle(pilot)
         try:
