@@ -542,6 +542,8 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
                          "Read it again, then save your change on top of the new revision.", rid=rec["id"], pendingConflicts=len(state["conflicts"]))
         new = dict(rec)
         for key, value in given.items():
+            if value is None and key in ("title", "body"):
+                continue  # a title or body cannot be cleared, only replaced
             new[key] = value if value is not None else ("" if key in ("summary", "when") else None)
             if new[key] is None:
                 new.pop(key)

@@ -552,3 +552,11 @@ def test_6_5_budgets_are_configurable_per_project(home: Path, project: Path, mem
     set_project_flag(home, ws.project_id, "budgets", {"bodies": 2})  # type: ignore[arg-type]
     open_turn(open_workspace(home, project), session_id="s", cwd=str(project))
     assert [mem("memory_read", {"id": rid})["status"] for _ in range(3)] == ["ok", "ok", "budget_exhausted"]
+
+
+def test_6_3_3_null_clears_summary_but_never_the_title(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §6.3.3: given fields replace; a null title or body is not a way to blank a record."""
+    rid = mem.save("Lint", "ruff check .", summary="linting")["id"]
+    mem("memory_save", {"id": rid, "title": None, "body": None, "summary": None})
+    stored = read_layer(home, project)["records"][rid]
+    assert (stored["title"], stored["body"], stored["summary"]) == ("Lint", "ruff check .", "")
