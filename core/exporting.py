@@ -10,10 +10,9 @@ from .errors import ColdBodyError
 from .eligibility import is_current
 from .importing import EXPORT_FORMAT
 from .store import iso, load, read_cold, utc_now
-from .views import ROOMS
+from .views import ROOM_TITLES, ROOMS
 from .workspace import Workspace
 
-ROOM_TITLES = {"convention": "Habits & conventions", "method": "Methods & experience", "resource": "Materials & entry points", "note": "Other records"}
 
 
 def export_json(ws: Workspace, scope: str | None = None) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from .models import ID_RE
 from .scan import scan_fields
 from .store import BODY_BYTES, Tx, transact
-from .tools import dispatch
+from .tools import MEMORY_OFF, dispatch
 from .workspace import Workspace
 
 EXPORT_FORMAT = "lingshu-export/1"
@@ -204,6 +204,9 @@ def apply_plan(ws: Workspace, plan: list[dict[str, Any]], progress: Callable[[in
 def import_json(ws: Workspace, data: dict[str, Any]) -> list[dict[str, Any]]:
     """Restore records exactly as exported (ids, revisions, times, versions, archived bodies).
     Each still passes the safety scan; an id already present is left as it is."""
+    if not ws.memory_on:
+        # the same switch as every save: off is a permission change, so nothing is restored
+        return [{"source": "json", "title": "Lingshu export", "status": "refused", "reason": MEMORY_OFF}]
     results = []
     for kind, records in (data.get("layers") or {}).items():
         ref = ws.layer(kind)

@@ -24,6 +24,8 @@ from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load
 from .workspace import Workspace, open_workspace
 
 WRITE_TOOLS = ("memory_save", "memory_suggest", "memory_forget")
+MEMORY_OFF = ("Memory is off for this project, so nothing was read or written. "
+              "Ask the user to switch it on in the panel; never switch it on yourself.")
 VERSIONS_KEPT = 10
 CONFLICTS_KEPT = 20
 SIMILAR_TITLE = 0.6
@@ -262,7 +264,7 @@ def _node_fields(rec: dict[str, Any], ref: LayerRef) -> dict[str, Any]:
 
 
 def _disabled(*, write: bool) -> dict[str, Any]:
-    msg = "Memory is off for this project, so nothing was read or written. Ask the user to switch it on in the panel; never switch it on yourself."
+    msg = MEMORY_OFF
     if write:
         return _gate("memory_disabled", "memory_switch", msg, "Tell the user memory is off; do not retry.", needsScope=True)
     return _fail("memory_disabled", msg, write=False)
@@ -761,7 +763,7 @@ _CAPABILITIES = [
 def memory_route(ws: Workspace, inp: RouteInput, actor: str = "agent") -> dict[str, Any]:
     """Names the knowledge and tools that fit an intent; executes nothing."""
     if not ws.memory_on:
-        return _fail("memory_disabled", "Memory is off for this project. Ask the user to switch it on in the panel; never switch it on yourself.",
+        return _fail("memory_disabled", MEMORY_OFF,
                      write=False, knowledge=[], meta={})
     ctx = resolve_context(ws, inp.contextId)
     usable, _ = ranked_usable(ws, inp.intent, ctx, "search")

@@ -14,6 +14,7 @@ from .store import iso, load, read_cold, utc_now
 from .workspace import Workspace
 
 ROOMS: tuple[str, ...] = ("convention", "method", "resource", "note")
+ROOM_TITLES = {"convention": "Habits & conventions", "method": "Methods & experience", "resource": "Materials & entry points", "note": "Other records"}
 PAGE_SIZE = 24
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 
+from core.views import ROOM_TITLES
+
 EN = {
-    "room.convention": "Habits & conventions",
-    "room.method": "Methods & experience",
-    "room.resource": "Materials & entry points",
-    "room.note": "Other records",
+    **{f"room.{room}": title for room, title in ROOM_TITLES.items()},
     "palace": "Palace",
     "this_turn": "This turn",
     "hits": "Hits",

@@ -90,3 +90,17 @@ def test_imported_records_are_never_recalled_until_reviewed(home: Path, project:
     assert mark_reviewed(ws, rid)["ok"]
     text, report = recall(open_workspace(home, project), message)
     assert [c["id"] for c in report["cards"]] == [rid] and "make worker-dev" in text
+
+
+def test_memory_off_refuses_every_import(home: Path, project: Path, tmp_path: Path) -> None:
+    """SPEC §1.4: off is a permission change; an import writes nothing, JSON restores included."""
+    run_cli(home, "import", str(FIXTURES / "AGENTS.md"), "--project", str(project), "--apply")
+    export = tmp_path / "e.json"
+    run_cli(home, "export", "--format", "json", "--out", str(export), "--project", str(project))
+    home2, project2 = tmp_path / "h2", tmp_path / "p2"
+    home2.mkdir()
+    project2.mkdir()
+    assert run_cli(home2, "disable", "--project", str(project2)).returncode == 0
+    r = run_cli(home2, "import", str(export), str(FIXTURES / "CLAUDE.md"), "--apply", "--project", str(project2), COLUMNS="200")
+    assert "0 written" in r.stdout and "Memory is off for this project" in r.stdout
+    assert not (home2 / "projects").exists() or not read_layer(home2, project2)["records"]

@@ -188,8 +188,8 @@ def test_6_1_3_matches_but_none_usable_give_no_titles(mem: Memory) -> None:
     assert "Unsure rule" not in json.dumps(r)
     r = mem("memory_search", {"query": "kubernetes"})
     assert r["reasonCode"] == "no_match" and r["results"] == []
-    r = mem("memory_search", {"query": "bazel OR msbuild"})
-    assert r["reasonCode"] in ("no_match", "not_applicable", "applicability_unresolved")
+    r = mem("memory_search", {"query": "bazel OR msbuild"})  # one clearly not applicable wins over one unresolved
+    assert (r["results"], r["reasonCode"]) == ([], "not_applicable")
 
 
 def test_6_1_4_budget_cuts_whole_hits_then_exhausts(home: Path, project: Path, mem: Memory) -> None:

@@ -44,6 +44,13 @@ async def select_title(pilot, title: str) -> None:  # type: ignore[no-untyped-de
     raise AssertionError(f"{title} not on screen")
 
 
+async def open_room(pilot, room: str) -> Palace:  # type: ignore[no-untyped-def]
+    palace = pilot.app.query_one(Palace)
+    palace.toggle(room)
+    await pilot.pause()
+    return palace
+
+
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
@@ -83,9 +90,7 @@ async def test_13_1_empty_rooms_stay_in_place(tmp_path, size) -> None:  # type: 
 async def test_13_1_paging_24_a_page_newest_first(demo, size) -> None:  # type: ignore[no-untyped-def]
     app = demo.app()
     async with app.run_test(size=size) as pilot:
-        palace = app.query_one(Palace)
-        palace.toggle("method")
-        await pilot.pause()
+        await open_room(pilot, "method")
         methods = snapshot(demo.ws()).rooms["method"]
         assert len(methods) > 24
         shown = [r for r in rows(app) if r.startswith("    ")]
@@ -100,9 +105,7 @@ async def test_13_1_paging_24_a_page_newest_first(demo, size) -> None:  # type: 
 async def test_13_1_detail(demo, size) -> None:  # type: ignore[no-untyped-def]
     app = demo.app()
     async with app.run_test(size=size) as pilot:
-        palace = app.query_one(Palace)
-        palace.toggle("method")
-        await pilot.pause()
+        await open_room(pilot, "method")
         await select_title(pilot, "Deploy with make release")
         await pilot.press("enter")
         await pilot.pause()
