@@ -147,8 +147,8 @@ def mark_reviewed(ws: Workspace, rid: str) -> dict[str, Any]:
         return {"ok": False, "status": "gone", "message": "That record is gone."}
 
     def change(state: dict[str, Any], tx: Tx) -> None:
-        r = state["records"].get(rid)
-        if r:
+        if rid in state["records"]:
+            r = tx.edit(state, rid)
             r["reviewState"] = "reviewed"
             r["revision"] = int(r.get("revision", 1)) + 1
             r["updated"] = iso(utc_now())

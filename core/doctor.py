@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import index
 from .durable import checksum_holds
 from .errors import ColdBodyError, LingshuError
 from .paths import global_dir, project_dir
@@ -78,15 +79,32 @@ def check_layer(ref: LayerRef) -> LayerReport:
     rep.quarantined = sorted(p.name for p in ref.dir.glob("state.corrupt-*.json"))
     rep.generation = state["generation"]
     rep.checksum_ok = state["generation"] == 0 or _file_ok(ref.state_path) is True
-    counts: dict[str, int] = {"active": 0, "archived": 0, "purged": 0}
+    counts: dict[str, int] = {"active": 0, "archived": 0}
     for rec in state["records"].values():
         counts[rec.get("status", "active")] = counts.get(rec.get("status", "active"), 0) + 1
-        if rec.get("status") == "archived":
+        if rec.get("status") == "archived":  # an older file's stub whose cold file could not be moved
             rep.cold_checked += 1
             try:
                 read_cold(ref, rec["id"])
             except ColdBodyError as err:
                 rep.problems.append(f"«{rec.get('title', '')}»: {err.message}")
+    with contextlib.suppress(FileNotFoundError):
+        for path in sorted(ref.cold_dir.glob("*.json")):
+            rid = path.stem
+            if rid in state["records"]:
+                continue
+            counts["archived"] += 1
+            rep.cold_checked += 1
+            try:
+                read_cold(ref, rid)
+            except ColdBodyError as err:
+                rep.problems.append(f"archived record {rid}: {err.message}")
+    with contextlib.suppress(LingshuError):
+        for stub in index.archived(ref):
+            if not (ref.cold_dir / f"{stub['id']}.json").exists():
+                counts["archived"] += 1
+                rep.problems.append(f"«{stub.get('title', '')}» (archived): the archived body of this record is missing "
+                                    f"({ref.cold_dir / (stub['id'] + '.json')}). Recover the file from a backup, or purge the record.")
     rep.problems += _shape_problems(state)
     counts["conflicts"] = len(state["conflicts"])
     counts["suggestions"] = len(state["suggestions"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import index
 from .errors import ColdBodyError
 from .eligibility import is_current
 from .importing import EXPORT_FORMAT
@@ -21,11 +22,15 @@ def export_json(ws: Workspace, scope: str | None = None) -> str:
         if scope and ref.kind != scope:
             continue
         out = []
-        for rid in sorted(load(ref)["records"]):
-            rec = {k: v for k, v in load(ref)["records"][rid].items() if k != "ownerProjectId"}  # the layer says whose it is
+        records = {**{s["id"]: s for s in index.archived(ref)}, **load(ref)["records"]}
+        for rid in sorted(records):
+            rec = {k: v for k, v in records[rid].items() if k != "ownerProjectId"}  # the layer says whose it is
+            if rec.get("status") == "purged":
+                continue
             if rec.get("status") == "archived":
                 try:
-                    rec["cold"] = read_cold(ref, rid)
+                    cold = read_cold(ref, rid)
+                    rec["cold"] = {"body": cold["body"], "versions": cold["versions"]}
                 except ColdBodyError as err:
                     rec["coldProblem"] = err.status
             out.append(rec)

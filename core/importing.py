@@ -15,7 +15,7 @@ from typing import Any
 
 from .models import ID_RE
 from .scan import scan_fields
-from .store import BODY_BYTES, Tx, transact
+from .store import BODY_BYTES, HARD_ACTIVE, Tx, archived_record, load, transact
 from .tools import MEMORY_OFF, dispatch
 from .workspace import Workspace
 
@@ -174,12 +174,33 @@ def plan_file(path: Path, scope: str) -> list[dict[str, Any]]:
     return plan
 
 
+def room_in(ws: Workspace, kind: str) -> int:
+    """How many more active records the layer takes before its hard limit."""
+    ref = ws.layer(kind)
+    if ref is None:
+        return HARD_ACTIVE
+    return HARD_ACTIVE - sum(1 for r in load(ref)["records"].values() if r.get("status") == "active")
+
+
+def full_message(kind: str, wanted: int) -> str:
+    return (f"the {kind} layer is at its limit of {HARD_ACTIVE} active notes, so this one did not fit ({wanted} were to be imported). "
+            "Nothing was archived to make room: archive notes you no longer need in the panel, then import again")
+
+
 def apply_plan(ws: Workspace, plan: list[dict[str, Any]], progress: Callable[[int], None] = lambda _: None) -> list[dict[str, Any]]:
-    """Write the plan through the save path; every item comes back with what happened to it."""
+    """Write the plan through the save path; every item comes back with what happened to it.
+    An import never pushes a layer past its hard limit: what does not fit is refused with the
+    number that did, and nothing already remembered is archived to make room for it."""
     out = []
+    room = {kind: room_in(ws, kind) for kind in ("project", "global")}
+    wanted = {kind: sum(1 for i in plan if i["status"] == "new" and i["scope"] == kind) for kind in room}
     for n, item in enumerate(plan, 1):
         if item["status"] != "new":
             out.append(item)  # skipped or refused in the plan: listed with its reason, never silently dropped
+            progress(n)
+            continue
+        if room[item["scope"]] <= 0:
+            out.append({**item, "status": "refused", "reason": full_message(item["scope"], wanted[item["scope"]])})
             progress(n)
             continue
         args: dict[str, Any] = {"title": item["title"], "body": item["body"], "kind": item["kind"], "scope": item["scope"]}
@@ -189,6 +210,7 @@ def apply_plan(ws: Workspace, plan: list[dict[str, Any]], progress: Callable[[in
             args["applicability"] = item["applicability"]
         r = dispatch("memory_save", args, workspace=ws, actor="import")
         if r.get("committed"):
+            room[r.get("layer", item["scope"])] -= 1
             out.append({**item, "status": "written", "layer": r.get("layer", item["scope"])})
         elif r.get("dup_of"):
             out.append({**item, "status": "skip", "reason": "already remembered (identical)"})
@@ -229,20 +251,35 @@ def import_json(ws: Workspace, data: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             accepted.append(rec)
 
-        def change(state: dict[str, Any], tx: Tx) -> list[dict[str, Any]]:
+        def change(state: dict[str, Any], tx: Tx, kind: str = kind, accepted: list[dict[str, Any]] = accepted) -> list[dict[str, Any]]:
             done = []
+            room = HARD_ACTIVE - sum(1 for r in state["records"].values() if r.get("status") == "active")
+            wanted = sum(1 for r in accepted if r.get("status", "active") == "active")
             for rec in accepted:
                 rec = dict(rec)
                 cold = rec.pop("cold", None)
-                if rec["id"] in state["records"]:
-                    done.append({"source": "json", "title": rec.get("title", ""), "status": "skip", "reason": "already there (same id)"})
+                title = rec.get("title", "")
+                if rec["id"] in state["records"] or archived_record(tx.ref, rec["id"]) is not None:
+                    done.append({"source": "json", "title": title, "status": "skip", "reason": "already there (same id)"})
                     continue
+                if rec.get("status") == "purged":
+                    continue  # a purged record is gone; an older export's tombstone brings nothing back
                 if kind == "project":
                     rec["ownerProjectId"] = ws.project_id
-                state["records"][rec["id"]] = rec
-                if rec.get("status") == "archived" and cold is not None:
-                    tx.archive_body(rec["id"], cold.get("body", ""), cold.get("versions", []))
-                done.append({"source": "json", "title": rec.get("title", ""), "status": "written", "layer": kind})
+                if rec.get("status") == "archived":
+                    if cold is None:
+                        done.append({"source": "json", "title": title, "status": "refused", "reason": "archived, but the export holds no body for it"})
+                        continue
+                    rec.pop("body", None)
+                    rec.pop("versions", None)
+                    tx.put_archived(rec, cold.get("body", ""), cold.get("versions", []))
+                elif room <= 0:
+                    done.append({"source": "json", "title": title, "status": "refused", "reason": full_message(kind, wanted)})
+                    continue
+                else:
+                    room -= 1
+                    state["records"][rec["id"]] = rec
+                done.append({"source": "json", "title": title, "status": "written", "layer": kind})
             return done
 
         if accepted:

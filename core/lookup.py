@@ -5,40 +5,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import index
 from .eligibility import eligibility
-from .search import Index, rank
-from .store import LayerRef, iso, load, utc_now
+from .store import LayerRef, archived_record, iso, utc_now
 from .workspace import Workspace
+
+PAGE = 50
 
 
 def find(ws: Workspace, rid: str) -> tuple[LayerRef, dict[str, Any]] | None:
-    """The record with this id, project layer first; a tombstone in one layer does not hide the other."""
-    found = None
+    """The record with this id, project layer first: a live record from the layer's index, else an
+    archived one from its cold file (without the body)."""
     for ref in ws.layers():
-        rec = load(ref)["records"].get(rid)
-        if rec is not None:
-            if rec.get("status") != "purged":
-                return ref, rec
-            found = found or (ref, rec)
-    return found
+        rec = index.get(ref, rid)
+        if rec is not None and rec.get("status") != "purged":
+            return ref, rec
+    for ref in ws.layers():
+        stub = archived_in(ref, rid)
+        if stub is not None:
+            return ref, stub
+    return None
 
 
-_index_cache: dict[tuple[str, int, str], Index] = {}
-
-
-def layer_index(ref: LayerRef) -> tuple[dict[str, Any], Index]:
-    """The layer and a search index over its active records, rebuilt only on a new generation."""
-    state = load(ref)
-    key = (str(ref.dir), int(state["generation"]), str(state.get("checksum", "")))
-    idx = _index_cache.get(key)
-    if idx is None:
-        records = [r for r in state["records"].values() if r.get("status") == "active"]
-        idx = Index(records)
-        for old in [k for k in _index_cache if k[0] == str(ref.dir)]:
-            del _index_cache[old]
-        _index_cache[key] = idx
-    return state, idx
-
+def archived_in(ref: LayerRef, rid: str) -> dict[str, Any] | None:
+    """An archived record of this layer without its body: from its cold file, or, when that file is
+    damaged or lost, from the archive index (so restore can say `cold_corrupt` / `cold_missing`)."""
+    return archived_record(ref, rid) or index.archived_stub(ref, rid)
 
 
 def ranked_usable(
@@ -46,7 +38,8 @@ def ranked_usable(
     want: int | None = None,
 ) -> tuple[list[tuple[float, dict[str, Any], str]], list[str]]:
     """Matches that pass the gate (best first, project winning on the same id), and the gate's
-    reasons for matches it held back. Shared by search, route and recall."""
+    reasons for matches it held back. Shared by search and route. Pages through the index until
+    `want` usable matches are found in each layer."""
     now = iso(utc_now())
     seen: set[str] = set()
     usable: list[tuple[float, dict[str, Any], str]] = []
@@ -54,21 +47,23 @@ def ranked_usable(
     for ref in ws.layers():
         if scope and ref.kind != scope:
             continue
-        _, idx = layer_index(ref)
-        found = 0
-        for score, rec in rank(idx, query):
-            if want is not None and found >= want:
-                break  # enough usable matches from this layer; the rest cannot rank higher
-            if rec["id"] in seen:
-                continue
-            seen.add(rec["id"])
-            gate = eligibility(rec, ctx, purpose, now, history=history)  # type: ignore[arg-type]
-            if gate.ok:
-                usable.append((score, rec, ref.kind))
-                found += 1
-            elif gate.state != "gone":
-                held.append(gate.reason if gate.reason == "applicability_unresolved" else gate.state)
+        found, offset = 0, 0
+        while want is None or found < want:
+            page = index.search(ref, query, limit=PAGE, offset=offset)
+            for score, rec, _, _ in page:
+                if want is not None and found >= want:
+                    break
+                if rec["id"] in seen:
+                    continue
+                seen.add(rec["id"])
+                gate = eligibility(rec, ctx, purpose, now, history=history)  # type: ignore[arg-type]
+                if gate.ok:
+                    usable.append((score, rec, ref.kind))
+                    found += 1
+                elif gate.state != "gone":
+                    held.append(gate.reason if gate.reason == "applicability_unresolved" else gate.state)
+            if len(page) < PAGE:
+                break
+            offset += PAGE
     usable.sort(key=lambda t: -t[0])
     return usable, held
-
-

@@ -12,17 +12,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import ledger
+from . import index, ledger
 from .contexts import open_turn
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .lookup import layer_index
-from .store import LayerRef, iso, load, utc_now
+from .search import query_terms
+from .store import iso, utc_now
 from .workspace import Workspace, open_workspace
 
 MAX_CARDS = 3
 MAX_BYTES = 1200
 DEADLINE_MS = 150.0
+CANDIDATES = 60  # best index matches per layer that recall looks at
 HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
 # A card must share more than half of the message terms that the best card shares: a long
 # message shares stray words with many notes, and weak cards cost the model context for nothing.
@@ -55,19 +56,22 @@ def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
     members: dict[str, list[dict[str, Any]]] = {}
     blocked: set[str] = set()
     for ref in ws.layers():
-        state = load(ref)
-        for item in state.get("conflicts", []):
+        for item in index.conflicts(ref):
             if any(c.get("reason") == "same_topic_slot" for c in item.get("candidates", [])):
                 slot = (item.get("proposal") or {}).get("topicKey")
                 if slot:
                     blocked.add(slot)
-        for rec in state["records"].values():
-            if rec.get("topicKey") and rec.get("status") == "active" and is_current(rec, now):
+        for rec in index.topic_members(ref):
+            if is_current(rec, now):
                 members.setdefault(rec["topicKey"], []).append(rec)
     for slot, recs in members.items():
         if len(recs) > 1 or any(eligibility(r, ctx, "inject", now).state == "needs_context" for r in recs):
             blocked.add(slot)
     return blocked
+
+
+def _tags(ws: Workspace) -> list[str | None]:
+    return [index.current(ref).meta("tag") for ref in ws.layers()]
 
 
 def select(
@@ -82,22 +86,19 @@ def select(
     the budget; past the deadline or on a generation change the whole batch is dropped."""
     started = time.monotonic()
     now = iso(utc_now())
-    generations: dict[LayerRef, int] = {}
+    tags = _tags(ws)
     seen: set[str] = set()
     matches: list[tuple[float, dict[str, Any], str, int]] = []
     held = 0
+    terms = len(query_terms(message))
     for ref in ws.layers():
-        state, idx = layer_index(ref)
-        generations[ref] = state["generation"]
-        terms = idx.query_terms(message)
-        for score, matched, i in idx.score(message):
-            rec = idx.records[i]
+        for score, rec, matched, title_hit in index.search(ref, message, limit=CANDIDATES):
             if rec["id"] in seen:
                 continue  # project first: the project copy of an id wins
             seen.add(rec["id"])
             if rec.get("origin") == "project_evolution":
                 continue  # experiment rules have their own path, never ordinary recall
-            if not _relevant(matched, len(terms), bool(idx.title_terms[i] & set(terms))):
+            if not _relevant(matched, terms, title_hit):
                 continue
             gate = eligibility(rec, ctx, "inject", now)
             if gate.ok:
@@ -128,7 +129,7 @@ def select(
         before_publish()
     if (time.monotonic() - started) * 1000 > deadline_ms:
         return [], "", "deadline passed"
-    if any(load(ref)["generation"] != gen for ref, gen in generations.items()):
+    if _tags(ws) != tags:
         return [], "", "memory changed during selection"
     if not chosen:
         return [], "", "budget" if skipped_for_budget else "topic slot in conflict"

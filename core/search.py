@@ -1,10 +1,8 @@
-"""Lexical search over one or two layers: BM25 with field weights, English words and CJK bigrams.
+"""Text analysis and ranking for lexical search: English words and CJK bigrams, field weights, and
+the bonuses BM25 alone does not give (every query term present, adjacent query terms).
 
-Why not a library: the layers hold at most a thousand records each and change on every save, so an
-index that lives in a file (SQLite FTS5) must be kept in step with the JSON store on every write —
-a second source of truth. FTS5's own tokenizers also either split CJK text poorly (unicode61) or
-need three characters (trigram), and two-character Chinese words are the common case. A small
-in-memory BM25 over the parsed layer is rebuilt only when the layer's generation changes. See
+The index itself lives in SQLite FTS5 next to each layer (`core/index.py`); it stores the text as
+this module analyses it, so what counts as a word, and how hits are ordered, stays ours. See
 `docs/search.md`.
 """
 
@@ -12,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from functools import lru_cache
 from typing import Any
 
@@ -24,9 +21,13 @@ _STOP = frozenset(
     "can should would could please".split()
 )
 
-FIELD_WEIGHTS = {"title": 3.0, "summary": 2.0, "when": 1.0, "body": 1.0}
-K1 = 1.2
-B = 0.75
+# The index's columns, in order, with their BM25 weights.
+FIELDS = ("title", "summary", "when", "body", "conditions")
+FIELD_WEIGHTS = (3.0, 2.0, 1.0, 1.0, 1.0)
+# A record that holds every query term, or two query terms side by side, outranks one that repeats a
+# single term: BM25 alone scores "deploy deploy deploy" above "deploy staging" for "deploy staging".
+ALL_TERMS_BONUS = 2.0
+PHRASE_BONUS = 1.5
 
 
 def tokens(text: str) -> list[str]:
@@ -41,76 +42,66 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-_terms_cache: dict[tuple[str, int, str], dict[str, float]] = {}
+def query_terms(query: str) -> list[str]:
+    """The distinct terms of a query, in their order."""
+    return list(dict.fromkeys(tokens(query)))
 
 
-def _weighted_terms(record: dict[str, Any]) -> dict[str, float]:
-    """A record's weighted term counts, kept per revision: after a write only changed records are
-    tokenised again when the index is rebuilt."""
-    key = (record["id"], int(record.get("revision", 1)), str(record.get("updated", "")))
-    hit = _terms_cache.get(key)
-    if hit is not None:
-        return hit
+def analysed(record: dict[str, Any]) -> tuple[str, ...]:
+    """The record's fields as the index stores them: analysed terms, space-separated."""
+    conds = " ".join(str(c.get("value", "")) for c in record.get("conditions") or [] if isinstance(c, dict))
+    texts = [str(record.get(f) or "") for f in FIELDS[:-1]] + [conds]
+    return tuple(" ".join(tokens(t)) for t in texts)
+
+
+def bonus(terms: list[str], columns: tuple[str, ...]) -> tuple[float, int, bool]:
+    """(bonus, distinct query terms matched, title hit) for one hit, from its analysed columns."""
+    have = set()
+    pairs = set()
+    for col in columns:
+        words = col.split()
+        have.update(words)
+        pairs.update(zip(words, words[1:]))
+    matched = sum(1 for t in terms if t in have)
+    title_hit = bool(set(columns[0].split()) & set(terms))
+    extra = 0.0
+    if len(terms) > 1 and matched == len(terms):
+        extra += ALL_TERMS_BONUS
+    if any(p in pairs for p in zip(terms, terms[1:])):
+        extra += PHRASE_BONUS
+    return extra, matched, title_hit
+
+
+K1 = 1.2
+B = 0.75
+
+
+def bm25(terms: list[str], columns: tuple[str, ...], df: dict[str, int], total: int, avg: float) -> float:
+    """Okapi BM25 over the field-weighted term counts of one record, with an idf that stays
+    positive for terms most records share: log(1 + (N - n + 0.5) / (n + 0.5))."""
     tf: dict[str, float] = {}
-    for fld, weight in FIELD_WEIGHTS.items():
-        for tok in tokens(str(record.get(fld) or "")):
-            tf[tok] = tf.get(tok, 0.0) + weight
-    if len(_terms_cache) > 20_000:
-        _terms_cache.clear()
-    _terms_cache[key] = tf
-    return tf
+    length = 0.0
+    for weight, col in zip(FIELD_WEIGHTS, columns):
+        for word in col.split():
+            tf[word] = tf.get(word, 0.0) + weight
+            length += weight
+    norm = K1 * (1 - B + B * length / (avg or 1.0))
+    score = 0.0
+    for term in terms:
+        f = tf.get(term)
+        if f:
+            n = df.get(term, 1)
+            score += math.log(1 + (total - n + 0.5) / (n + 0.5)) * f * (K1 + 1) / (f + norm)
+    return score
 
 
-class Index:
-    """BM25 over a list of records; build once per layer generation."""
-
-    def __init__(self, records: list[dict[str, Any]]) -> None:
-        self.records = records
-        self.tfs = [_weighted_terms(r) for r in records]
-        self.lengths = [sum(tf.values()) for tf in self.tfs]
-        self.avg = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
-        df: Counter[str] = Counter()
-        for tf in self.tfs:
-            df.update(tf.keys())
-        n = len(records)
-        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
-        self.title_terms = [set(tokens(str(r.get("title") or ""))) for r in records]
-
-    def score(self, query: str) -> list[tuple[float, int, int]]:
-        """(score, matched distinct terms, position) for every record that matches a query term."""
-        q = list(dict.fromkeys(tokens(query)))
-        if not q:
-            return []
-        out = []
-        for i, tf in enumerate(self.tfs):
-            s = 0.0
-            matched = 0
-            norm = K1 * (1 - B + B * self.lengths[i] / (self.avg or 1.0))
-            for term in q:
-                f = tf.get(term)
-                if f:
-                    matched += 1
-                    s += self.idf[term] * f * (K1 + 1) / (f + norm)
-            if matched:
-                out.append((round(s, 6), matched, i))
-        return out
-
-    def query_terms(self, query: str) -> list[str]:
-        return list(dict.fromkeys(tokens(query)))
+def fts_query(terms: list[str], column: str | None = None) -> str:
+    """An FTS5 MATCH expression: any of the terms, each quoted, optionally in one column."""
+    expr = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    return f"{{{column}}} : ({expr})" if column else expr
 
 
-def rank(index: Index, query: str) -> list[tuple[float, dict[str, Any]]]:
-    """Matches, best first; ties broken by newest update, then id, so the order is deterministic."""
-    scored = index.score(query)
-    recs = index.records
-    # Stable sorts from the least to the most significant key: id, then newest update, then score.
-    scored.sort(key=lambda t: recs[t[2]]["id"])
-    scored.sort(key=lambda t: str(recs[t[2]].get("updated", "")), reverse=True)
-    scored.sort(key=lambda t: t[0], reverse=True)
-    return [(s, recs[i]) for s, _, i in scored]
-
-
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def token_set(text: str) -> frozenset[str]:
     return frozenset(tokens(text))
 

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from .durable import checksum_holds, encode, fsync_dir, locked, read_json, sealed, sealed_bytes_hold, with_checksum, write_atomic, write_failed
+from .durable import canonical, checksum_holds, encode, fsync_dir, locked, read_json, sealed_bytes_hold, with_checksum, write_atomic, write_failed
 from .errors import ColdBodyError, InvalidInput, LayerBroken
 
 FORMAT = "lingshu-layer/1"
@@ -104,7 +104,6 @@ def _parse(raw: bytes) -> dict[str, Any] | None:
 # Readers keep the last parse of each layer, keyed by the file's identity. A publish always
 # renames a new file into place, so any change by any process changes the key: never stale.
 _cache: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
-_raw: dict[Path, bytes] = {}
 
 
 def _file_key(path: Path) -> tuple[int, int, int] | None:
@@ -129,7 +128,6 @@ def load(ref: LayerRef) -> dict[str, Any]:
         obj = _parse(raw)
         if obj is not None:
             _cache[ref.state_path] = (key, obj)
-            _raw[ref.state_path] = raw
             return obj
     elif key is None and not ref.prev_path.exists() and not (ref.dir / INTENT).exists():
         return empty_layer(ref)
@@ -170,7 +168,6 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
     except FileNotFoundError:
         raw = None
     obj = _parse(raw) if raw is not None else None
-    good = raw
     if obj is None:
         if raw is not None:
             quarantine(ref, raw)
@@ -180,7 +177,7 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
         prev = _parse(prev_raw) if prev_raw is not None else None
         if prev is None:
             if raw is None and prev_raw is None:
-                obj, good = empty_layer(ref), None
+                obj = empty_layer(ref)
             else:
                 if prev_raw is not None:
                     quarantine(ref, prev_raw)
@@ -188,13 +185,11 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
         else:
             assert prev_raw is not None
             write_atomic(ref.state_path, prev_raw)
-            obj, good = prev, prev_raw
+            obj = prev
     _finish_intent(ref, obj)
     key = _file_key(ref.state_path)
     if key is not None:
         _cache[ref.state_path] = (key, obj)
-        if good is not None:
-            _raw[ref.state_path] = good
     return obj
 
 
@@ -224,58 +219,146 @@ def _finish_intent(ref: LayerRef, state: dict[str, Any]) -> None:
 
 
 class Tx:
-    """What one transaction does besides changing the layer object: cold files to add or drop."""
+    """What one transaction does besides changing the layer's live records: cold files to write or
+    drop. Records are copied before they change (`edit`), so the published generation, which
+    readers in this process share, is never modified in place."""
 
-    def __init__(self) -> None:
+    def __init__(self, ref: LayerRef) -> None:
+        self.ref = ref
         self.put_cold: dict[str, dict[str, Any]] = {}
         self.drop_cold: list[str] = []
 
-    def archive_body(self, rid: str, body: str, versions: list[dict[str, Any]]) -> None:
-        self.put_cold[rid] = {"body": body, "versions": versions}
+    def edit(self, state: dict[str, Any], rid: str) -> dict[str, Any]:
+        """The record `rid` of `state`, as a copy that may be changed."""
+        rec = dict(state["records"][rid])
+        state["records"][rid] = rec
+        return rec
 
-    def delete_body(self, rid: str) -> None:
+    def archive(self, state: dict[str, Any], rid: str, reason: str, when: str) -> dict[str, Any]:
+        """Move an active record out of the layer file into the cold store (SPEC §3.5): its body
+        and earlier versions with it. Returns the archived record without its body."""
+        rec = dict(state["records"].pop(rid))
+        body, versions = rec.pop("body", ""), rec.pop("versions", [])
+        rec.update(status="archived", archivedAt=when, archiveReason=reason, revision=int(rec.get("revision", 1)) + 1, updated=when)
+        self.put_archived(rec, body, versions)
+        return rec
+
+    def put_archived(self, stub: dict[str, Any], body: str, versions: list[dict[str, Any]]) -> None:
+        self.put_cold[stub["id"]] = {"body": body, "versions": versions, "record": stub}
+
+    def restore(self, state: dict[str, Any], rid: str) -> dict[str, Any]:
+        """Bring an archived record back into the layer file (its cold file goes once published)."""
+        stored = read_cold(self.ref, rid)
+        rec = dict(stored.get("record") or state["records"][rid])
+        rec.update(body=stored["body"], versions=stored["versions"], status="active")
+        for key in ("archivedAt", "archiveReason"):
+            rec.pop(key, None)
+        state["records"][rid] = rec
         self.drop_cold.append(rid)
+        return rec
+
+    def purge(self, state: dict[str, Any], rid: str) -> None:
+        """Remove a record for good: from the layer file and, if archived, from the cold store."""
+        state["records"].pop(rid, None)
+        if (self.ref.cold_dir / f"{rid}.json").exists():
+            self.drop_cold.append(rid)
 
 
-def check_limits(ref: LayerRef, state: dict[str, Any], data: bytes) -> None:
-    total = sum(
-        len(r.get("body", "").encode("utf-8"))
-        for r in state["records"].values()
-        if r.get("status") == "active"
-    )
-    if total > LAYER_BODY_BYTES:
+def check_limits(ref: LayerRef, state: dict[str, Any], data: bytes, body_bytes: int) -> None:
+    if body_bytes > LAYER_BODY_BYTES:
         raise InvalidInput(
-            f"The {ref.label} would hold {total} bytes of bodies, over its 1 MiB limit. Nothing was written. "
+            f"The {ref.label} would hold {body_bytes} bytes of bodies, over its 1 MiB limit. Nothing was written. "
             "Archive or shorten records you no longer need, then save again."
         )
     if len(data) > STATE_BYTES:
         raise InvalidInput(
             f"The {ref.label} file would be {len(data)} bytes, over its 2 MiB limit. Nothing was written. "
-            "Archive or purge old records, then save again."
+            "Archive records you no longer need (archived records leave the file), then save again."
         )
 
 
-def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durable: bool = True) -> tuple[T, dict[str, Any]]:
-    """Apply `change` to a fresh copy of the layer under its lock and publish the new generation.
+# Each record's canonical bytes, kept per layer file while the record object is unchanged: a
+# publish encodes only the records a transaction replaced, not the whole layer.
+_encoded: dict[Path, dict[str, tuple[dict[str, Any], bytes, int]]] = {}
 
-    `change` mutates the state in place and returns a value; raising a `LingshuError` aborts with
-    nothing written. Returns that value and the published state. `durable=False` skips the fsyncs
-    (still atomic): only for bookkeeping such as read counts, never for what a record says.
+
+def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
+    """(the sealed file bytes, total active body bytes), byte for byte what `sealed` gives."""
+    import hashlib
+
+    old = _encoded.get(ref.state_path, {})
+    cache: dict[str, tuple[dict[str, Any], bytes, int]] = {}
+    parts = []
+    body_bytes = 0
+    for rid in sorted(state["records"]):
+        rec = state["records"][rid]
+        hit = old.get(rid)
+        if hit is None or hit[0] is not rec:
+            hit = (rec, canonical(rec), len(str(rec.get("body", "")).encode("utf-8")) if rec.get("status") == "active" else 0)
+        cache[rid] = hit
+        body_bytes += hit[2]
+        parts.append(canonical(rid) + b":" + hit[1])
+    _encoded[ref.state_path] = cache
+    fields = []
+    for key in sorted(k for k in state if k != "checksum"):
+        value = b"{" + b",".join(parts) + b"}" if key == "records" else canonical(state[key])
+        fields.append(canonical(key) + b":" + value)
+    body = b"{" + b",".join(fields) + b"}"
+    digest = hashlib.sha256(body).hexdigest()
+    state["checksum"] = "sha256:" + digest
+    return b'{"checksum":"sha256:' + digest.encode() + b'",' + body[1:], body_bytes
+
+
+def _working_copy(base: dict[str, Any]) -> dict[str, Any]:
+    state = dict(base)
+    state["records"] = dict(base["records"])
+    state["conflicts"] = list(base["conflicts"])
+    state["suggestions"] = list(base["suggestions"])
+    return state
+
+
+def _migrate(ref: LayerRef, state: dict[str, Any]) -> None:
+    """Files of earlier versions kept archived stubs and purge tombstones in the layer file. Move
+    each archived stub into its cold file (which becomes a superset of what it was, so this is
+    safe whether or not the publish happens) and drop the tombstones."""
+    for rid, rec in list(state["records"].items()):
+        if rec.get("status") == "purged":
+            del state["records"][rid]
+        elif rec.get("status") == "archived":
+            try:
+                stored = read_cold(ref, rid)
+            except ColdBodyError:
+                continue  # left in place: doctor reports it, and restore says what is wrong
+            if "record" not in stored:
+                write_atomic(ref.cold_dir / f"{rid}.json", encode(cold_file(rid, {"body": stored["body"], "versions": stored["versions"], "record": rec})))
+            del state["records"][rid]
+
+
+def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durable: bool = True) -> tuple[T, dict[str, Any]]:
+    """Apply `change` to a working copy of the layer under its lock and publish the new generation.
+
+    `change` changes the state (records only through `Tx.edit`, `archive`, `restore`, `purge` or
+    by putting new dicts in place) and returns a value; raising a `LingshuError` aborts with
+    nothing written. Returns that value and the published state. The layer's index follows in the
+    same transaction. `durable=False` skips the fsyncs (still atomic).
     """
+    from . import index
+
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         base = _recover(ref)
-        raw = _raw.get(ref.state_path) if _cache.get(ref.state_path, (None, None))[1] is base else None
-        state = json.loads(raw) if raw is not None else json.loads(encode(base))
-        _normalise(state)
-        tx = Tx()
+        state = _working_copy(base)
+        tx = Tx(ref)
         value = change(state, tx)
         if state == base and not tx.put_cold and not tx.drop_cold:
             return value, base  # a gate answered without changing anything: no new generation
+        _migrate(ref, state)
         generation_before = base["generation"]
         state["generation"] = generation_before + 1
         state["format"] = FORMAT
-        data = sealed(state)
-        check_limits(ref, state, data)
+        if tx.put_cold or tx.drop_cold:
+            state["archiveGeneration"] = int(base.get("archiveGeneration", 0)) + 1
+        data, body_bytes = _seal_layer(ref, state)
+        check_limits(ref, state, data, body_bytes)
         intent_path = ref.dir / INTENT
         if tx.put_cold or tx.drop_cold:
             write_atomic(
@@ -284,7 +367,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
             )
             try:
                 for rid, payload in tx.put_cold.items():
-                    write_atomic(ref.cold_dir / f"{rid}.json", encode(cold_file(rid, payload)))
+                    write_atomic(ref.cold_dir / f"{rid}.json", encode(cold_file(rid, payload)), durable=durable)
                 write_atomic(ref.state_path, data, keep_prev=ref.prev_path)
             except BaseException:
                 _rollback_failed_publish(ref, base)
@@ -299,7 +382,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
         key = _file_key(ref.state_path)
         if key is not None:
             _cache[ref.state_path] = (key, state)
-            _raw[ref.state_path] = data
+        index.apply(ref, base, state, {rid: p["record"] for rid, p in tx.put_cold.items()}, tx.drop_cold)
         return value, state
 
 
@@ -313,7 +396,8 @@ def cold_file(rid: str, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def read_cold(ref: LayerRef, rid: str) -> dict[str, Any]:
-    """An archived body, checked; never an empty body in place of a lost one."""
+    """An archived body (and, since the layer file stopped holding archived records, the record
+    itself), checked; never an empty body in place of a lost one."""
     path = ref.cold_dir / f"{rid}.json"
     try:
         obj = read_json(path)
@@ -331,4 +415,21 @@ def read_cold(ref: LayerRef, rid: str) -> dict[str, Any]:
             f"The archived body of this record is damaged ({path} fails its checksum). It was not restored; "
             "recover the file from a backup, or purge the record.",
         )
-    return {"body": obj["body"], "versions": obj.get("versions", [])}
+    out = {"body": obj["body"], "versions": obj.get("versions", [])}
+    if isinstance(obj.get("record"), dict):
+        out["record"] = obj["record"]
+    return out
+
+
+def archived_record(ref: LayerRef, rid: str) -> dict[str, Any] | None:
+    """An archived record as the cold store holds it, without its body; None when there is none."""
+    path = ref.cold_dir / f"{rid}.json"
+    try:
+        obj = read_json(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        obj = None
+    if not checksum_holds(obj) or not isinstance(obj.get("record"), dict):
+        return None
+    return dict(obj["record"])

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import heapq
 import secrets
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from . import ledger
+from . import index, ledger
 from .contexts import resolve_context
 from .durable import encode
 from .eligibility import eligibility, is_current
@@ -17,10 +18,10 @@ from .errors import ColdBodyError, LingshuError
 from .models import TOOL_INPUTS, ForgetInput, ReadInput, RouteInput, SaveInput, SearchInput, SuggestInput
 from .routing import global_refusal
 from .scan import scan_fields
-from .lookup import find, ranked_usable
+from .lookup import archived_in, find, ranked_usable
 from .search import similarity
 from .statuses import Status
-from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, read_cold, transact, utc_now
+from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, transact, utc_now
 from .workspace import Workspace, open_workspace
 
 WRITE_TOOLS = ("memory_save", "memory_suggest", "memory_forget")
@@ -117,13 +118,7 @@ def _hit(rec: dict[str, Any], layer: str, score: float, history: bool) -> dict[s
 
 
 def _registered(ws: Workspace, key: str, value: str) -> bool:
-    for ref in ws.layers():
-        for rec in load(ref)["records"].values():
-            if rec.get("status") == "active" and any(
-                c["key"] == key and c["value"].strip().lower() == value.strip().lower() for c in rec.get("conditions") or []
-            ):
-                return True
-    return False
+    return any(index.registered(ref, key, value) for ref in ws.layers())
 
 
 def memory_search(ws: Workspace, inp: SearchInput, actor: str = "agent") -> dict[str, Any]:
@@ -226,17 +221,7 @@ def memory_read(ws: Workspace, inp: ReadInput, actor: str = "agent") -> dict[str
     size = len(rec.get("body", "").encode("utf-8"))
     if left["bodies"] < 1 or size > left["bodyBytes"]:
         return _fail("budget_exhausted", "This turn's reading budget is spent. Work with what you have read; read it next turn.", write=False, rid=inp.id)
-
-    def touch(state: dict[str, Any], tx: Tx) -> None:
-        r = state["records"].get(rec["id"])
-        if r:
-            r["lastRead"] = _now()
-            r["readCount"] = int(r.get("readCount", 0)) + 1
-
-    try:
-        transact(ref, touch, durable=False)  # a read count is bookkeeping: atomic, not fsynced
-    except LingshuError:
-        pass  # a read must not fail because its use count could not be written
+    index.touch(ref, rec["id"], _now())  # bookkeeping: publishes nothing (SPEC §3.6)
     ledger.record(ws, ctx, usage={"bodies": 1, "bodyBytes": size},
                   cite=[{**ledger.cite_entry("read", rec, ref.kind, ws), "excerpt": rec.get("body", "")[:160]}])
     return {"ok": True, "status": "ok", "id": rec["id"], "view": "body", **_node_fields(rec, ref)}
@@ -368,14 +353,17 @@ def _new_record(ws: Workspace, ref: LayerRef, inp: SaveInput, actor: str) -> dic
     return rec
 
 
-def _candidates(state: dict[str, Any], inp: SaveInput, exclude: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
-    """(id of an identical current record, up to two look-alike candidates with reasons)."""
+def _candidates(state: dict[str, Any], ref: LayerRef, inp: SaveInput, exclude: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
+    """(id of an identical current record, up to two look-alike candidates with reasons). The
+    index names the records worth comparing; the comparison itself is on the layer's records."""
     now = _now()
     conds = _cond_key([c.model_dump() for c in inp.conditions or []])
     title = (inp.title or "").strip().casefold()
     found: list[tuple[float, dict[str, Any], str]] = []
-    for rec in state["records"].values():
-        if rec.get("status") != "active" or rec["id"] == exclude or not is_current(rec, now):
+    ids = index.lookalike_ids(ref, inp.title or "", inp.body or "", inp.topicKey)
+    for rid in sorted(ids):
+        rec = state["records"].get(rid)
+        if rec is None or rec.get("status") != "active" or rec["id"] == exclude or not is_current(rec, now):
             continue
         if inp.topicKey and rec.get("topicKey") == inp.topicKey:
             found.append((2.0, rec, "same_topic_slot"))
@@ -415,26 +403,20 @@ def _drop_conflicts(state: dict[str, Any], *, title: str | None = None, candidat
     ]
 
 
-def _make_room(state: dict[str, Any], tx: Tx) -> list[str]:
-    """At the hard limit, archive the least recently read active record (SPEC §3.5)."""
-    active = [r for r in state["records"].values() if r.get("status") == "active"]
-    archived: list[str] = []
-    while len(active) >= HARD_ACTIVE:
-        victim = min(active, key=lambda r: (r.get("lastRead") or r.get("created", ""), r["id"]))
-        _archive(victim, tx, "make_room")
-        active.remove(victim)
-        archived.append(victim.get("title", ""))
-    return archived
+def _make_room(state: dict[str, Any], tx: Tx, ref: LayerRef, *, keep: str | None = None, adding: int = 1) -> list[str]:
+    """At the hard limit, archive the least recently read active records so that `adding` more
+    fit (SPEC §3.5). One pass over the layer: ordered once, however many must go."""
+    active = [r for r in state["records"].values() if r.get("status") == "active" and r["id"] != keep]
+    over = len(active) + (keep is not None) + adding - HARD_ACTIVE
+    if over <= 0:
+        return []
+    reads = index.last_reads(ref)
 
+    def last_use(r: dict[str, Any]) -> tuple[str, str]:
+        return (max(reads.get(r["id"]) or "", r.get("lastRead") or "") or r.get("created", ""), r["id"])
 
-def _archive(rec: dict[str, Any], tx: Tx, reason: str) -> None:
-    # Earlier versions hold old bodies too: they go to cold storage with the body.
-    tx.archive_body(rec["id"], rec.pop("body", ""), rec.pop("versions", []))
-    rec["status"] = "archived"
-    rec["archivedAt"] = _now()
-    rec["archiveReason"] = reason
-    rec["revision"] = rec.get("revision", 1) + 1
-    rec["updated"] = _now()
+    now = _now()
+    return [tx.archive(state, victim["id"], "make_room", now).get("title", "") for victim in heapq.nsmallest(over, active, key=last_use)]
 
 
 def _committed(rec: dict[str, Any], ref: LayerRef, state: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -495,7 +477,7 @@ def _create(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         return _no_project(routing.get("detail"))
 
     def change(state: dict[str, Any], tx: Tx) -> dict[str, Any]:
-        dup, cands = _candidates(state, inp)
+        dup, cands = _candidates(state, ref, inp)
         if dup:
             return _short_circuit("ok", "none", "", f"Already remembered as {dup}; to change it, save with that id.", rid=dup, state="ACCEPT",
                                   dup_of=dup, pendingConflicts=len(state["conflicts"]))
@@ -510,7 +492,7 @@ def _create(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
                                   "If it is the same thing, save again with that record's id; if it is different, save again with resolution: \"distinct\".",
                                   needsResolution=True, candidates=cands, pendingConflicts=len(state["conflicts"]))
         _drop_conflicts(state, title=inp.title)
-        archived = _make_room(state, tx)
+        archived = _make_room(state, tx, ref)
         rec = _new_record(ws, ref, inp, actor)
         state["records"][rec["id"]] = rec
         return {"rec": rec, "archived": archived}
@@ -534,7 +516,7 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
     given = inp.model_dump(exclude_unset=True, exclude={"id", "revision", "contextId", "scope", "resolution", "supersedes"})
 
     def change(state: dict[str, Any], tx: Tx) -> dict[str, Any]:
-        rec = state["records"].get(inp.id)
+        rec = state["records"].get(inp.id) or archived_in(ref, inp.id or "")
         if not rec or rec.get("status") == "purged":
             return _fail("gone", "No memory has that id. Do not retry; search for the record you meant.", write=True, rid=inp.id or "")
         if rec.get("status") == "archived":
@@ -568,6 +550,7 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         if replaced:
             successor = state["records"].get(rec["supersededBy"])
             if successor and successor.get("supersedes") == rec["id"]:
+                successor = tx.edit(state, successor["id"])
                 successor.pop("supersedes", None)
                 successor["links"] = [l for l in successor.get("links", []) if l.get("target") != rec["id"]]
             for key in ("supersededBy", "validUntil", "supersedeReason"):
@@ -606,14 +589,15 @@ def _supersede(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
                          "Replace the current record instead (search with history: true to see the chain).", pendingConflicts=len(state["conflicts"]))
         topic = inp.topicKey or old.get("topicKey")
         probe = inp.model_copy(update={"topicKey": topic})
-        dup, cands = _candidates(state, probe, exclude=old_id)
+        dup, cands = _candidates(state, ref, probe, exclude=old_id)
         cands = [c for c in cands if c["reason"] == "same_topic_slot"]
         if cands and inp.resolution != "distinct":
             return _gate("conflict", "topic_slot", f"The topic slot '{topic}' already has another current record («{cands[0]['title']}»).",
                          "Replace that record instead, or choose another topicKey.", candidates=cands, pendingConflicts=len(state["conflicts"]))
-        archived = _make_room(state, tx)
+        archived = _make_room(state, tx, ref, keep=old_id)
         rec = _new_record(ws, ref, probe, actor)
         now = rec["created"]
+        old = tx.edit(state, old_id)
         rec["supersedes"] = old_id
         rec["links"] = [{"rel": "supersedes", "target": old_id}]
         rec["versions"] = ([_version_of(old, "superseded")] + list(old.get("versions", [])))[:VERSIONS_KEPT]
@@ -679,15 +663,15 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
     action = inp.action
 
     def change(state: dict[str, Any], tx: Tx) -> dict[str, Any]:
-        rec = state["records"].get(inp.id)
+        rec = state["records"].get(inp.id) or archived_in(ref, inp.id)
         if not rec or rec.get("status") == "purged":
             return _fail("gone", "No memory has that id (it may have been purged). Do not retry.", write=True, rid=inp.id, action=action)
         status = rec.get("status")
         if action == "archive":
             if status == "archived":
                 return _fail("gone", "That record is already archived. Restore it in the panel if you need it.", write=True, rid=rec["id"], action=action)
-            _archive(rec, tx, "forget")
-            return {"rec": rec, "extra": {"action": "archive", "tombstone": False}}
+            stub = tx.archive(state, rec["id"], "by_user" if actor == "user" else "by_agent", _now())
+            return {"rec": stub, "extra": {"action": "archive", "tombstone": False}}
         if action == "restore":
             if status != "archived":
                 return _short_circuit("ok", "none", "", "Already active: nothing to restore.", rid=rec["id"], state="ACCEPT",
@@ -696,30 +680,23 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
             if holder:
                 return _gate("conflict", "topic_slot", f"The topic slot '{rec['topicKey']}' is now held by «{holder.get('title', '')}»; a slot holds one current record.",
                              "Archive or replace that record first, then restore this one.", rid=rec["id"], action=action)
-            stored = read_cold(ref, rec["id"])
-            rec["body"], rec["versions"] = stored["body"], stored["versions"]
-            tx.delete_body(rec["id"])
-            rec["status"] = "active"
-            for key in ("archivedAt", "archiveReason"):
-                rec.pop(key, None)
+            archived = _make_room(state, tx, ref)
+            rec = tx.restore(state, rec["id"])
             rec["revision"] = rec.get("revision", 1) + 1
             rec["updated"] = _now()
-            return {"rec": rec, "extra": {"action": "restore", "forced": False}}
+            return {"rec": rec, "extra": {"action": "restore", "forced": False, **({"archived": archived} if archived else {})}}
         if action == "purge":
             if status == "active" and not inp.force:
                 return _gate("conflict", "purge", "Purging removes the record for good; it is still active.",
                              "Archive it instead, or purge with force: true if the user asked for it gone.", rid=rec["id"], action=action)
-            if status == "archived":
-                tx.delete_body(rec["id"])
-            for other in state["records"].values():
+            tx.purge(state, rec["id"])
+            for other in list(state["records"].values()):
                 if other.get("supersededBy") == rec["id"]:
+                    other = tx.edit(state, other["id"])
                     for key in ("supersededBy", "validUntil", "supersedeReason"):
                         other.pop(key, None)
-            tomb = {"id": rec["id"], "status": "purged", "revision": rec.get("revision", 1) + 1, "updated": _now()}
-            if rec.get("ownerProjectId"):
-                tomb["ownerProjectId"] = rec["ownerProjectId"]
-            state["records"][rec["id"]] = tomb
             _drop_conflicts(state, candidate=rec["id"])
+            tomb = {"id": rec["id"], "status": "purged", "revision": rec.get("revision", 1) + 1, "updated": _now()}
             return {"rec": tomb, "extra": {"action": "purge", "tombstone": True}}
         # undo
         if inp.revision is None or inp.revision != rec.get("revision"):
@@ -729,6 +706,7 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
             return _fail("invalid", "Undo works on active records; restore this one first.", write=True, rid=rec["id"], action=action)
         if not rec.get("versions"):
             return _fail("invalid", "There is no earlier version of this record to go back to.", write=True, rid=rec["id"], action=action)
+        rec = tx.edit(state, rec["id"])
         prev = rec["versions"][0]
         for key in ("title", "summary", "body", "when"):
             rec[key] = prev.get(key, "")

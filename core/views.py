@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import index
 from .eligibility import eligibility, is_current
 from .errors import ColdBodyError, LingshuError
 from .ledger import citation_groups, latest_turn
@@ -69,7 +70,12 @@ def snapshot(ws: Workspace) -> Snapshot:
             snap.problems.append(err.message)
             continue
         gens.append(state["generation"])
-        for rec in state["records"].values():
+        try:
+            stubs = index.archived(ref)
+        except LingshuError as err:
+            snap.problems.append(err.message)
+            stubs = []
+        for rec in [*state["records"].values(), *stubs]:
             if rec["id"] in seen or not eligibility(rec, ctx, "panel", now).ok:
                 continue
             seen.add(rec["id"])

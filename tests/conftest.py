@@ -95,3 +95,17 @@ def layer_file(home: Path, project: Path | None = None) -> Path:
 
 def read_layer(home: Path, project: Path | None = None) -> dict[str, Any]:
     return json.loads(layer_file(home, project).read_text(encoding="utf-8"))
+
+
+def all_records(home: Path, project: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Every record the layer keeps, read from the files: live ones from `state.json`, archived ones
+    from their cold files (SPEC §3.5: archived records leave the layer file)."""
+    path = layer_file(home, project)
+    records: dict[str, dict[str, Any]] = {}
+    for cold in sorted((path.parent / "cold").glob("*.json")):
+        obj = json.loads(cold.read_text(encoding="utf-8"))
+        if isinstance(obj.get("record"), dict):
+            records[obj["id"]] = obj["record"]
+    if path.exists():
+        records.update(read_layer(home, project)["records"])
+    return records

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.durable import checksum_holds
-from tests.conftest import Memory, layer_file
+from tests.conftest import Memory, all_records, layer_file
 
 WORDS = ["deploy", "tests", "cache", "lint", "部署", "缓存", "release", "docker"]
 TOPICS = [None, "slot-a", "slot-b"]
@@ -37,11 +37,12 @@ def _check(mem: Memory, project: Path, created: set[str], purged: set[str]) -> N
         assert checksum_holds(json.loads(prev.read_text()))
     for cold in (path.parent / "cold").glob("*.json"):
         assert checksum_holds(json.loads(cold.read_text()))
-    records = state["records"]
+    assert all(r["status"] == "active" for r in state["records"].values()), "only live records stay in the layer file"
+    records = all_records(mem.home, project)
     for rid in created - purged:
-        assert rid in records and records[rid]["status"] != "purged", f"{rid} lost"
-    for rid in purged:
-        assert records[rid]["status"] == "purged"
+        assert rid in records, f"{rid} lost"
+    for rid in purged:  # purge means gone: no record, no cold file
+        assert rid not in records and not (path.parent / "cold" / f"{rid}.json").exists()
     current = [r for r in records.values() if r["status"] == "active" and not r.get("supersededBy")]
     slots = [r["topicKey"] for r in current if r.get("topicKey")]
     assert len(slots) == len(set(slots)), "two current winners in one topic slot"
@@ -103,6 +104,6 @@ def test_random_sequences_keep_every_invariant(ops) -> None:  # type: ignore[no-
                 if mem("memory_forget", {"id": rid, "action": "purge", "force": True})["committed"]:
                     purged.add(rid)
             elif kind == "undo":
-                state = json.loads(layer_file(home, project).read_text())
-                mem("memory_forget", {"id": rid, "action": "undo", "revision": state["records"][rid].get("revision", 1)})
+                rec = all_records(home, project).get(rid, {})
+                mem("memory_forget", {"id": rid, "action": "undo", "revision": rec.get("revision", 1)})
             _check(mem, project, created, purged)

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from core import index
 from core.contexts import open_turn
 from core.durable import checksum_holds, encode, with_checksum
 from core.eligibility import eligibility
 from core.statuses import GATE_FAILURES
 from core.ledger import citation_groups, latest_turn
 from core.workspace import open_workspace
-from tests.conftest import Memory, read_layer, run_cli
+from tests.conftest import Memory, all_records, read_layer, run_cli
 
 OS = platform.system().lower()
 NOW = "2026-11-29T12:00:00.000000Z"
@@ -256,9 +257,13 @@ def test_6_2_2_read_returns_current_version_and_spends_bodies(home: Path, projec
     """SPEC §6.2.2: current version only; bodies budget 8 per hooked turn."""
     rid = mem.save("Cache dir", "old")["id"]
     mem("memory_save", {"id": rid, "body": "new"})
+    generation = read_layer(home, project)["generation"]
     r = mem("memory_read", {"id": rid})
     assert r["body"] == "new" and r["revision"] == 2 and "versions" not in r
-    assert read_layer(home, project)["records"][rid]["readCount"] == 1
+    # SPEC §3.6: a read is counted in the bookkeeping and publishes no generation
+    ref = open_workspace(home, project).project_layer
+    assert index.read_counts(ref, rid)[1] == 1
+    assert read_layer(home, project)["generation"] == generation
     open_turn(open_workspace(home, project), session_id="s", cwd=str(project))
     for _ in range(8):
         assert mem("memory_read", {"id": rid})["status"] == "ok"
@@ -381,7 +386,9 @@ def test_6_3_7_hard_limit_archives_least_recently_read(home: Path, project: Path
     assert r["committed"] is True and r["archived"] == ["Filler 0"]
     assert "archived «Filler 0» to make room" in r["warnings"]
     assert any("soft limit of 200" in w for w in r["warnings"])
-    assert read_layer(home, project)["records"]["mem_fill00000000"]["status"] == "archived"
+    # SPEC §3.5: the archived record leaves the layer file for the cold store
+    assert "mem_fill00000000" not in read_layer(home, project)["records"]
+    assert all_records(home, project)["mem_fill00000000"]["status"] == "archived"
 
 
 # ---------------------------------------------------------------- §6.4 forget
@@ -393,7 +400,7 @@ def test_6_4_archive_restore_purge_undo(home: Path, project: Path, mem: Memory) 
     r = mem("memory_forget", {"id": rid})
     assert (r["action"], r["tombstone"], r["committed"]) == ("archive", False, True)
     assert mem("memory_search", {"query": "cache"})["results"] == []
-    assert "body" not in read_layer(home, project)["records"][rid]
+    assert rid not in read_layer(home, project)["records"] and "body" not in all_records(home, project)[rid]
     r = mem("memory_forget", {"id": rid, "action": "restore"})
     assert (r["action"], r["forced"]) == ("restore", False)
     assert mem("memory_read", {"id": rid})["body"] == ".cache/build"
@@ -406,8 +413,7 @@ def test_6_4_archive_restore_purge_undo(home: Path, project: Path, mem: Memory) 
     assert (refused["committed"], refused["status"], refused["gate"]) == (False, "conflict", "purge")
     r = mem("memory_forget", {"id": rid, "action": "purge", "force": True})
     assert (r["tombstone"], r["committed"]) == (True, True)
-    assert read_layer(home, project)["records"][rid] == {**read_layer(home, project)["records"][rid], "status": "purged"}
-    assert "title" not in read_layer(home, project)["records"][rid]
+    assert rid not in all_records(home, project)  # purge means gone: no record, no cold file
     assert mem("memory_read", {"id": rid})["status"] == "gone"
     assert mem("memory_forget", {"id": rid, "action": "restore"})["status"] == "gone"
 

@@ -18,7 +18,7 @@ from core.durable import checksum_holds
 from core.errors import LayerBroken
 from core.store import load, read_cold
 from core.workspace import open_workspace
-from tests.conftest import REPO, layer_file, read_layer, run_cli
+from tests.conftest import REPO, all_records, layer_file, read_layer, run_cli
 
 CHILD = [sys.executable, "-m", "tests.core.writer_child"]
 
@@ -57,13 +57,16 @@ def test_kill_at_random_moments_loses_nothing_that_was_reported(home: Path, proj
         state = load(ref)  # recovers an interrupted intent
         assert checksum_holds(json.loads(ref.state_path.read_bytes()))
         assert not (ref.dir / "intent.json").exists()
+        records = all_records(home, project)
         for rid in reported:
-            assert rid in state["records"], f"{rid} was reported written but is gone"
-        archived = {rid for rid, r in state["records"].items() if r["status"] == "archived"}
+            assert rid in records, f"{rid} was reported written but is gone"
+        assert all(r["status"] == "active" for r in state["records"].values())
+        archived = {rid for rid, r in records.items() if r["status"] == "archived"}
         for rid in archived:
             assert read_cold(ref, rid)["body"].startswith("body ")
         cold = {p.stem for p in ref.cold_dir.glob("*.json")} if ref.cold_dir.exists() else set()
         assert cold == archived, "cold files must match archived records exactly"
+        assert not cold & set(state["records"]), "an archived record lives in the cold store only"
     assert len(reported) > 50
 
 
@@ -170,7 +173,7 @@ def test_cold_body_damage_is_reported_never_an_empty_body(home: Path, project: P
     rb = mem("memory_forget", {"id": b, "action": "restore"})
     assert (ra["status"], ra["committed"]) == ("cold_corrupt", False)
     assert (rb["status"], rb["committed"]) == ("cold_missing", False)
-    assert read_layer(home, project)["records"][a]["status"] == "archived"
+    assert a not in read_layer(home, project)["records"] and b not in read_layer(home, project)["records"]
     doc = run_cli(home, "doctor")
     assert doc.returncode == 1 and "damaged" in doc.stdout and "missing" in doc.stdout
 

@@ -14,7 +14,7 @@ from lingshu_tui.app import LingshuApp
 from lingshu_tui.screens.detail import DetailScreen
 from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
 from lingshu_tui.widgets.palace import Palace
-from tests.conftest import REPO, cli_env
+from tests.conftest import REPO, all_records, cli_env
 
 
 def rows(app: LingshuApp) -> list[str]:
@@ -28,7 +28,7 @@ def screen_text(app: LingshuApp) -> str:
 def rec_by_title(demo, title: str) -> dict:  # type: ignore[no-untyped-def]
     ws = demo.ws()
     for ref in ws.layers():
-        for r in json.loads(ref.state_path.read_text())["records"].values():
+        for r in all_records(demo.home, demo.project if ref.kind == "project" else None).values():
             if r.get("title") == title:
                 return {**r, "layer": ref.kind}
     raise KeyError(title)

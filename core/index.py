@@ -1,0 +1,392 @@
+"""The derived index of one layer: SQLite (FTS5) in `index.sqlite` next to the layer file (SPEC §3.6).
+
+It holds a copy of the layer's live records, their analysed text for BM25, the archive index
+(stubs of archived records, from the cold store) and read bookkeeping. It is never a source of
+truth: it carries the checksum of the `state.json` generation it reflects, and any difference
+(a crash between publish and index update, a hand edit, an older version of Lingshu) rebuilds it
+from the layer before it is used. Writers update it in the same transaction that publishes a
+generation, under the layer lock; readers rebuild it when they find it stale, so a reader never
+waits for the layer lock.
+
+Read counts and last-read times live only here (table `reads`), so a read publishes nothing.
+Losing the last few in a crash, or all of them with the file, is acceptable: they only order
+which record is archived first at the hard limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .durable import checksum_holds, sealed_bytes_hold
+from .search import FIELD_WEIGHTS, analysed, bm25, bonus, fts_query, query_terms
+
+INDEX = "index.sqlite"
+# Bump when the schema or the analyser changes: an index of another version is rebuilt.
+SCHEMA = "3"
+COLUMNS = ("title", "summary", "whenc", "body", "conds")
+_HEAD = b'{"checksum":"'
+_SCHEMA_SQL = f"""
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS records(n INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, status TEXT, topic TEXT,
+    title_key TEXT, conds TEXT, length REAL, json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS records_topic ON records(topic) WHERE topic IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_title ON records(title_key);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({", ".join(COLUMNS)},
+    tokenize="unicode61 remove_diacritics 0 tokenchars '._-+#'");
+CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');
+CREATE TABLE IF NOT EXISTS archive(id TEXT PRIMARY KEY, updated TEXT, json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reads(id TEXT PRIMARY KEY, last_read TEXT, count INTEGER NOT NULL DEFAULT 0);
+"""
+
+
+def _tag(state: dict[str, Any]) -> str:
+    return str(state.get("checksum") or f"empty:{state.get('generation', 0)}")
+
+
+def _cond_lines(record: dict[str, Any]) -> str:
+    """Conditions as "\\nkey=value\\n" lines, lowercased, for exact lookups by task kind or series."""
+    conds = [c for c in record.get("conditions") or [] if isinstance(c, dict)]
+    return "\n" + "".join(f"{c.get('key')}={str(c.get('value', '')).strip().lower()}\n" for c in conds)
+
+
+class _Conn:
+    """One open index and the file identity it was opened on (another process may replace it)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        target = str(path) if path else ":memory:"
+        self.db = sqlite3.connect(target, timeout=2.0, isolation_level=None, check_same_thread=False)
+        if path:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # The index is derived: after a power cut it is checked against the layer and rebuilt.
+            self.db.execute("PRAGMA synchronous=OFF")
+        self.db.executescript(_SCHEMA_SQL)
+        self.ident = _ident(path) if path else None
+        self.checked: tuple[tuple[int, int, int] | None, str] | None = None
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+
+def _ident(path: Path | None) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if st else None
+
+
+_conns: dict[Path, _Conn] = {}
+
+
+def _connect(layer_dir: Path) -> _Conn:
+    """The index of a layer, reopened when its file was replaced; in memory when the home cannot
+    hold it (read-only), so search still works there, only slower."""
+    path = layer_dir / INDEX
+    conn = _conns.get(path)
+    if conn is not None and (conn.path is None or conn.ident == _ident(path)):
+        return conn
+    if conn is not None:
+        with contextlib.suppress(sqlite3.Error):
+            conn.db.close()
+    try:
+        layer_dir.mkdir(parents=True, exist_ok=True)
+        conn = _Conn(path)
+    except (sqlite3.Error, OSError):
+        with contextlib.suppress(OSError):
+            path.unlink()  # an unreadable index is only derived data: start it again
+        try:
+            conn = _Conn(path)
+        except (sqlite3.Error, OSError):
+            conn = _Conn(None)
+    _conns[path] = conn
+    return conn
+
+
+def forget_connections() -> None:
+    """Close every open index (tests and benchmarks that start from cold)."""
+    for conn in _conns.values():
+        with contextlib.suppress(sqlite3.Error):
+            conn.db.close()
+    _conns.clear()
+
+
+def sealed_checksum(state_path: Path) -> str | None:
+    """The checksum of a sealed `state.json` whose bytes hold it: which generation is on disk,
+    known by hashing the file, without parsing it. None for a damaged file or another form (a
+    hand-written one), which the caller then loads the slow way (and recovers, if need be)."""
+    try:
+        with open(state_path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    if sealed_bytes_hold(raw) is not True:
+        return None
+    end = raw.find(b'"', len(_HEAD))
+    return raw[len(_HEAD) : end].decode("ascii")
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def current(ref: Any) -> _Conn:
+    """The layer's index, brought up to the generation on disk first when it is behind."""
+    from .store import load
+
+    conn = _connect(ref.dir)
+    key = _stat_key(ref.state_path)
+    tag = conn.meta("tag")
+    if key is not None and conn.checked is not None and conn.checked[0] == key and conn.checked[1] == tag:
+        return conn  # the file and the index are both as this process last saw them agree
+    if key is not None and tag is not None and conn.meta("schema") == SCHEMA and sealed_checksum(ref.state_path) == tag:
+        conn.checked = (key, tag)
+        return conn
+    state = load(ref)
+    if tag != _tag(state) or conn.meta("schema") != SCHEMA:
+        rebuild(conn, ref, state)
+    conn.checked = (_stat_key(ref.state_path), _tag(state))
+    return conn
+
+
+def _row(rec: dict[str, Any]) -> tuple[Any, ...]:
+    title_key = str(rec.get("title") or "").strip().casefold()
+    return (rec["id"], rec.get("status", "active"), rec.get("topicKey") or None, title_key, _cond_lines(rec))
+
+
+def _insert(db: sqlite3.Connection, rec: dict[str, Any]) -> None:
+    columns = analysed(rec)
+    length = sum(w * len(c.split()) for w, c in zip(FIELD_WEIGHTS, columns))
+    cur = db.execute("INSERT INTO records(id, status, topic, title_key, conds, length, json) VALUES (?,?,?,?,?,?,?)",
+                     (*_row(rec), length, json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+    if rec.get("status", "active") == "active":
+        db.execute(f"INSERT INTO fts(rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?,?,?)", (cur.lastrowid, *columns))
+
+
+def _delete(db: sqlite3.Connection, rid: str) -> None:
+    row = db.execute("SELECT n FROM records WHERE id=?", (rid,)).fetchone()
+    if row:
+        db.execute("DELETE FROM fts WHERE rowid=?", (row[0],))
+        db.execute("DELETE FROM records WHERE n=?", (row[0],))
+
+
+def _set_tag(db: sqlite3.Connection, state: dict[str, Any]) -> None:
+    db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [
+        ("tag", _tag(state)), ("schema", SCHEMA), ("generation", str(state.get("generation", 0))),
+        ("archiveGeneration", str(state.get("archiveGeneration", 0))),
+        ("conflicts", json.dumps(state.get("conflicts", []), ensure_ascii=False)),
+    ])
+
+
+def _stub(cold: dict[str, Any]) -> dict[str, Any] | None:
+    rec = cold.get("record")
+    return rec if isinstance(rec, dict) and isinstance(rec.get("id"), str) else None
+
+
+def _scan_cold(ref: Any) -> Iterator[dict[str, Any]]:
+    """Stubs of the archived records in the cold store, from each file that passes its checksum."""
+    try:
+        names = sorted(os.listdir(ref.cold_dir))
+    except OSError:
+        return
+    for name in names:
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        try:
+            with open(ref.cold_dir / name, "rb") as fh:
+                obj = json.loads(fh.read())
+        except (OSError, ValueError):
+            continue
+        stub = _stub(obj) if checksum_holds(obj) else None
+        if stub is not None:
+            yield stub
+
+
+def rebuild(conn: _Conn, ref: Any, state: dict[str, Any]) -> None:
+    """Make the index reflect `state` exactly (and the cold store, when its generation moved)."""
+    try:
+        with conn.writing() as db:
+            if db.execute("SELECT value FROM meta WHERE key='tag'").fetchone() == (_tag(state),) and conn.meta("schema") == SCHEMA:
+                return  # another process rebuilt it meanwhile
+            db.execute("DELETE FROM records")
+            db.execute("DELETE FROM fts")
+            for rec in state["records"].values():
+                _insert(db, rec)
+            if conn.meta("archiveGeneration") != str(state.get("archiveGeneration", 0)) or conn.meta("schema") != SCHEMA:
+                db.execute("DELETE FROM archive")
+                db.executemany("INSERT OR REPLACE INTO archive(id, updated, json) VALUES (?,?,?)",
+                               ((s["id"], str(s.get("archivedAt") or s.get("updated") or ""), json.dumps(s, ensure_ascii=False))
+                                for s in _scan_cold(ref)))
+            _set_tag(db, state)
+    except sqlite3.Error:
+        if conn.path is None:
+            raise
+        # The file is locked for too long or damaged: serve this call from memory instead.
+        _conns[conn.path] = mem = _Conn(None)
+        rebuild(mem, ref, state)
+
+
+def apply(ref: Any, base: dict[str, Any], new: dict[str, Any], archived: dict[str, dict[str, Any]], unarchived: list[str]) -> None:
+    """After a publish, under the layer lock: bring the index from `base` to `new` by the records
+    that changed. An index that was not at `base` is rebuilt; an error leaves it stale, and the
+    next user rebuilds it — the index is never trusted over the layer."""
+    try:
+        conn = _connect(ref.dir)
+        with conn.writing() as db:
+            tag = db.execute("SELECT value FROM meta WHERE key='tag'").fetchone()
+            if tag != (_tag(base),) or conn.meta("schema") != SCHEMA:
+                raise _Stale
+            old, cur = base["records"], new["records"]
+            for rid in old.keys() | cur.keys():
+                if old.get(rid) is not cur.get(rid):
+                    _delete(db, rid)
+                    if rid in cur:
+                        _insert(db, cur[rid])
+            for rid, stub in archived.items():
+                db.execute("INSERT OR REPLACE INTO archive(id, updated, json) VALUES (?,?,?)",
+                           (rid, str(stub.get("archivedAt") or ""), json.dumps(stub, ensure_ascii=False)))
+            db.executemany("DELETE FROM archive WHERE id=?", ((rid,) for rid in unarchived))
+            _set_tag(db, new)
+        conn.checked = None
+    except _Stale:
+        with contextlib.suppress(sqlite3.Error, OSError):
+            rebuild(_connect(ref.dir), ref, new)
+    except (sqlite3.Error, OSError):
+        pass
+
+
+class _Stale(Exception):
+    """The index was not at the generation the writer started from."""
+
+
+# ---------------------------------------------------------------- queries
+
+
+def get(ref: Any, rid: str) -> dict[str, Any] | None:
+    """A record the layer file holds (any status), by id."""
+    row = current(ref).db.execute("SELECT json FROM records WHERE id=?", (rid,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def search(ref: Any, query: str, *, limit: int = 200, offset: int = 0) -> list[tuple[float, dict[str, Any], int, bool]]:
+    """Active records matching any query term: (score, record, matched terms, title hit), best
+    first. FTS5 finds and pre-orders the matches; each page is then scored by our own BM25 (FTS5's
+    gives no weight at all to a term in over half the records, common in a small memory) with
+    field weights, plus the all-terms and phrase bonuses."""
+    terms = query_terms(query)
+    if not terms:
+        return []
+    conn = current(ref)
+    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
+    rows = conn.db.execute(
+        f"SELECT {', '.join('fts.' + c for c in COLUMNS)}, records.json "
+        f"FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY bm25(fts, {weights}) LIMIT ? OFFSET ?",
+        (fts_query(terms), limit, offset),
+    ).fetchall()
+    if not rows:
+        return []
+    total, avg = conn.db.execute("SELECT count(*), avg(length) FROM records WHERE status='active'").fetchone()
+    marks = ",".join("?" * len(terms))
+    df = dict(conn.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", terms).fetchall())
+    out = []
+    for row in rows:
+        columns = tuple(row[:5])
+        extra, matched, title_hit = bonus(terms, columns)
+        score = bm25(terms, columns, df, int(total), float(avg or 1.0))
+        out.append((round(score + extra, 6), json.loads(row[5]), matched, title_hit))
+    out.sort(key=lambda t: t[1]["id"])
+    out.sort(key=lambda t: str(t[1].get("updated", "")), reverse=True)
+    out.sort(key=lambda t: t[0], reverse=True)
+    return out
+
+
+def lookalike_ids(ref: Any, title: str, body: str, topic: str | None) -> set[str]:
+    """Records that could be the same as a proposed one: same topic slot, same title, or sharing
+    title or body terms (the best BM25 matches; similarity is then measured on these alone)."""
+    conn = current(ref)
+    ids = {r[0] for r in conn.db.execute("SELECT id FROM records WHERE title_key=?", (title.strip().casefold(),))}
+    if topic:
+        ids |= {r[0] for r in conn.db.execute("SELECT id FROM records WHERE topic=?", (topic,))}
+    for column, text, limit in (("title", title, 200), ("body", body, 50)):
+        terms = query_terms(text)[:100]
+        if terms:
+            ids |= {r[0] for r in conn.db.execute(
+                "SELECT records.id FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY rank LIMIT ?",
+                (fts_query(terms, column), limit))}
+    return ids
+
+
+def topic_members(ref: Any) -> list[dict[str, Any]]:
+    """Active records that hold a topic slot."""
+    rows = current(ref).db.execute("SELECT json FROM records WHERE topic IS NOT NULL AND status='active'").fetchall()
+    return [json.loads(r[0]) for r in rows]
+
+
+def conflicts(ref: Any) -> list[dict[str, Any]]:
+    """The layer's conflicts queue as of the indexed generation."""
+    raw = current(ref).meta("conflicts")
+    return json.loads(raw) if raw else []
+
+
+def registered(ref: Any, key: str, value: str) -> bool:
+    """Whether an active record has the condition `key = value` (case-insensitive)."""
+    needle = f"\n{key}={value.strip().lower()}\n"
+    row = current(ref).db.execute("SELECT 1 FROM records WHERE status='active' AND instr(conds, ?) > 0 LIMIT 1", (needle,)).fetchone()
+    return row is not None
+
+
+def archived_stub(ref: Any, rid: str) -> dict[str, Any] | None:
+    """What the archive index remembers of an archived record (its cold file may be damaged or lost)."""
+    row = current(ref).db.execute("SELECT json FROM archive WHERE id=?", (rid,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def archived(ref: Any) -> list[dict[str, Any]]:
+    """Stubs of the layer's archived records (no bodies), most recently archived first."""
+    rows = current(ref).db.execute("SELECT json FROM archive ORDER BY updated DESC, id").fetchall()
+    return [json.loads(r[0]) for r in rows]
+
+
+def touch(ref: Any, rid: str, when: str) -> None:
+    """Count a read. Bookkeeping only: never fails the read, never publishes a generation."""
+    with contextlib.suppress(sqlite3.Error, OSError):
+        _connect(ref.dir).db.execute(
+            "INSERT INTO reads(id, last_read, count) VALUES (?, ?, 1) "
+            "ON CONFLICT(id) DO UPDATE SET last_read=excluded.last_read, count=count+1", (rid, when))
+
+
+def last_reads(ref: Any) -> dict[str, str]:
+    """Last-read times by record id, as far as the bookkeeping knows."""
+    with contextlib.suppress(sqlite3.Error, OSError):
+        return {r[0]: r[1] for r in _connect(ref.dir).db.execute("SELECT id, last_read FROM reads")}
+    return {}
+
+
+def read_counts(ref: Any, rid: str) -> tuple[str | None, int]:
+    """(last read, read count) of one record."""
+    with contextlib.suppress(sqlite3.Error, OSError):
+        row = _connect(ref.dir).db.execute("SELECT last_read, count FROM reads WHERE id=?", (rid,)).fetchone()
+        if row:
+            return row[0], int(row[1])
+    return None, 0
