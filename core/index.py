@@ -24,17 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from .durable import checksum_holds, sealed_bytes_hold
-from .search import FIELD_WEIGHTS, analysed, bm25, bonus, fts_query, query_terms
+from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "3"
+SCHEMA = "4"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 _HEAD = b'{"checksum":"'
 _SCHEMA_SQL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS records(n INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, status TEXT, topic TEXT,
-    title_key TEXT, conds TEXT, length REAL, json TEXT NOT NULL);
+    title_key TEXT, conds TEXT, length REAL, updated TEXT, json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_topic ON records(topic) WHERE topic IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_title ON records(title_key);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({", ".join(COLUMNS)},
@@ -63,12 +63,33 @@ class _Conn:
         target = str(path) if path else ":memory:"
         self.db = sqlite3.connect(target, timeout=2.0, isolation_level=None, check_same_thread=False)
         if path:
-            self.db.execute("PRAGMA journal_mode=WAL")
             # The index is derived: after a power cut it is checked against the layer and rebuilt.
             self.db.execute("PRAGMA synchronous=OFF")
-        self.db.executescript(_SCHEMA_SQL)
+        found = self._schema()
+        if found != SCHEMA:
+            if path:
+                self.db.execute("PRAGMA journal_mode=WAL")
+            if found is not None:  # another version's index: rebuilt from the layer; read counts kept
+                self.db.executescript("DROP TABLE IF EXISTS vocab; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS records; "
+                                      "DROP TABLE IF EXISTS archive; DROP TABLE IF EXISTS meta;")
+            self.db.executescript(_SCHEMA_SQL)
         self.ident = _ident(path) if path else None
         self.checked: tuple[tuple[int, int, int] | None, str] | None = None
+        self._stats: tuple[str | None, int, float] | None = None
+
+    def _schema(self) -> str | None:
+        try:
+            return self.meta("schema")
+        except sqlite3.OperationalError:
+            return None  # a new file: no tables yet
+
+    def stats(self) -> tuple[int, float]:
+        """(active records, their mean weighted length), kept per indexed generation."""
+        tag = self.meta("tag")
+        if self._stats is None or self._stats[0] != tag:
+            n, avg = self.db.execute("SELECT count(*), avg(length) FROM records WHERE status='active'").fetchone()
+            self._stats = (tag, int(n), float(avg or 1.0))
+        return self._stats[1], self._stats[2]
 
     def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
@@ -178,8 +199,8 @@ def _row(rec: dict[str, Any]) -> tuple[Any, ...]:
 def _insert(db: sqlite3.Connection, rec: dict[str, Any]) -> None:
     columns = analysed(rec)
     length = sum(w * len(c.split()) for w, c in zip(FIELD_WEIGHTS, columns))
-    cur = db.execute("INSERT INTO records(id, status, topic, title_key, conds, length, json) VALUES (?,?,?,?,?,?,?)",
-                     (*_row(rec), length, json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+    cur = db.execute("INSERT INTO records(id, status, topic, title_key, conds, length, updated, json) VALUES (?,?,?,?,?,?,?,?)",
+                     (*_row(rec), length, str(rec.get("updated", "")), json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
     if rec.get("status", "active") == "active":
         db.execute(f"INSERT INTO fts(rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?,?,?)", (cur.lastrowid, *columns))
 
@@ -268,7 +289,8 @@ def apply(ref: Any, base: dict[str, Any], new: dict[str, Any], archived: dict[st
                            (rid, str(stub.get("archivedAt") or ""), json.dumps(stub, ensure_ascii=False)))
             db.executemany("DELETE FROM archive WHERE id=?", ((rid,) for rid in unarchived))
             _set_tag(db, new)
-        conn.checked = None
+        # The writer knows the file it just published: no need to hash it again on the next read.
+        conn.checked = (_stat_key(ref.state_path), _tag(new))
     except _Stale:
         with contextlib.suppress(sqlite3.Error, OSError):
             rebuild(_connect(ref.dir), ref, new)
@@ -289,9 +311,8 @@ def get(ref: Any, rid: str) -> dict[str, Any] | None:
     return json.loads(row[0]) if row else None
 
 
-def search(ref: Any, query: str, *, limit: int = 200, offset: int = 0) -> list[tuple[float, dict[str, Any], int, bool]]:
-    """Active records matching any query term: (score, record, matched terms, title hit), best
-    first. FTS5 finds and pre-orders the matches; each page is then scored by our own BM25 (FTS5's
+def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hit]:
+    """Active records matching any query term, best first. FTS5 finds and pre-orders the matches; each page is then scored by our own BM25 (FTS5's
     gives no weight at all to a term in over half the records, common in a small memory) with
     field weights, plus the all-terms and phrase bonuses."""
     terms = query_terms(query)
@@ -300,25 +321,42 @@ def search(ref: Any, query: str, *, limit: int = 200, offset: int = 0) -> list[t
     conn = current(ref)
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     rows = conn.db.execute(
-        f"SELECT {', '.join('fts.' + c for c in COLUMNS)}, records.json "
+        f"SELECT {', '.join('fts.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json "
         f"FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY bm25(fts, {weights}) LIMIT ? OFFSET ?",
         (fts_query(terms), limit, offset),
     ).fetchall()
     if not rows:
         return []
-    total, avg = conn.db.execute("SELECT count(*), avg(length) FROM records WHERE status='active'").fetchone()
+    total, avg = conn.stats()
     marks = ",".join("?" * len(terms))
     df = dict(conn.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", terms).fetchall())
-    out = []
+    scorer = Scorer(terms, df, int(total), float(avg or 1.0))
+    scored = []
     for row in rows:
-        columns = tuple(row[:5])
-        extra, matched, title_hit = bonus(terms, columns)
-        score = bm25(terms, columns, df, int(total), float(avg or 1.0))
-        out.append((round(score + extra, 6), json.loads(row[5]), matched, title_hit))
-    out.sort(key=lambda t: t[1]["id"])
-    out.sort(key=lambda t: str(t[1].get("updated", "")), reverse=True)
-    out.sort(key=lambda t: t[0], reverse=True)
-    return out
+        score, matched, title_hit = scorer.score(tuple(row[:5]), row[5])
+        scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit))
+    # Best first; ties by newest update, then id, so the order is deterministic.
+    scored.sort(key=lambda t: t[2])
+    scored.sort(key=lambda t: t[1], reverse=True)
+    scored.sort(key=lambda t: t[0], reverse=True)
+    return [Hit(s, raw, matched, title_hit) for s, _, _, raw, matched, title_hit in scored]
+
+
+class Hit:
+    """One match: its score, how many query terms it holds, whether its title holds one, and the
+    record, decoded only when asked for (most candidates of a recall never are)."""
+
+    __slots__ = ("score", "raw", "matched", "title_hit", "_record")
+
+    def __init__(self, score: float, raw: str, matched: int, title_hit: bool) -> None:
+        self.score, self.raw, self.matched, self.title_hit = score, raw, matched, title_hit
+        self._record: dict[str, Any] | None = None
+
+    @property
+    def record(self) -> dict[str, Any]:
+        if self._record is None:
+            self._record = json.loads(self.raw)
+        return self._record
 
 
 def lookalike_ids(ref: Any, title: str, body: str, topic: str | None) -> set[str]:
@@ -328,7 +366,7 @@ def lookalike_ids(ref: Any, title: str, body: str, topic: str | None) -> set[str
     ids = {r[0] for r in conn.db.execute("SELECT id FROM records WHERE title_key=?", (title.strip().casefold(),))}
     if topic:
         ids |= {r[0] for r in conn.db.execute("SELECT id FROM records WHERE topic=?", (topic,))}
-    for column, text, limit in (("title", title, 200), ("body", body, 50)):
+    for column, text, limit in (("title", title, 60), ("body", body, 20)):
         terms = query_terms(text)[:100]
         if terms:
             ids |= {r[0] for r in conn.db.execute(

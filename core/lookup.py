@@ -10,7 +10,6 @@ from .eligibility import eligibility
 from .store import LayerRef, archived_record, iso, utc_now
 from .workspace import Workspace
 
-PAGE = 50
 
 
 def find(ws: Workspace, rid: str) -> tuple[LayerRef, dict[str, Any]] | None:
@@ -48,9 +47,11 @@ def ranked_usable(
         if scope and ref.kind != scope:
             continue
         found, offset = 0, 0
+        size = min(60, max(20, 2 * (want or 30)))
         while want is None or found < want:
-            page = index.search(ref, query, limit=PAGE, offset=offset)
-            for score, rec, _, _ in page:
+            page = index.search(ref, query, limit=size, offset=offset)
+            for hit in page:
+                score, rec = hit.score, hit.record
                 if want is not None and found >= want:
                     break
                 if rec["id"] in seen:
@@ -62,8 +63,8 @@ def ranked_usable(
                     found += 1
                 elif gate.state != "gone":
                     held.append(gate.reason if gate.reason == "applicability_unresolved" else gate.state)
-            if len(page) < PAGE:
+            if len(page) < size:
                 break
-            offset += PAGE
+            offset += size
     usable.sort(key=lambda t: -t[0])
     return usable, held

@@ -23,7 +23,8 @@ from .workspace import Workspace, open_workspace
 MAX_CARDS = 3
 MAX_BYTES = 1200
 DEADLINE_MS = 150.0
-CANDIDATES = 60  # best index matches per layer that recall looks at
+CANDIDATES = 24  # index matches per layer that recall looks at a page at a time
+PAGES = 3
 HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
 # A card must share more than half of the message terms that the best card shares: a long
 # message shares stray words with many notes, and weak cards cost the model context for nothing.
@@ -92,19 +93,26 @@ def select(
     held = 0
     terms = len(query_terms(message))
     for ref in ws.layers():
-        for score, rec, matched, title_hit in index.search(ref, message, limit=CANDIDATES):
-            if rec["id"] in seen:
-                continue  # project first: the project copy of an id wins
-            seen.add(rec["id"])
-            if rec.get("origin") == "project_evolution":
-                continue  # experiment rules have their own path, never ordinary recall
-            if not _relevant(matched, terms, title_hit):
-                continue
-            gate = eligibility(rec, ctx, "inject", now)
-            if gate.ok:
-                matches.append((score, rec, ref.kind, matched))
-            elif gate.state != "gone":
-                held += 1
+        usable = 0
+        for page in range(PAGES):
+            hits = index.search(ref, message, limit=CANDIDATES, offset=page * CANDIDATES)
+            for hit in hits:
+                if not _relevant(hit.matched, terms, hit.title_hit):
+                    continue
+                rec = hit.record
+                if rec["id"] in seen:
+                    continue  # project first: the project copy of an id wins
+                seen.add(rec["id"])
+                if rec.get("origin") == "project_evolution":
+                    continue  # experiment rules have their own path, never ordinary recall
+                gate = eligibility(rec, ctx, "inject", now)
+                if gate.ok:
+                    matches.append((hit.score, rec, ref.kind, hit.matched))
+                    usable += 1
+                elif gate.state != "gone":
+                    held += 1
+            if usable >= MAX_CARDS or len(hits) < CANDIDATES:
+                break  # enough usable candidates from this layer, or no more matches
     if not matches:
         return [], "", ("conditions unknown or not applicable" if held else "no match")
     blocked = _slot_blocked(ws, ctx, now)

@@ -54,45 +54,38 @@ def analysed(record: dict[str, Any]) -> tuple[str, ...]:
     return tuple(" ".join(tokens(t)) for t in texts)
 
 
-def bonus(terms: list[str], columns: tuple[str, ...]) -> tuple[float, int, bool]:
-    """(bonus, distinct query terms matched, title hit) for one hit, from its analysed columns."""
-    have = set()
-    pairs = set()
-    for col in columns:
-        words = col.split()
-        have.update(words)
-        pairs.update(zip(words, words[1:]))
-    matched = sum(1 for t in terms if t in have)
-    title_hit = bool(set(columns[0].split()) & set(terms))
-    extra = 0.0
-    if len(terms) > 1 and matched == len(terms):
-        extra += ALL_TERMS_BONUS
-    if any(p in pairs for p in zip(terms, terms[1:])):
-        extra += PHRASE_BONUS
-    return extra, matched, title_hit
-
-
 K1 = 1.2
 B = 0.75
 
 
-def bm25(terms: list[str], columns: tuple[str, ...], df: dict[str, int], total: int, avg: float) -> float:
-    """Okapi BM25 over the field-weighted term counts of one record, with an idf that stays
-    positive for terms most records share: log(1 + (N - n + 0.5) / (n + 0.5))."""
-    tf: dict[str, float] = {}
-    length = 0.0
-    for weight, col in zip(FIELD_WEIGHTS, columns):
-        for word in col.split():
-            tf[word] = tf.get(word, 0.0) + weight
-            length += weight
-    norm = K1 * (1 - B + B * length / (avg or 1.0))
-    score = 0.0
-    for term in terms:
-        f = tf.get(term)
-        if f:
-            n = df.get(term, 1)
-            score += math.log(1 + (total - n + 0.5) / (n + 0.5)) * f * (K1 + 1) / (f + norm)
-    return score
+class Scorer:
+    """Scores one query against index rows: Okapi BM25 over field-weighted term counts, with an idf
+    that stays positive for terms most records share (log(1 + (N - n + 0.5) / (n + 0.5))), plus
+    the all-terms and phrase bonuses."""
+
+    def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float) -> None:
+        self.terms = terms
+        self.idf = {t: math.log(1 + (total - df.get(t, 1) + 0.5) / (df.get(t, 1) + 0.5)) for t in terms}
+        self.avg = avg or 1.0
+        self.pairs = [f" {a} {b} " for a, b in zip(terms, terms[1:])]
+
+    def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool]:
+        """(score, distinct query terms matched, title hit) from a row's analysed columns."""
+        lists = [col.split() for col in columns]
+        norm = K1 * (1 - B + B * length / self.avg)
+        score = 0.0
+        matched = 0
+        for term in self.terms:
+            f = sum(w * words.count(term) for w, words in zip(FIELD_WEIGHTS, lists))
+            if f:
+                matched += 1
+                score += self.idf[term] * f * (K1 + 1) / (f + norm)
+        title_hit = any(t in lists[0] for t in self.terms)
+        if len(self.terms) > 1 and matched == len(self.terms):
+            score += ALL_TERMS_BONUS
+        if self.pairs and matched > 1 and any(p in f" {col} " for p in self.pairs for col in columns):
+            score += PHRASE_BONUS
+        return score, matched, title_hit
 
 
 def fts_query(terms: list[str], column: str | None = None) -> str:

@@ -294,10 +294,10 @@ def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
         rec = state["records"][rid]
         hit = old.get(rid)
         if hit is None or hit[0] is not rec:
-            hit = (rec, canonical(rec), len(str(rec.get("body", "")).encode("utf-8")) if rec.get("status") == "active" else 0)
+            hit = (rec, canonical(rid) + b":" + canonical(rec), len(str(rec.get("body", "")).encode("utf-8")) if rec.get("status") == "active" else 0)
         cache[rid] = hit
         body_bytes += hit[2]
-        parts.append(canonical(rid) + b":" + hit[1])
+        parts.append(hit[1])
     _encoded[ref.state_path] = cache
     fields = []
     for key in sorted(k for k in state if k != "checksum"):

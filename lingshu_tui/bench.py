@@ -302,12 +302,18 @@ def render_table(figures: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def main(*, as_json: bool = False, quick: bool = False) -> int:
+def main(*, as_json: bool = False, quick: bool = False, scale: bool = False) -> int:
     def progress(step: str) -> None:
         if not as_json and sys.stderr.isatty():
             print(f"… {step}", file=sys.stderr, flush=True)
 
     try:
+        if scale:
+            from . import bench_scale
+
+            figures = bench_scale.run(progress, quick=quick)
+            print(json.dumps(figures) if as_json else bench_scale.render_table(figures))
+            return 0
         figures = run(quick=quick, progress=progress)
     except Exception as err:  # noqa: BLE001 - a failed measurement is reported, not a traceback
         print(f"lingshu bench: a measurement failed ({type(err).__name__}: {err}). Nothing was kept; run it again, "

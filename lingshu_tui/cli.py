@@ -20,6 +20,24 @@ def _common(p: argparse.ArgumentParser, *, top: bool = False) -> None:
                    help="the project root; giving it confirms it (default: $LINGSHU_PROJECT, or the confirmed root holding the current folder)")
 
 
+RECALL_HELP = "print what the agent should see for a new user message (for a prompt hook)"
+
+
+def _recall_arguments(p: argparse.ArgumentParser, *, top: bool = False) -> argparse.ArgumentParser:
+    _common(p, top=top)
+    p.add_argument("--message", help="the user's message (default: the hook's JSON on stdin)")
+    p.add_argument("--format", choices=["text", "claude-hook", "json"], default="text", help="plain text, Claude Code hook JSON, or a JSON report")
+    p.add_argument("--session", help="the agent session id (default: from the hook JSON)")
+    return p
+
+
+def _recall_fast(argv: list[str]) -> int:
+    """`lingshu recall` runs on every user message: parse only its own options (building the
+    whole parser costs more than the recall itself) and keep its defaults those of the full one."""
+    p = _recall_arguments(argparse.ArgumentParser(prog="lingshu recall", description=RECALL_HELP), top=True)
+    return cmd_recall(p.parse_args(argv))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lingshu", description="Local-first long-term memory for coding agents.")
     _common(parser, top=True)
@@ -50,11 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--reset", choices=["project", "global"], help="set an unreadable layer's files aside and start it empty")
     p.add_argument("--project-id", help="with --reset project: which project layer (default: the current project)")
-    p = sub.add_parser("recall", help="print what the agent should see for a new user message (for a prompt hook)")
-    _common(p)
-    p.add_argument("--message", help="the user's message (default: the hook's JSON on stdin)")
-    p.add_argument("--format", choices=["text", "claude-hook", "json"], default="text", help="plain text, Claude Code hook JSON, or a JSON report")
-    p.add_argument("--session", help="the agent session id (default: from the hook JSON)")
+    _recall_arguments(sub.add_parser("recall", help=RECALL_HELP))
     p = sub.add_parser("mcp", help="run the MCP server over stdio")
     _common(p)
     p.add_argument("--single-tool", action="store_true", help="expose one `memory {op, …}` tool instead of six")
@@ -71,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure recall, save, search, MCP, panel and long-run figures on this machine")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--quick", action="store_true", help="a smaller, faster run (for tests)")
+    p.add_argument("--scale", action="store_true",
+                   help="the capacity figures: 1,000 + 1,000 notes, 10,000 archived, 20,000 saves (several minutes)")
     p = sub.add_parser("check", help="check the verb protocol against the code; exit 1 on any failure")
     p.add_argument("--write-doc", action="store_true", help="write docs/protocol.md from core/protocol.py")
     p.add_argument("--root", help="the source tree to check (default: the installed package)")
@@ -78,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["recall"]:
+        return _recall_fast(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "panel"
@@ -319,7 +338,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from lingshu_tui.bench import main as bench_main
 
-    return bench_main(as_json=args.json, quick=args.quick)
+    return bench_main(as_json=args.json, quick=args.quick, scale=args.scale)
 
 
 def cmd_panel(args: argparse.Namespace) -> int:

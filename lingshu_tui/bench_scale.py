@@ -1,0 +1,193 @@
+"""`lingshu bench --scale`: the figures at the product's capacity, where a long-term memory must not
+slow down with age — 1,000 project + 1,000 global active notes, 10,000 archived, and 20,000
+sequential saves into one layer at its cap. Takes several minutes; every recall figure also
+checks that cards came back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from core import index
+from core.contexts import open_turn
+from core.recall import select
+from core.store import HARD_ACTIVE, LayerRef, Tx, iso, transact, utc_now
+from core.tools import dispatch, new_id
+from core.workspace import Workspace, open_workspace
+
+from .bench import MESSAGES, TOPICS_EN, TOPICS_ZH, _find_pid, _rss_of, lingshu_command, pct, record_args, timed
+
+SCALE_KEYS = ("recall_process_1k_ms", "recall_cards_1k", "recall_p95_1k_ms", "save_p95_1k_ms", "read_p95_1k_ms",
+              "search_p95_1k_ms", "mcp_start_ms", "rss_1k_mb", "home_bytes_1k", "saves_20k_s", "saves_first_1k_s",
+              "saves_last_1k_s")
+SCALE_TARGETS = {"recall_process_1k_ms": ("≤", 120.0), "recall_cards_1k": ("≥", 1), "recall_p95_1k_ms": ("≤", 5.0),
+                 "save_p95_1k_ms": ("≤", 15.0), "read_p95_1k_ms": ("≤", 2.0), "search_p95_1k_ms": ("≤", 5.0), "rss_1k_mb": ("≤", 80.0)}
+
+
+def _record(ref: LayerRef, args: dict[str, Any], now: str) -> dict[str, Any]:
+    rec = {"id": new_id(), "title": args["title"], "summary": args["summary"], "when": args["when"], "body": args["body"],
+           "kind": args["kind"], "conditions": [], "applicability": "all_in_scope", "status": "active", "origin": "agent",
+           "reviewState": "reviewed", "revision": 1, "created": now, "updated": now, "validFrom": now, "versions": [], "links": []}
+    if ref.project_id:
+        rec["ownerProjectId"] = ref.project_id
+    return rec
+
+
+def fill(ref: LayerRef, count: int, seed: int, *, archived: int = 0) -> None:
+    """Put `count` active records (and `archived` archived ones) in a layer through the store's own
+    transactions, a thousand at a time; how fast this goes is not what is measured."""
+    rng = random.Random(seed)
+    n = 0
+    while archived > 0:
+        batch = min(1000, archived)
+        now = iso(utc_now())
+        recs = [_record(ref, record_args(rng, 100_000 + n + i, ref.kind), now) for i in range(batch)]
+
+        def put_archived(state: dict[str, Any], tx: Tx, recs: list[dict[str, Any]] = recs, now: str = now) -> None:
+            for rec in recs:
+                body = rec.pop("body")
+                tx.put_archived({**rec, "status": "archived", "archivedAt": now, "archiveReason": "by_agent"}, body, rec.pop("versions"))
+
+        transact(ref, put_archived, durable=False)
+        archived -= batch
+        n += batch
+    now = iso(utc_now())
+    recs = [_record(ref, record_args(rng, i, ref.kind), now) for i in range(count)]
+
+    def put(state: dict[str, Any], tx: Tx) -> None:
+        for rec in recs:
+            state["records"][rec["id"]] = rec
+
+    transact(ref, put)
+
+
+def _prompts() -> list[str]:
+    """Prompts that each match notes of the data set (so silence would be a failure)."""
+    return [*MESSAGES, "how do we handle the deploy cache", "release with docker", "数据库备份", "rotate the secrets config",
+            "review the branch metrics", "测试与缓存", "profiling the api worker", "check the lint queue", "日志与监控", "auth backup"]
+
+
+def _recall_processes(home: Path, project: Path) -> tuple[float, int]:
+    env = {**os.environ, "LINGSHU_HOME": str(home), "LINGSHU_PROJECT": str(project)}
+    times, fewest = [], 99
+    for prompt in _prompts():
+        started = time.perf_counter()
+        out = subprocess.run([*lingshu_command(), "recall", "--format", "json", "--message", prompt], env=env,
+                             capture_output=True, text=True, check=False)
+        times.append((time.perf_counter() - started) * 1000)
+        try:
+            cards = len(json.loads(out.stdout)["cards"])
+        except (ValueError, KeyError):
+            cards = 0
+        fewest = min(fewest, cards)
+    return statistics.median(times), fewest
+
+
+def _warm_recall(ws: Workspace) -> float:
+    ctx = open_turn(ws, session_id="scale", cwd=str(ws.project_root))
+    prompts = _prompts()
+    select(ws, prompts[0], ctx)
+    times = timed(lambda: select(ws, prompts[int(time.perf_counter_ns()) % len(prompts)], ctx), 100)
+    return pct(times, 95)
+
+
+async def _mcp_figures(home: Path, project: Path) -> dict[str, float]:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=lingshu_command()[0], args=[*lingshu_command()[1:], "mcp", "--home", str(home), "--project", str(project)],
+                                   env={**os.environ})
+    started = time.perf_counter()
+    async with Client(params) as client:
+        await client.list_tools()
+        start_ms = (time.perf_counter() - started) * 1000
+        queries = TOPICS_EN + TOPICS_ZH
+        for i in range(100):
+            await client.call_tool("memory_search", {"query": queries[i % len(queries)]})
+        pid = _find_pid(str(home))
+        rss = _rss_of(pid) if pid else 0.0
+    return {"mcp_start_ms": start_ms, "rss_1k_mb": rss}
+
+
+def _home_bytes(home: Path) -> int:
+    return sum(p.stat().st_size for p in home.rglob("*") if p.is_file())
+
+
+def _saves(base: Path, total: int, cap: int, progress: Callable[[str], None]) -> dict[str, float]:
+    """`total` sequential saves into one project layer that starts at its cap: all must commit."""
+    home, project = base / "home20k", base / "proj20k"
+    project.mkdir(parents=True)
+    ws = open_workspace(home, project)
+    assert ws.project_layer is not None
+    fill(ws.project_layer, cap, seed=3)
+    rng = random.Random(9)
+    per = []
+    started = time.perf_counter()
+    for i in range(total):
+        t = time.perf_counter()
+        r = dispatch("memory_save", record_args(rng, 500_000 + i, "project"), workspace=ws)
+        per.append(time.perf_counter() - t)
+        if not r.get("committed"):
+            raise RuntimeError(f"save {i + 1} of {total} was not committed: {r.get('status')}: {r.get('message')}")
+        if (i + 1) % 2000 == 0:
+            progress(f"{i + 1} of {total} saves")
+    chunk = min(1000, total // 3)
+    return {"saves_20k_s": time.perf_counter() - started, "saves_first_1k_s": sum(per[:chunk]), "saves_last_1k_s": sum(per[-chunk:])}
+
+
+def run(progress: Callable[[str], None] = lambda _: None, *, quick: bool = False) -> dict[str, Any]:
+    """The scale figures; `quick` runs the same steps on a tenth of the data (for tests)."""
+    per_layer, archived, saves = (100, 500, 300) if quick else (HARD_ACTIVE, 10_000, 20_000)
+    base = Path(tempfile.mkdtemp(prefix="lingshu-scale-"))
+    try:
+        home, project = base / "home", base / "shop-api"
+        project.mkdir(parents=True)
+        ws = open_workspace(home, project)
+        assert ws.project_layer is not None
+        progress(f"filling {per_layer:,} project notes (and {archived:,} archived) + {per_layer:,} global notes")
+        fill(ws.project_layer, per_layer, seed=1, archived=archived)
+        fill(ws.global_layer, per_layer, seed=2)
+        out: dict[str, Any] = {}
+        # Tool calls first: once a recall hook has opened a turn, later calls spend that turn's budget.
+        progress("search, read, save")
+        index.forget_connections()
+        queries = [*TOPICS_EN, *TOPICS_ZH]
+        out["search_p95_1k_ms"] = pct(timed(lambda: dispatch("memory_search", {"query": random.choice(queries)}, workspace=ws), 100), 95)
+        ids = [h["id"] for h in dispatch("memory_search", {"query": "deploy", "limit": 20}, workspace=ws)["results"]]
+        out["read_p95_1k_ms"] = pct(timed(lambda: dispatch("memory_read", {"id": random.choice(ids)}, workspace=ws), 100), 95)
+        rng = random.Random(4)
+        counter = iter(range(10**6))
+        out["save_p95_1k_ms"] = pct(timed(lambda: dispatch("memory_save", record_args(rng, 900_000 + next(counter), "project"), workspace=ws), 100), 95)
+        progress("recall as a new process")
+        out["recall_process_1k_ms"], out["recall_cards_1k"] = _recall_processes(home, project)
+        progress("warm recall")
+        out["recall_p95_1k_ms"] = _warm_recall(ws)
+        progress("MCP server start and memory")
+        out.update(asyncio.run(_mcp_figures(home, project)))
+        out["home_bytes_1k"] = _home_bytes(home)
+        progress(f"{saves:,} sequential saves into a layer at its cap")
+        out.update(_saves(base, saves, per_layer, progress))
+        return {k: round(float(out[k]), 3) for k in SCALE_KEYS}
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def render_table(figures: dict[str, Any]) -> str:
+    rows = ["| figure | ours | target |", "| --- | --- | --- |"]
+    for key in SCALE_KEYS:
+        target = SCALE_TARGETS.get(key)
+        mark = "—"
+        if target:
+            ok = figures[key] <= target[1] if target[0] == "≤" else figures[key] >= target[1]
+            mark = f"{target[0]} {target[1]:g} {'✓' if ok else '✗'}"
+        rows.append(f"| `{key}` | {figures[key]:g} | {mark} |")
+    return "\n".join(rows)
