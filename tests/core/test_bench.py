@@ -19,3 +19,16 @@ def test_bench_quick_json_reports_every_figure(home) -> None:  # type: ignore[no
         # a warm recall reads no file at all: that count is the one figure that should be zero
         assert value >= 0 if key == "recall_file_reads" else value > 0, (key, value)
     assert figures["layer_files"] == 2  # state.json and state.prev.json, whatever the number of rounds
+
+
+def test_bench_scale_quick_reports_every_figure_and_cards_came_back(home) -> None:  # type: ignore[no-untyped-def]
+    """`lingshu bench --scale` (here on a tenth of the data) reports each capacity figure; every
+    recall prompt got at least one card, and every save of the long run committed (issue 16)."""
+    from lingshu_tui.bench_scale import SCALE_KEYS
+
+    r = run_cli(home, "bench", "--scale", "--quick", "--json")
+    assert r.returncode == 0, r.stderr
+    figures = json.loads(r.stdout)
+    assert set(figures) == set(SCALE_KEYS)
+    assert all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in figures.values()), figures
+    assert figures["recall_cards_1k"] >= 1
