@@ -455,6 +455,8 @@ def _save(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
     stop = _precheck(ws, inp)
     if stop:
         return stop
+    # Everything that can fail is settled before the transaction: a `committed` answer tells the truth.
+    ctx = resolve_context(ws, inp.contextId)
     if inp.id:
         result = _update(ws, inp, actor)
     else:
@@ -466,7 +468,6 @@ def _save(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
     if result.get("committed"):
         found = find(ws, result["id"])
         if found:
-            ctx = resolve_context(ws, inp.contextId)
             ledger.record(ws, ctx, cite=[ledger.cite_entry("updated", found[1], found[0].kind, ws)])
     return result
 
@@ -656,6 +657,7 @@ def memory_suggest(ws: Workspace, inp: SuggestInput, actor: str = "agent") -> di
 def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict[str, Any]:
     if not ws.memory_on:
         return _disabled(write=True)
+    ctx = resolve_context(ws, inp.contextId)  # settled before the transaction, like every save
     found = find(ws, inp.id)
     if not found or found[1].get("status") == "purged" or (found[1].get("ownerProjectId") not in (None, ws.project_id)):
         return _fail("gone", "No memory has that id (it may have been purged). Do not retry.", write=True, rid=inp.id, action=inp.action)
@@ -724,7 +726,6 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
     rec = value["rec"]
     out = {"ok": True, "id": rec["id"], "committed": True, "status": "ok", "revision": rec["revision"], "layer": ref.kind,
            "pendingConflicts": len(state["conflicts"]), **value["extra"]}
-    ctx = resolve_context(ws, inp.contextId)
     ledger.record(ws, ctx, cite=[ledger.cite_entry("updated", rec if rec.get("title") else {**rec, "title": found[1].get("title", "")}, ref.kind, ws)])
     return out
 

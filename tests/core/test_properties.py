@@ -23,7 +23,13 @@ op = st.one_of(
     st.tuples(st.just("restore"), st.integers(0, 30)),
     st.tuples(st.just("purge"), st.integers(0, 30)),
     st.tuples(st.just("undo"), st.integers(0, 30)),
+    st.tuples(st.just("save_bad_context"), st.sampled_from(WORDS), st.sampled_from(["mem_ctx_unknown", "ctx_0000", ""])),
+    st.tuples(st.just("forget_bad_context"), st.integers(0, 30)),
 )
+
+
+def _records_now(home: Path, project: Path) -> dict[str, int]:
+    return {rid: r.get("revision", 1) for rid, r in all_records(home, project).items()} if layer_file(home, project).exists() else {}
 
 
 def _check(mem: Memory, project: Path, created: set[str], purged: set[str]) -> None:
@@ -76,7 +82,13 @@ def test_random_sequences_keep_every_invariant(ops) -> None:  # type: ignore[no-
 
         for step in ops:
             kind = step[0]
-            if kind == "save":
+            before = _records_now(home, project)
+            r = None
+            if kind == "save_bad_context":
+                # SPEC §3.3, §4.4: an unknown context is settled before the transaction: nothing written
+                r = mem("memory_save", {"title": f"{step[1]} notes", "body": step[1], "contextId": step[2] or "x", "resolution": "distinct"})
+                assert r["status"] == "needs_context"
+            elif kind == "save":
                 _, a, b, topic, distinct = step
                 args = {"title": f"{a} {b}", "body": f"{b} then {a}"}
                 if topic:
@@ -90,20 +102,26 @@ def test_random_sequences_keep_every_invariant(ops) -> None:  # type: ignore[no-
             elif (rid := pick(step[1])) is None:
                 continue
             elif kind == "update":
-                mem("memory_save", {"id": rid, "body": f"updated {step[2]}"})
+                r = mem("memory_save", {"id": rid, "body": f"updated {step[2]}"})
             elif kind == "supersede":
                 r = mem("memory_save", {"title": f"replacement {step[2]}", "body": step[2], "supersedes": rid})
                 if r["committed"]:
                     ids.append(r["id"])
                     created.add(r["id"])
+            elif kind == "forget_bad_context":
+                r = mem("memory_forget", {"id": rid, "contextId": "ctx_unknown"})
+                assert r["status"] in ("needs_context", "gone")
             elif kind == "archive":
-                mem("memory_forget", {"id": rid})
+                r = mem("memory_forget", {"id": rid})
             elif kind == "restore":
-                mem("memory_forget", {"id": rid, "action": "restore"})
+                r = mem("memory_forget", {"id": rid, "action": "restore"})
             elif kind == "purge":
-                if mem("memory_forget", {"id": rid, "action": "purge", "force": True})["committed"]:
+                r = mem("memory_forget", {"id": rid, "action": "purge", "force": True})
+                if r["committed"]:
                     purged.add(rid)
             elif kind == "undo":
                 rec = all_records(home, project).get(rid, {})
-                mem("memory_forget", {"id": rid, "action": "undo", "revision": rec.get("revision", 1)})
+                r = mem("memory_forget", {"id": rid, "action": "undo", "revision": rec.get("revision", 1)})
+            if r is not None:  # SPEC §3.3: `committed` is true exactly when a record changed on disk
+                assert r["committed"] == (_records_now(home, project) != before), (kind, r)
             _check(mem, project, created, purged)
