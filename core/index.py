@@ -256,9 +256,10 @@ def rebuild(conn: _Conn, ref: Any, state: dict[str, Any]) -> None:
                 _insert(db, rec)
             if conn.meta("archiveGeneration") != str(state.get("archiveGeneration", 0)) or conn.meta("schema") != SCHEMA:
                 db.execute("DELETE FROM archive")
+                # A cold file whose record is still live belongs to a change in flight: not archived yet.
                 db.executemany("INSERT OR REPLACE INTO archive(id, updated, json) VALUES (?,?,?)",
                                ((s["id"], str(s.get("archivedAt") or s.get("updated") or ""), json.dumps(s, ensure_ascii=False))
-                                for s in _scan_cold(ref)))
+                                for s in _scan_cold(ref) if s["id"] not in state["records"]))
             _set_tag(db, state)
     except sqlite3.Error:
         if conn.path is None:

@@ -115,9 +115,13 @@ def _file_key(path: Path) -> tuple[int, int, int] | None:
 
 
 def load(ref: LayerRef) -> dict[str, Any]:
-    """The layer's current generation, recovering it first if needed. Treat the result as read-only."""
+    """The layer's current generation, recovering it first if needed. Treat the result as read-only.
+
+    Readers take no lock while `state.json` is a valid generation, even with a cold-file change in
+    flight (`intent.json`): the published file is whole either way, and finishing the change is the
+    next writer's job. Only a missing or damaged file is recovered under the lock."""
     key = _file_key(ref.state_path)
-    if key is not None and not (ref.dir / INTENT).exists():
+    if key is not None:
         hit = _cache.get(ref.state_path)
         if hit and hit[0] == key:
             return hit[1]
@@ -129,7 +133,7 @@ def load(ref: LayerRef) -> dict[str, Any]:
         if obj is not None:
             _cache[ref.state_path] = (key, obj)
             return obj
-    elif key is None and not ref.prev_path.exists() and not (ref.dir / INTENT).exists():
+    elif not ref.prev_path.exists() and not (ref.dir / INTENT).exists():
         return empty_layer(ref)
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         return _recover(ref)

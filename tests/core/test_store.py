@@ -287,3 +287,29 @@ def test_doctor_names_broken_settings(home: Path, project: Path, mem) -> None:  
     (home / "settings.json").write_text('{"projects": {"x": {"root": "/r", "writeMode": "sometimes"}}}')
     doc = run_cli(home, "doctor")
     assert doc.returncode == 1 and "settings.json is not valid" in doc.stdout and "lingshu project confirm" in doc.stdout
+
+
+def test_readers_never_get_busy_while_a_cold_change_is_in_flight(home: Path, project: Path, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12 / SPEC §3.1: while an archive, restore or purge holds the lock (intent.json present),
+    searches, reads and recall read the last published generation; only writers wait."""
+    rid = mem.save("Deploy with make release", "make release pushes the image.")["id"]
+    ref = _layer(home, project)
+    (ref.dir / "intent.json").write_text('{"generationBefore": 999, "createCold": [], "deleteCold": []}')
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys,time,fcntl; f=open(sys.argv[1],'a'); fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)",
+         str(ref.dir / ".lock")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"  # type: ignore[union-attr]
+        from core import store
+        store._cache.clear()  # a fresh reader's view
+        for _ in range(3):
+            assert [h["id"] for h in mem("memory_search", {"query": "release"})["results"]] == [rid]
+            assert mem("memory_read", {"id": rid})["status"] == "ok"
+        hook = run_cli(home, "recall", "--format", "json", "--message", "how do we deploy a release?", "--project", str(project))
+        assert hook.returncode == 0 and [c["id"] for c in json.loads(hook.stdout)["cards"]] == [rid], hook.stderr
+        assert mem.save("Lint with ruff", "ruff check .")["status"] == "busy"  # a writer waits, and says so
+    finally:
+        holder.kill()
+        holder.wait()
+    assert mem.save("Lint with ruff", "ruff check .")["committed"] is True
+    assert not (ref.dir / "intent.json").exists()  # the next writer finished the change
