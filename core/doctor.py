@@ -14,7 +14,7 @@ from .errors import ColdBodyError, LingshuError
 from .paths import global_dir, project_dir
 from .settings import load_settings
 from .durable import encode, locked, with_checksum, write_atomic
-from .store import INTENT, LayerRef, empty_layer, load, quarantine, read_cold
+from .store import INTENT, LayerRef, empty_layer, load, quarantine, read_cold, recover
 
 
 @dataclass
@@ -67,7 +67,7 @@ def check_layer(ref: LayerRef) -> LayerReport:
     rep = LayerReport(ref)
     rep.prev_ok = _file_ok(ref.prev_path)
     try:
-        state = load(ref)
+        state = recover(ref) if (ref.dir / INTENT).exists() else load(ref)
     except LingshuError as err:
         rep.quarantined = sorted(p.name for p in ref.dir.glob("state.corrupt-*.json"))
         rep.problems.append(err.message)
@@ -110,7 +110,7 @@ def check_layer(ref: LayerRef) -> LayerReport:
     counts["suggestions"] = len(state["suggestions"])
     rep.counts = counts
     if (ref.dir / INTENT).exists():
-        rep.problems.append("An interrupted change is still pending; open the layer again (any command) to finish it.")
+        rep.problems.append("An interrupted change is still pending and another process holds the layer; run `lingshu doctor` again in a moment.")
     if rep.quarantined and not rep.problems:
         rep.steps.append("Earlier unreadable files were set aside and the layer was restored from its previous generation; "
                          "the quarantined copies can be deleted once you have checked nothing is missing.")

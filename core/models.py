@@ -27,7 +27,8 @@ def _no_nul(value: str | None) -> str | None:
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+    # Strict: "yes" is not a boolean, true is not a revision and "10" is not a limit (no coercion).
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, strict=True)
 
 
 class Condition(Strict):

@@ -135,6 +135,12 @@ def load(ref: LayerRef) -> dict[str, Any]:
             return obj
     elif not ref.prev_path.exists() and not (ref.dir / INTENT).exists():
         return empty_layer(ref)
+    return recover(ref)
+
+
+def recover(ref: LayerRef) -> dict[str, Any]:
+    """Under the layer's lock: make `state.json` valid and finish an interrupted cold-file change
+    (what every writer does first; doctor calls it so a pending change never waits for a write)."""
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         return _recover(ref)
 

@@ -266,12 +266,13 @@ def _precheck(ws: Workspace, inp: SaveInput) -> dict[str, Any] | None:
     """Gates every write passes first: the switch, the safety scan, the body limit (SPEC §6.3.1–2)."""
     if not ws.memory_on:
         return _disabled(write=True)
+    # The size limit first: a 50 MB body is refused at once, never scanned.
+    if inp.body is not None and len(inp.body.encode("utf-8", "surrogatepass")) > BODY_BYTES:
+        n = len(inp.body.encode("utf-8", "surrogatepass"))
+        return _fail("invalid", f"The body is {n} bytes; the limit is {BODY_BYTES}. Nothing was written and nothing was cut: split it into several records or shorten it, then save again.", write=True, rid=inp.id or "")
     finding = scan_fields(_text_fields(inp))
     if finding:
         return _gate("unsafe", "safety_scan", finding.message(), "Rewrite the named field as the message says, then save again.", rid=inp.id or "", field=finding.field)
-    if inp.body is not None and len(inp.body.encode("utf-8")) > BODY_BYTES:
-        n = len(inp.body.encode("utf-8"))
-        return _fail("invalid", f"The body is {n} bytes; the limit is {BODY_BYTES}. Nothing was written and nothing was cut: split it into several records or shorten it, then save again.", write=True, rid=inp.id or "")
     conds = inp.conditions
     if inp.applicability == "conditional" and conds is not None and not conds:
         return _fail("invalid", "applicability 'conditional' needs at least one condition. Add one, or use 'all_in_scope'.", write=True, rid=inp.id or "")

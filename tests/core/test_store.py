@@ -16,7 +16,7 @@ import pytest
 
 from core.durable import checksum_holds
 from core.errors import LayerBroken
-from core.store import load, read_cold
+from core.store import load, read_cold, recover
 from core.workspace import open_workspace
 from tests.conftest import REPO, all_records, layer_file, read_layer, run_cli
 
@@ -54,7 +54,7 @@ def test_kill_at_random_moments_loses_nothing_that_was_reported(home: Path, proj
             if parts[0] in ("saved", "archived", "restored"):
                 reported[parts[1]] = parts[0]
         ref = _layer(home, project)
-        state = load(ref)  # recovers an interrupted intent
+        state = recover(ref)  # what the next writer (or doctor) does first: finish an interrupted intent
         assert checksum_holds(json.loads(ref.state_path.read_bytes()))
         assert not (ref.dir / "intent.json").exists()
         records = all_records(home, project)
