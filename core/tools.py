@@ -28,6 +28,9 @@ WRITE_TOOLS = ("memory_save", "memory_suggest", "memory_forget")
 MEMORY_OFF = ("Memory is off for this project, so nothing was read or written. "
               "Ask the user to switch it on in the panel; never switch it on yourself.")
 VERSIONS_KEPT = 10
+# Earlier versions share the layer file's 2 MiB with everything else: 46 records of 4 KB edited ten
+# times used to fill it. Each record keeps at most this many bytes of history, oldest dropped first.
+VERSIONS_BYTES = 12 * 1024
 CONFLICTS_KEPT = 20
 SIMILAR_TITLE = 0.6
 SIMILAR_BODY = 0.8
@@ -323,6 +326,23 @@ def _version_of(rec: dict[str, Any], reason: str) -> dict[str, Any]:
     }
 
 
+def _keep_versions(rec: dict[str, Any], versions: list[dict[str, Any]]) -> None:
+    """Set `rec`'s earlier versions, newest first, within the count and the byte budget; count
+    what was trimmed so the panel can say so."""
+    kept: list[dict[str, Any]] = []
+    used = 0
+    for version in versions[:VERSIONS_KEPT]:
+        size = len(encode(version))
+        if kept and used + size > VERSIONS_BYTES:
+            break
+        kept.append(version)
+        used += size
+    trimmed = len(versions) - len(kept)
+    rec["versions"] = kept
+    if trimmed:
+        rec["versionsTrimmed"] = int(rec.get("versionsTrimmed", 0)) + trimmed
+
+
 def _new_record(ws: Workspace, ref: LayerRef, inp: SaveInput, actor: str) -> dict[str, Any]:
     now = _now()
     conds = [c.model_dump() for c in inp.conditions or []]
@@ -558,7 +578,7 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
             for key in ("supersededBy", "validUntil", "supersedeReason"):
                 new.pop(key, None)
             new["links"] = [l for l in new.get("links", []) if l.get("rel") != "supersededBy"]
-        new["versions"] = ([_version_of(rec, "updated")] + list(rec.get("versions", [])))[:VERSIONS_KEPT]
+        _keep_versions(new, [_version_of(rec, "updated"), *rec.get("versions", [])])
         new["revision"] = rec.get("revision", 1) + 1
         new["updated"] = _now()
         state["records"][rec["id"]] = new
@@ -602,7 +622,7 @@ def _supersede(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         old = tx.edit(state, old_id)
         rec["supersedes"] = old_id
         rec["links"] = [{"rel": "supersedes", "target": old_id}]
-        rec["versions"] = ([_version_of(old, "superseded")] + list(old.get("versions", [])))[:VERSIONS_KEPT]
+        _keep_versions(rec, [_version_of(old, "superseded"), *old.get("versions", [])])
         old["supersededBy"] = rec["id"]
         old["validUntil"] = now
         old["supersedeReason"] = "user_replaced"

@@ -43,3 +43,18 @@ def test_3_3_unknown_context_writes_nothing(home: Path, project: Path, mem: Memo
         r = mem(tool, args)
         assert (r["status"], r["committed"]) == ("needs_context", False)
     assert read_layer(home, project)["generation"] == generation
+
+
+def test_2_history_has_a_byte_budget(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §2 (versions bounded), issue 12: 46 records of 4 KB edited 10 times used to reach the 2 MiB
+    file limit and block updates. History now keeps a byte budget, oldest first, and counts the trim."""
+    ids = [mem.save(f"Runbook part {i} zz{i}", f"{i} " + "step " * 800, resolution="distinct")["id"] for i in range(46)]
+    for round_ in range(10):
+        for i, rid in enumerate(ids):
+            r = mem("memory_save", {"id": rid, "body": f"{i} revision {round_} " + "step " * 800})
+            assert r["committed"] is True, r
+    state = read_layer(home, project)
+    assert layer_file(home, project).stat().st_size < 2 * 1024 * 1024
+    rec = state["records"][ids[0]]
+    assert 1 <= len(rec["versions"]) < 10 and rec["versionsTrimmed"] == 10 - len(rec["versions"])
+    assert "revision 8" in rec["versions"][0]["body"]  # the newest earlier version is the one kept
