@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .durable import checksum_holds, sealed_bytes_hold
+from .store import file_key, load
 from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms
 
 INDEX = "index.sqlite"
@@ -164,20 +165,10 @@ def sealed_checksum(state_path: Path) -> str | None:
     return raw[len(_HEAD) : end].decode("ascii")
 
 
-def _stat_key(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
-
-
 def current(ref: Any) -> _Conn:
     """The layer's index, brought up to the generation on disk first when it is behind."""
-    from .store import load
-
     conn = _connect(ref.dir)
-    key = _stat_key(ref.state_path)
+    key = file_key(ref.state_path)
     tag = conn.meta("tag")
     if key is not None and conn.checked is not None and conn.checked[0] == key and conn.checked[1] == tag:
         return conn  # the file and the index are both as this process last saw them agree
@@ -187,7 +178,7 @@ def current(ref: Any) -> _Conn:
     state = load(ref)
     if tag != _tag(state) or conn.meta("schema") != SCHEMA:
         rebuild(conn, ref, state)
-    conn.checked = (_stat_key(ref.state_path), _tag(state))
+    conn.checked = (file_key(ref.state_path), _tag(state))
     return conn
 
 
@@ -291,7 +282,7 @@ def apply(ref: Any, base: dict[str, Any], new: dict[str, Any], archived: dict[st
             db.executemany("DELETE FROM archive WHERE id=?", ((rid,) for rid in unarchived))
             _set_tag(db, new)
         # The writer knows the file it just published: no need to hash it again on the next read.
-        conn.checked = (_stat_key(ref.state_path), _tag(new))
+        conn.checked = (file_key(ref.state_path), _tag(new))
     except _Stale:
         with contextlib.suppress(sqlite3.Error, OSError):
             rebuild(_connect(ref.dir), ref, new)

@@ -106,10 +106,10 @@ def _parse(raw: bytes) -> dict[str, Any] | None:
 _cache: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 
 
-def _file_key(path: Path) -> tuple[int, int, int] | None:
+def file_key(path: Path) -> tuple[int, int, int] | None:
     try:
         st = os.stat(path)
-    except FileNotFoundError:
+    except OSError:
         return None
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
@@ -120,7 +120,7 @@ def load(ref: LayerRef) -> dict[str, Any]:
     Readers take no lock while `state.json` is a valid generation, even with a cold-file change in
     flight (`intent.json`): the published file is whole either way, and finishing the change is the
     next writer's job. Only a missing or damaged file is recovered under the lock."""
-    key = _file_key(ref.state_path)
+    key = file_key(ref.state_path)
     if key is not None:
         hit = _cache.get(ref.state_path)
         if hit and hit[0] == key:
@@ -169,7 +169,7 @@ def broken_message(ref: LayerRef) -> str:
 
 def _recover(ref: LayerRef) -> dict[str, Any]:
     """Under the lock: make `state.json` a valid generation and finish any interrupted intent."""
-    key = _file_key(ref.state_path)
+    key = file_key(ref.state_path)
     hit = _cache.get(ref.state_path)
     if hit and key is not None and hit[0] == key and not (ref.dir / INTENT).exists():
         return hit[1]  # the file this process last parsed and checked is still the one on disk
@@ -197,7 +197,7 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
             write_atomic(ref.state_path, prev_raw)
             obj = prev
     _finish_intent(ref, obj)
-    key = _file_key(ref.state_path)
+    key = file_key(ref.state_path)
     if key is not None:
         _cache[ref.state_path] = (key, obj)
     return obj
@@ -389,7 +389,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
                 os.unlink(intent_path)
         else:
             write_atomic(ref.state_path, data, keep_prev=ref.prev_path, durable=durable)
-        key = _file_key(ref.state_path)
+        key = file_key(ref.state_path)
         if key is not None:
             _cache[ref.state_path] = (key, state)
         index.apply(ref, base, state, {rid: p["record"] for rid, p in tx.put_cold.items()}, tx.drop_cold)

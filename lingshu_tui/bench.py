@@ -289,16 +289,19 @@ def run(quick: bool = False, progress: Callable[[str], None] = lambda _: None) -
         shutil.rmtree(base, ignore_errors=True)
 
 
-def render_table(figures: dict[str, Any]) -> str:
-    rows = ["| figure | ours | seed | target |", "| --- | --- | --- | --- |"]
-    for key in KEYS:
-        seed = SEED_FIGURES.get(key, "—")
-        target = TARGETS.get(key)
-        mark = ""
+def render_table(figures: dict[str, Any], keys: tuple[str, ...] = KEYS, targets: dict[str, tuple[str, float]] = TARGETS,
+                 seed: dict[str, Any] | None = SEED_FIGURES) -> str:
+    """A Markdown table of the figures, with the seed's column when there is one and each target met or not."""
+    rows = ["| figure | ours |" + (" seed |" if seed is not None else "") + " target |",
+            "| --- | --- |" + (" --- |" if seed is not None else "") + " --- |"]
+    for key in keys:
+        target = targets.get(key)
+        mark = "—"
         if target:
-            ok = figures[key] <= target[1]
+            ok = figures[key] <= target[1] if target[0] == "≤" else figures[key] >= target[1]
             mark = f"{target[0]} {target[1]:g} {'✓' if ok else '✗'}"
-        rows.append(f"| `{key}` | {figures[key]:g} | {seed} | {mark or '—'} |")
+        seed_cell = f" {seed.get(key, '—')} |" if seed is not None else ""
+        rows.append(f"| `{key}` | {figures[key]:g} |{seed_cell} {mark} |")
     return "\n".join(rows)
 
 
@@ -312,7 +315,7 @@ def main(*, as_json: bool = False, quick: bool = False, scale: bool = False) -> 
             from . import bench_scale
 
             figures = bench_scale.run(progress, quick=quick)
-            print(json.dumps(figures) if as_json else bench_scale.render_table(figures))
+            print(json.dumps(figures) if as_json else render_table(figures, bench_scale.SCALE_KEYS, bench_scale.SCALE_TARGETS, None))
             return 0
         figures = run(quick=quick, progress=progress)
     except Exception as err:  # noqa: BLE001 - a failed measurement is reported, not a traceback

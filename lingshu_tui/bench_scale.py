@@ -179,15 +179,3 @@ def run(progress: Callable[[str], None] = lambda _: None, *, quick: bool = False
         return {k: round(float(out[k]), 3) for k in SCALE_KEYS}
     finally:
         shutil.rmtree(base, ignore_errors=True)
-
-
-def render_table(figures: dict[str, Any]) -> str:
-    rows = ["| figure | ours | target |", "| --- | --- | --- |"]
-    for key in SCALE_KEYS:
-        target = SCALE_TARGETS.get(key)
-        mark = "—"
-        if target:
-            ok = figures[key] <= target[1] if target[0] == "≤" else figures[key] >= target[1]
-            mark = f"{target[0]} {target[1]:g} {'✓' if ok else '✗'}"
-        rows.append(f"| `{key}` | {figures[key]:g} | {mark} |")
-    return "\n".join(rows)
