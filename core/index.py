@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ class _Conn:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         target = str(path) if path else ":memory:"
-        self.db = sqlite3.connect(target, timeout=2.0, isolation_level=None, check_same_thread=False)
+        self.db = sqlite3.connect(target, timeout=2.0, isolation_level=None)
         if path:
             # The index is derived: after a power cut it is checked against the layer and rebuilt.
             self.db.execute("PRAGMA synchronous=OFF")
@@ -115,12 +116,22 @@ def _ident(path: Path | None) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino) if st else None
 
 
-_conns: dict[Path, _Conn] = {}
+# One connection per layer and thread: the panel's workers and the MCP server's threads each keep
+# their own, so one thread's write transaction never meets another's.
+_local = threading.local()
+
+
+def _open_conns() -> dict[Path, _Conn]:
+    conns: dict[Path, _Conn] | None = getattr(_local, "conns", None)
+    if conns is None:
+        conns = _local.conns = {}
+    return conns
 
 
 def _connect(layer_dir: Path) -> _Conn:
     """The index of a layer, reopened when its file was replaced; in memory when the home cannot
     hold it (read-only), so search still works there, only slower."""
+    _conns = _open_conns()
     path = layer_dir / INDEX
     conn = _conns.get(path)
     if conn is not None and (conn.path is None or conn.ident == _ident(path)):
@@ -143,7 +154,8 @@ def _connect(layer_dir: Path) -> _Conn:
 
 
 def forget_connections() -> None:
-    """Close every open index (tests and benchmarks that start from cold)."""
+    """Close this thread's open indexes (tests and benchmarks that start from cold)."""
+    _conns = _open_conns()
     for conn in _conns.values():
         with contextlib.suppress(sqlite3.Error):
             conn.db.close()
@@ -256,7 +268,7 @@ def rebuild(conn: _Conn, ref: Any, state: dict[str, Any]) -> None:
         if conn.path is None:
             raise
         # The file is locked for too long or damaged: serve this call from memory instead.
-        _conns[conn.path] = mem = _Conn(None)
+        _open_conns()[conn.path] = mem = _Conn(None)
         rebuild(mem, ref, state)
 
 
