@@ -36,17 +36,10 @@ def checksum_holds(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("checksum") == checksum_of(obj)
 
 
+# Files written by the store are canonical JSON, which puts "checksum" first: the checksum field is
+# followed by the very bytes it covers (see `store._seal_layer`).
 _HEAD = b'{"checksum":"sha256:'
 _HEAD_LEN = len(_HEAD) + 64 + 2  # the digest, the closing quote and the comma
-
-
-def sealed(obj: dict[str, Any]) -> bytes:
-    """The file bytes of `obj` with its checksum, encoded once: canonical JSON puts "checksum"
-    first, so the sealed file is the checksum field followed by the very bytes it covers."""
-    body = canonical({k: v for k, v in obj.items() if k != "checksum"})
-    digest = hashlib.sha256(body).hexdigest()
-    obj["checksum"] = "sha256:" + digest
-    return _HEAD + digest.encode() + b'",' + body[1:] if body != b"{}" else _HEAD + digest.encode() + b'"}'
 
 
 def sealed_bytes_hold(raw: bytes) -> bool | None:
