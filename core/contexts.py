@@ -8,6 +8,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from . import spool
 from .durable import encode, locked, read_json, write_atomic
 from .errors import NeedsContext
 from .paths import contexts_path
@@ -55,30 +56,53 @@ def build_context(ws: Workspace, *, cwd: str | None = None, task: dict[str, Any]
     return ctx
 
 
-def _load(ws: Workspace) -> dict[str, Any]:
+def _load_main(ws: Workspace) -> dict[str, Any]:
     try:
         obj = read_json(contexts_path(ws.home))
     except (OSError, ValueError):
         return {"contexts": [], "sessions": {}}
-    if not isinstance(obj, dict) or not isinstance(obj.get("contexts"), list):
+    if not isinstance(obj, dict) or not isinstance(obj.get("contexts"), list) or not isinstance(obj.get("sessions", {}), dict):
         return {"contexts": [], "sessions": {}}
     obj.setdefault("sessions", {})
     return obj
 
 
+def _with_pending(ws: Workspace) -> tuple[dict[str, Any], list[tuple[Any, dict[str, Any]]]]:
+    """`contexts.json` with the turns the hook opened since it was last written (`core/spool.py`)."""
+    obj = _load_main(ws)
+    entries = spool.pending(ws.home, "contexts")
+    for _, ctx in entries:
+        if isinstance(ctx.get("id"), str):
+            obj["contexts"].append(ctx)
+            if ctx.get("sessionId"):
+                obj["sessions"][str(ctx["sessionId"])] = ctx["id"]
+    obj["contexts"] = obj["contexts"][-KEEP:]
+    obj["sessions"] = dict(list(obj["sessions"].items())[-KEEP:])
+    return obj, entries
+
+
+def _load(ws: Workspace) -> dict[str, Any]:
+    return _with_pending(ws)[0]
+
+
 def open_turn(ws: Workspace, *, session_id: str | None, cwd: str | None, task: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A new human message: a new context with its own id, remembered for the session."""
+    """A new human message: a new context with its own id, remembered for the session. Runs in
+    the hook on every message, so it takes no lock: the context goes to the spool."""
     ctx = build_context(ws, cwd=cwd, task=task)
     ctx.update(id="ctx_" + secrets.token_hex(8), sessionId=session_id, created=iso(utc_now()), source="hook")
+    spool.put(ws.home, "contexts", ctx, keep=KEEP)
+    return ctx
+
+
+def fold(ws: Workspace) -> None:
+    """Write the spooled contexts into `contexts.json` (a writer's chore, under its lock)."""
     with locked(ws.home / ".contexts.lock", what="the turn list"):
-        obj = _load(ws)
-        obj["contexts"] = (obj["contexts"] + [ctx])[-KEEP:]
-        if session_id:
-            obj["sessions"][session_id] = ctx["id"]
-            obj["sessions"] = dict(list(obj["sessions"].items())[-KEEP:])
+        obj, entries = _with_pending(ws)
+        if not entries:
+            return
         # Contexts are turn bookkeeping, rebuilt by the next message: atomic, but not fsynced.
         write_atomic(contexts_path(ws.home), encode(obj), durable=False)
-    return ctx
+        spool.drop(entries)
 
 
 def _expired(ctx: dict[str, Any], now: datetime) -> bool:

@@ -6,7 +6,6 @@ import contextlib
 import hashlib
 import json
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -114,57 +113,24 @@ def read_json(path: Path) -> Any:
         return json.loads(fh.read())
 
 
-def _try_lock(fd: int) -> bool:
-    if os.name == "nt":
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def _unlock(fd: int) -> None:
-    if os.name == "nt":
-        import msvcrt
-
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
-    else:
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_UN)
-
-
 @contextlib.contextmanager
 def locked(lock_path: Path, *, what: str = "the memory store") -> Iterator[None]:
     """Hold an OS file lock (the kernel drops it if the holder dies); wait at most 500 ms.
 
-    Hand-written over flock/msvcrt rather than the `filelock` package: importing that package costs
-    about 40 ms, and `lingshu recall` takes this lock on every user message (see docs/BENCH.md).
-    """
+    `filelock` is imported here, on write paths only: it costs about 50 ms, and `lingshu recall`
+    never takes a lock (its bookkeeping goes through `core/spool.py`)."""
+    from filelock import FileLock, Timeout
+
     try:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        lock = FileLock(lock_path, timeout=LOCK_WAIT_SECONDS, mode=0o600, poll_interval=0.005)
+        lock.acquire()
+    except Timeout:
+        raise Busy(f"Another process is writing {what} right now. Wait a moment and retry.") from None
     except OSError as err:
         raise write_failed(lock_path, err) from err
     try:
-        deadline = time.monotonic() + LOCK_WAIT_SECONDS
-        while not _try_lock(fd):
-            if time.monotonic() >= deadline:
-                raise Busy(f"Another process is writing {what} right now. Wait a moment and retry.")
-            time.sleep(0.005)
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError):
-                _unlock(fd)
+        yield
     finally:
-        os.close(fd)
+        with contextlib.suppress(OSError):
+            lock.release()

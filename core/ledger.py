@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from . import spool
 from .durable import encode, locked, read_json, write_atomic
 from .errors import LingshuError
 from .paths import ledger_path
@@ -22,7 +24,7 @@ GROUPS = ("hits", "read", "updated")
 EMPTY_USAGE = {"searchEntries": 0, "searchBytes": 0, "bodies": 0, "bodyBytes": 0}
 
 
-def load_ledger(ws: Workspace) -> dict[str, Any]:
+def _load_main(ws: Workspace) -> dict[str, Any]:
     try:
         obj = read_json(ledger_path(ws.home))
     except (OSError, ValueError):
@@ -30,30 +32,51 @@ def load_ledger(ws: Workspace) -> dict[str, Any]:
     return obj if isinstance(obj, dict) and isinstance(obj.get("turns"), list) else {"turns": []}
 
 
+def _with_pending(ws: Workspace) -> tuple[dict[str, Any], list[tuple[Any, dict[str, Any]]]]:
+    """The ledger file with what the recall hook left in the spool replayed over it."""
+    obj = _load_main(ws)
+    entries = spool.pending(ws.home, "ledger")
+    for _, entry in entries:
+        ctx = entry.get("ctx")
+        if isinstance(ctx, dict) and isinstance(entry.get("now"), str):
+            with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+                _apply(obj, ctx, _parse_time(entry["now"]), entry.get("usage"), entry.get("cite"), entry.get("recall"))
+    obj["turns"] = obj["turns"][-KEEP_TURNS:]
+    return obj, entries
+
+
+def load_ledger(ws: Workspace) -> dict[str, Any]:
+    return _with_pending(ws)[0]
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
 def _hooked(ctx: dict[str, Any]) -> bool:
     return bool(ctx.get("id")) and ctx.get("source") == "hook"
 
 
-def _find_turn(obj: dict[str, Any], ws: Workspace, ctx: dict[str, Any], now: datetime) -> dict[str, Any] | None:
+def _find_turn(obj: dict[str, Any], ctx: dict[str, Any], now: datetime) -> dict[str, Any] | None:
     for turn in reversed(obj["turns"]):
-        if turn.get("projectId") != ws.project_id:
+        if turn.get("projectId") != ctx.get("projectId"):
             continue
         if _hooked(ctx):
             if turn.get("contextId") == ctx["id"]:
                 return turn
             continue
         if turn.get("source") == "calls":
-            last = datetime.strptime(turn["last"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+            last = _parse_time(turn["last"])
             return turn if now - last <= CALL_GROUP_IDLE else None
         return None
     return None
 
 
-def _find_or_open(obj: dict[str, Any], ws: Workspace, ctx: dict[str, Any], now: datetime) -> dict[str, Any]:
-    turn = _find_turn(obj, ws, ctx, now)
+def _find_or_open(obj: dict[str, Any], ctx: dict[str, Any], now: datetime) -> dict[str, Any]:
+    turn = _find_turn(obj, ctx, now)
     if turn is None:
         turn = {
-            "projectId": ws.project_id,
+            "projectId": ctx.get("projectId"),
             "contextId": ctx.get("id") if _hooked(ctx) else None,
             "source": "hook" if _hooked(ctx) else "calls",
             "started": iso(now),
@@ -69,7 +92,7 @@ def remaining(ws: Workspace, ctx: dict[str, Any]) -> dict[str, int]:
     """What this turn may still spend. Without a hook each call is its own turn (SPEC §6.5)."""
     used = dict(EMPTY_USAGE)
     if _hooked(ctx):
-        turn = _find_turn(load_ledger(ws), ws, ctx, utc_now())
+        turn = _find_turn(load_ledger(ws), ctx, utc_now())
         if turn:
             used.update(turn.get("usage", {}))
     limits = turn_limits(ws)
@@ -94,14 +117,44 @@ def record(
     usage: dict[str, int] | None = None,
     cite: list[dict[str, Any]] | None = None,
     recall: dict[str, Any] | None = None,
+    spooled: bool = False,
 ) -> None:
     """Charge usage and add citations to this turn. Dedup by record within a group: earliest
     position, latest content. The ledger is display bookkeeping: atomic, not fsynced, and a
-    ledger that cannot be written (read-only home, busy) never fails the tool call itself."""
+    ledger that cannot be written (read-only home, busy) never fails the tool call itself.
+    `spooled`: the recall hook's way, without the lock (see `core/spool.py`)."""
     try:
-        _record(ws, ctx, usage, cite, recall)
+        if spooled:
+            entry = {"ctx": ctx, "usage": usage, "cite": cite, "recall": recall, "now": iso(utc_now())}
+            spool.put(ws.home, "ledger", entry, keep=KEEP_TURNS * 4)
+        else:
+            _record(ws, ctx, usage, cite, recall)
     except LingshuError:
         pass
+
+
+def _apply(
+    obj: dict[str, Any],
+    ctx: dict[str, Any],
+    now: datetime,
+    usage: dict[str, int] | None,
+    cite: list[dict[str, Any]] | None,
+    recall: dict[str, Any] | None,
+) -> None:
+    turn = _find_or_open(obj, ctx, now)
+    if usage and _hooked(ctx):
+        for key, value in usage.items():
+            turn["usage"][key] = turn["usage"].get(key, 0) + value
+    for item in cite or []:
+        same = next((c for c in turn["citations"] if c["id"] == item["id"] and c["group"] == item["group"]), None)
+        if same:
+            same.update({k: v for k, v in item.items() if k != "position"})
+        else:
+            turn["citations"].append({**item, "position": len(turn["citations"])})
+    if len(turn["citations"]) > CITATIONS_PER_TURN:
+        turn["citations"] = turn["citations"][-CITATIONS_PER_TURN:]
+    if recall is not None:
+        turn["recall"] = recall
 
 
 def _record(
@@ -111,25 +164,15 @@ def _record(
     cite: list[dict[str, Any]] | None,
     recall: dict[str, Any] | None,
 ) -> None:
-    now = utc_now()
+    from .contexts import fold
+
     with locked(ws.home / ".ledger.lock", what="the citation ledger"):
-        obj = load_ledger(ws)
-        turn = _find_or_open(obj, ws, ctx, now)
-        if usage and _hooked(ctx):
-            for key, value in usage.items():
-                turn["usage"][key] = turn["usage"].get(key, 0) + value
-        for item in cite or []:
-            same = next((c for c in turn["citations"] if c["id"] == item["id"] and c["group"] == item["group"]), None)
-            if same:
-                same.update({k: v for k, v in item.items() if k != "position"})
-            else:
-                turn["citations"].append({**item, "position": len(turn["citations"])})
-        if len(turn["citations"]) > CITATIONS_PER_TURN:
-            turn["citations"] = turn["citations"][-CITATIONS_PER_TURN:]
-        if recall is not None:
-            turn["recall"] = recall
+        obj, entries = _with_pending(ws)
+        _apply(obj, ctx, utc_now(), usage, cite, recall)
         obj["turns"] = obj["turns"][-KEEP_TURNS:]
         write_atomic(ledger_path(ws.home), encode(obj), durable=False)
+        spool.drop(entries)
+    fold(ws)
 
 
 def cite_entry(group: str, record: dict[str, Any], layer: str, ws: Workspace) -> dict[str, Any]:
@@ -163,14 +206,15 @@ def say_once(ws: Workspace, ctx: dict[str, Any], status: str, message: str) -> s
         return message
     try:
         with locked(ws.home / ".ledger.lock", what="the citation ledger"):
-            obj = load_ledger(ws)
-            turn = _find_or_open(obj, ws, ctx, utc_now())
+            obj, entries = _with_pending(ws)
+            turn = _find_or_open(obj, ctx, utc_now())
             said = turn.setdefault("said", [])
             if message in said:
                 return f"Same answer as earlier in this turn ({status}): nothing changed since; do not retry this turn."
             said.append(message)
             obj["turns"] = obj["turns"][-KEEP_TURNS:]
             write_atomic(ledger_path(ws.home), encode(obj), durable=False)
+            spool.drop(entries)
     except LingshuError:
         pass
     return message

@@ -167,6 +167,7 @@ def recall(
         cite=[{**ledger.cite_entry("hits", r, layer, ws), "excerpt": r.get("summary") or r.get("body", "")[:160], "injected": True}
               for r, layer in chosen],
         recall={"cards": [r["id"] for r, _ in chosen], "why": why},
+        spooled=True,
     )
     return text, report
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from core.contexts import _load as _load_contexts
 from core.contexts import open_turn
 from core.durable import encode, with_checksum
 from core.recall import MAX_BYTES, card_text, recall, render, select
@@ -162,15 +163,42 @@ def test_11_7_hook_formats_through_the_real_command(home: Path, project: Path, m
     assert r.returncode == 0 and r.stdout.startswith("[memory note, not an instruction")
     r = run_cli(home, "recall", "--message", "what is the weather on mars", "--project", str(project))
     assert (r.returncode, r.stdout) == (0, "")
-    contexts = json.loads((home / "contexts.json").read_text())
-    assert contexts["sessions"]["sess-1"].startswith("ctx_")
+    assert _load_contexts(_ws(home, project))["sessions"]["sess-1"].startswith("ctx_")
 
 
 def test_recall_path_imports_no_pydantic_mcp_or_textual(home: Path, project: Path, mem: Memory) -> None:
     """STYLE: `lingshu recall` runs on every message; it must start light."""
     mem.save("Deploy to staging", "make deploy ENV=staging")
     code = ("import sys; from lingshu_tui.cli import main; main(['recall', '--message', sys.argv[1]]); "
-            "bad = [m for m in ('pydantic', 'mcp', 'textual', 'rich') if m in sys.modules]; print('LOADED', bad, file=sys.stderr)")
+            "bad = [m for m in ('pydantic', 'mcp', 'textual', 'rich', 'filelock') if m in sys.modules]; print('LOADED', bad, file=sys.stderr)")
     r = subprocess.run([sys.executable, "-c", code, MSG], capture_output=True, text=True, env=cli_env(home, LINGSHU_PROJECT=str(project)), cwd=REPO)
     assert "Deploy to staging" in r.stdout
     assert "LOADED []" in r.stderr, r.stderr
+
+
+def test_recall_takes_no_lock_and_writers_fold_what_it_left(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12 (the design card's lock): the hook answers while every lock of the home is held by
+    another process, and the next writer folds its turn into contexts.json and ledger.json."""
+    rid = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
+    locks = [home / ".ledger.lock", home / ".contexts.lock", *(p / ".lock" for p in (home / "projects").iterdir()), home / "global" / ".lock"]
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, filelock; ls = [filelock.FileLock(p) for p in sys.argv[1:]]; [l.acquire() for l in ls]; print('held', flush=True); sys.stdin.read()", *map(str, locks)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        hook = json.dumps({"prompt": MSG, "session_id": "sess-9", "cwd": str(project)})
+        r = run_cli(home, "recall", "--format", "json", stdin=hook)
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        out = json.loads(r.stdout)
+        assert [c["id"] for c in out["cards"]] == [rid]
+        assert mem("memory_save", {"title": "Another", "body": "text"})["status"] == "busy"  # writers do wait
+    finally:
+        holder.communicate("")
+    ws = _ws(home, project)
+    assert _load_contexts(ws)["sessions"]["sess-9"] == out["contextId"]  # readers see the spooled turn
+    assert mem("memory_read", {"id": rid, "contextId": out["contextId"]})["status"] == "ok"
+    assert list((home / "spool" / "contexts").iterdir()) == [] and list((home / "spool" / "ledger").iterdir()) == []
+    assert json.loads((home / "contexts.json").read_text())["sessions"]["sess-9"] == out["contextId"]
+    turn = next(t for t in json.loads((home / "ledger.json").read_text())["turns"] if t.get("contextId") == out["contextId"])
+    assert turn["recall"]["cards"] == [rid] and {c["group"] for c in turn["citations"]} == {"hits", "read"}
