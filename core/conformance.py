@@ -130,6 +130,8 @@ def render_doc(root: Path) -> str:
     lines += [f"| `{k}` | `{op}` |" for k, op in proto.OP_DERIVE]
     lines += [f"| (none) | `{proto.OP_DERIVE_DEFAULT}` |", "",
               f"A derived op adds {', '.join('`%s`' % k for k in proto.DERIVE_EXTRA_KEYS)} to the answer.", "",
+              f"Any answer may also carry {', '.join('`%s`' % k for k in proto.NOTICE_KEYS)}: once, after a layer was restored "
+              "from its previous generation, saying what was lost and where the damaged copy is.", "",
               "## Decisions where this protocol departs from the seed", ""]
     lines += [f"- **{where}**: {why}" for where, why in proto.DECISIONS]
     return "\n".join(lines) + "\n"

@@ -14,7 +14,7 @@ from .errors import ColdBodyError, LingshuError
 from .paths import global_dir, project_dir
 from .settings import load_settings
 from .durable import encode, locked, with_checksum, write_atomic
-from .store import INTENT, LayerRef, empty_layer, load, quarantine, read_cold, recover
+from .store import INTENT, LayerRef, empty_layer, load, quarantine, read_cold, recover, recovery_message, recovery_notice
 
 
 @dataclass
@@ -106,6 +106,10 @@ def check_layer(ref: LayerRef) -> LayerReport:
                 rep.problems.append(f"«{stub.get('title', '')}» (archived): the archived body of this record is missing "
                                     f"({ref.cold_dir / (stub['id'] + '.json')}). Recover the file from a backup, or purge the record.")
     rep.problems += _shape_problems(state)
+    notice = recovery_notice(ref)
+    if notice:
+        rep.problems.append(recovery_message(ref, notice))
+        rep.steps.append("Once you have checked the layer, run `lingshu doctor --ack` to clear the notice.")
     counts["conflicts"] = len(state["conflicts"])
     counts["suggestions"] = len(state["suggestions"])
     rep.counts = counts

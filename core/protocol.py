@@ -30,6 +30,9 @@ OP_DERIVE_DEFAULT = "read"
 # client is told with `isError: true`, so a model sees it should fix its call or retry.
 TOOL_FAULTS: tuple[str, ...] = ("invalid", "busy")
 DERIVE_EXTRA_KEYS: tuple[str, ...] = ("op", "op_derived", "hint")
+# Any answer may carry these: `recovered` is the one-time notice that a layer was restored from
+# its previous generation (what was lost, where the damaged copy is, `lingshu doctor --ack`).
+NOTICE_KEYS: tuple[str, ...] = ("recovered",)
 
 _COMMITTED = ("ok", "id", "committed", "status", "revision", "layer", "pendingConflicts")
 _SHORT = ("ok", "id", "committed", "status", "moved_to", "verdict", "hint")
@@ -189,7 +192,7 @@ def forms_matching(verb: str, answer: dict[str, Any]) -> list[str]:
     keys = set(answer)
     out = []
     for name, form in VERB_SPECS[verb]["forms"].items():
-        allowed = set(form["required"]) | set(form["optional"]) | set(DERIVE_EXTRA_KEYS)
+        allowed = set(form["required"]) | set(form["optional"]) | set(DERIVE_EXTRA_KEYS) | set(NOTICE_KEYS)
         if set(form["required"]) <= keys and keys <= allowed:
             out.append(name)
     return out

@@ -24,6 +24,7 @@ FORMAT = "lingshu-layer/1"
 STATE = "state.json"
 PREV = "state.prev.json"
 INTENT = "intent.json"
+RECOVERED = "recovered.json"
 
 SOFT_ACTIVE = 200
 HARD_ACTIVE = 1000
@@ -133,7 +134,7 @@ def load(ref: LayerRef) -> dict[str, Any]:
         if obj is not None:
             _cache[ref.state_path] = (key, obj)
             return obj
-    elif not ref.prev_path.exists() and not (ref.dir / INTENT).exists():
+    elif not ref.prev_path.exists() and not (ref.dir / INTENT).exists() and not _has_history(ref):
         return empty_layer(ref)
     return recover(ref)
 
@@ -179,14 +180,15 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
         raw = None
     obj = _parse(raw) if raw is not None else None
     if obj is None:
-        if raw is not None:
-            quarantine(ref, raw)
+        kept = quarantine(ref, raw) if raw is not None else None
         prev_raw = None
         with contextlib.suppress(FileNotFoundError):
             prev_raw = ref.prev_path.read_bytes()
         prev = _parse(prev_raw) if prev_raw is not None else None
         if prev is None:
             if raw is None and prev_raw is None:
+                if _has_history(ref):
+                    raise LayerBroken(missing_message(ref))
                 obj = empty_layer(ref)
             else:
                 if prev_raw is not None:
@@ -196,11 +198,93 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
             assert prev_raw is not None
             write_atomic(ref.state_path, prev_raw)
             obj = prev
+            _note_recovery(ref, prev, kept)
     _finish_intent(ref, obj)
     key = file_key(ref.state_path)
     if key is not None:
         _cache[ref.state_path] = (key, obj)
     return obj
+
+
+def _has_history(ref: LayerRef) -> bool:
+    """Whether this layer has published before: its index and cold store outlive a lost file."""
+    if (ref.dir / RECOVERED).exists():
+        return True
+    with contextlib.suppress(OSError):
+        if any(ref.cold_dir.iterdir()):
+            return True
+    if not (ref.dir / "index.sqlite").exists():
+        return False
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(f"file:{ref.dir / 'index.sqlite'}?mode=ro", uri=True)
+        try:
+            return db.execute("SELECT EXISTS(SELECT 1 FROM records) OR EXISTS(SELECT 1 FROM archive)").fetchone() == (1,)
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+
+
+def missing_message(ref: LayerRef) -> str:
+    return (
+        f"The {ref.label} has lost its files: {STATE} and {PREV} are both missing from {ref.dir}, "
+        "but the layer has history (its index or archived bodies are still there), so it was not started empty. "
+        "Restore the two files from a backup, or run `lingshu doctor` for the steps "
+        f"(`lingshu doctor --reset {ref.kind}` starts the layer empty)."
+    )
+
+
+def _note_recovery(ref: LayerRef, prev: dict[str, Any], kept: Path | None) -> None:
+    """Recovery is never silent: the notice stays until the person acknowledges it (`doctor --ack`)."""
+    notice = {
+        "at": iso(utc_now()),
+        "layer": ref.kind,
+        "projectId": ref.project_id,
+        "cause": "damaged" if kept else "missing",
+        "restoredGeneration": prev["generation"],
+        "lostGeneration": prev["generation"] + 1,
+        "quarantined": str(kept) if kept else None,
+        "told": False,
+    }
+    write_atomic(ref.dir / RECOVERED, encode(notice))
+
+
+def recovery_notice(ref: LayerRef) -> dict[str, Any] | None:
+    try:
+        obj = read_json(ref.dir / RECOVERED)
+    except (OSError, ValueError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def recovery_message(ref: LayerRef, notice: dict[str, Any]) -> str:
+    why = (f"{STATE} was damaged (the damaged copy is kept at {notice.get('quarantined')})"
+           if notice.get("cause") == "damaged" else f"{STATE} was missing")
+    return (
+        f"The {ref.label} was restored from {PREV} at {notice.get('at')}: {why}. Its newest change "
+        f"(generation {notice.get('lostGeneration')}) is lost; generation {notice.get('restoredGeneration')} is in force. "
+        "Check that your latest notes are there and save again what is missing, then run `lingshu doctor --ack`."
+    )
+
+
+def acknowledge_recovery(ref: LayerRef) -> bool:
+    try:
+        os.unlink(ref.dir / RECOVERED)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def take_recovery_news(ref: LayerRef) -> str | None:
+    """The recovery message once, for the first answer after it (doctor keeps reporting it)."""
+    notice = recovery_notice(ref)
+    if not notice or notice.get("told"):
+        return None
+    with contextlib.suppress(OSError):
+        write_atomic(ref.dir / RECOVERED, encode({**notice, "told": True}), durable=False)
+    return recovery_message(ref, notice)
 
 
 def _finish_intent(ref: LayerRef, state: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from .scan import scan_fields
 from .lookup import archived_in, find, ranked_usable
 from .search import similarity
 from .statuses import Status
-from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, transact, utc_now
+from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, take_recovery_news, transact, utc_now
 from .workspace import Workspace, open_workspace
 
 WRITE_TOOLS = ("memory_save", "memory_suggest", "memory_forget")
@@ -831,10 +831,11 @@ def dispatch(
         try:
             ctx = resolve_context(ws, getattr(inp, "contextId", None))
         except LingshuError:
-            return result
-        said = ledger.say_once(ws, ctx, result["status"], result["message"])
+            ctx = None
+        said = ledger.say_once(ws, ctx, result["status"], result["message"]) if ctx else result["message"]
         if said != result["message"]:
             result = {**result, "message": said}
             if "error" in result:
                 result["error"] = said
-    return result
+    news = [line for ref in ws.layers() if (line := take_recovery_news(ref))]
+    return {**result, "recovered": " ".join(news)} if news else result

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--reset", choices=["project", "global"], help="set an unreadable layer's files aside and start it empty")
     p.add_argument("--project-id", help="with --reset project: which project layer (default: the current project)")
+    p.add_argument("--yes", action="store_true", help="with --reset: do not ask before emptying the layer")
+    p.add_argument("--ack", action="store_true", help="acknowledge that a restored layer has been checked (clears its recovery notice)")
     _recall_arguments(sub.add_parser("recall", help=RECALL_HELP))
     p = sub.add_parser("mcp", help="run the MCP server over stdio")
     _common(p)
@@ -184,22 +187,16 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from core.doctor import all_layers, check_layer, check_settings, reset_layer
-    from core.paths import default_home, global_dir, project_dir
-    from core.store import LayerRef
+    from core.doctor import all_layers, check_layer, check_settings
+    from core.paths import default_home
+    from core.store import acknowledge_recovery
 
     home = Path(args.home) if args.home else default_home()
     if args.reset:
-        if args.reset == "global":
-            ref = LayerRef("global", global_dir(home))
-        else:
-            pid = args.project_id or _workspace(args).project_id
-            if not pid:
-                print("Which project? Pass --project-id ID (see `lingshu doctor`) or --project PATH.", file=sys.stderr)
-                return EXIT_USAGE
-            ref = LayerRef("project", project_dir(home, pid), pid)
-        kept = reset_layer(ref)
-        print(f"The {ref.label} starts empty now." + (f" Its old files are kept as {kept.name}." if kept else ""))
+        return _doctor_reset(args, home)
+    if args.ack:
+        acked = [ref.label for ref in all_layers(home) if acknowledge_recovery(ref)]
+        print(f"Acknowledged the recovery of the {', '.join(acked)}." if acked else "No recovery notice to acknowledge.")
         return EXIT_OK
     reports = [check_layer(ref) for ref in all_layers(home) if ref.dir.exists()]
     settings_problems = check_settings(home)
@@ -226,6 +223,36 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for line in settings_problems:
         print(f"\n[NEEDS YOU] settings\n  problem: {line}", file=sys.stdout if not args.json else sys.stderr)
     return EXIT_FALSE if settings_problems or any(r.needs_person for r in reports) else EXIT_OK
+
+
+def _doctor_reset(args: argparse.Namespace, home: Path) -> int:
+    """Emptying a layer is the one destructive thing doctor does: name it exactly, then ask."""
+    from core.doctor import reset_layer
+    from core.paths import global_dir, project_dir
+    from core.store import LayerRef
+
+    if args.reset == "global":
+        ref = LayerRef("global", global_dir(home))
+    else:
+        pid = args.project_id or _workspace(args).project_id
+        if not pid:
+            print("Which project? Pass --project-id ID (see `lingshu doctor`) or --project PATH.", file=sys.stderr)
+            return EXIT_USAGE
+        if pid in (".", "..") or "/" in pid or "\\" in pid or os.sep in pid or not (home / "projects" / pid).is_dir():
+            print(f"No project layer is called {pid!r} in {home / 'projects'}. Run `lingshu doctor` to see the project ids.", file=sys.stderr)
+            return EXIT_USAGE
+        ref = LayerRef("project", project_dir(home, pid), pid)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            print(f"This empties the {ref.label} (its files are kept aside). Run again with --yes to do it.", file=sys.stderr)
+            return EXIT_USAGE
+        answer = input(f"Empty the {ref.label} in {ref.dir}? Its files are kept aside. [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing was changed.")
+            return EXIT_OK
+    kept = reset_layer(ref)
+    print(f"The {ref.label} starts empty now." + (f" Its old files are kept as {kept.name}." if kept else ""))
+    return EXIT_OK
 
 
 def cmd_recall(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Memory, layer_file, read_layer
+from tests.conftest import Memory, assert_shape, layer_file, read_layer, run_cli
 
 
 @pytest.mark.parametrize(("tool", "args", "field"), [
@@ -58,3 +58,69 @@ def test_2_history_has_a_byte_budget(home: Path, project: Path, mem: Memory) -> 
     rec = state["records"][ids[0]]
     assert 1 <= len(rec["versions"]) < 10 and rec["versionsTrimmed"] == 10 - len(rec["versions"])
     assert "revision 8" in rec["versions"][0]["body"]  # the newest earlier version is the one kept
+
+
+# ---------------------------------------------------------------- recovery is never silent
+
+
+@pytest.mark.parametrize("damage", ["garbage", "deleted"])
+def test_3_4_recovery_is_told_once_and_doctor_reports_it_until_acknowledged(home: Path, project: Path, mem: Memory, damage: str) -> None:
+    """SPEC §3.4, issue 12: restoring from state.prev.json names what was lost, in the first answer
+    and in doctor (exit 1, with the quarantined copy) until `lingshu doctor --ack`."""
+    mem.save("Use tox", "tox -e py311")
+    mem.save("Lint with ruff", "ruff check .")
+    path = layer_file(home, project)
+    newest = read_layer(home, project)["generation"]
+    if damage == "garbage":
+        path.write_bytes(b'{"checksum": "sha256:00", "generation": 9')
+    else:
+        path.unlink()
+    first = mem("memory_search", {"query": "tox"})
+    assert first["status"] == "ok" and [h["title"] for h in first["results"]] == ["Use tox"]
+    assert f"generation {newest}" in first["recovered"] and "is lost" in first["recovered"]
+    assert ("damaged" in first["recovered"]) == (damage == "garbage")
+    kept = sorted(path.parent.glob("state.corrupt-*.json"))
+    if damage == "garbage":
+        assert len(kept) == 1 and str(kept[0]) in first["recovered"]
+    assert_shape("memory_search", {"query": "tox"}, first)
+    assert "recovered" not in mem("memory_search", {"query": "tox"})  # told once
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 1 and f"generation {newest}" in doc.stdout and "lingshu doctor --ack" in doc.stdout
+    if damage == "garbage":
+        assert str(kept[0]) in doc.stdout
+    ack = run_cli(home, "doctor", "--ack")
+    assert ack.returncode == 0 and "Acknowledged" in ack.stdout
+    assert run_cli(home, "doctor").returncode == 0
+
+
+def test_3_4_a_layer_whose_files_were_deleted_is_not_started_empty(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12: with state.json and state.prev.json both gone, a layer with history refuses
+    writes and says so, instead of silently starting a fresh, empty layer."""
+    rid = mem.save("Use tox", "tox -e py311")["id"]
+    mem.save("Lint with ruff", "ruff check .")
+    mem("memory_forget", {"id": rid})
+    path = layer_file(home, project)
+    path.unlink()
+    path.with_name("state.prev.json").unlink()
+    r = mem.save("A new note", "text")
+    assert (r["ok"], r["committed"]) == (False, False) and "missing" in r["message"] and "backup" in r["message"]
+    assert not path.exists()
+    s = mem("memory_search", {"query": "ruff"})
+    assert s["ok"] is False and "missing" in s["message"]
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 1 and "missing" in doc.stdout and "--reset project" in doc.stdout
+
+
+def test_doctor_reset_validates_the_project_id_and_asks_first(home: Path, project: Path, mem: Memory, tmp_path: Path) -> None:
+    """Issue 12: `--project-id` names a project layer (no paths), and emptying asks unless --yes."""
+    mem.save("Use tox", "tox -e py311")
+    assert mem("memory_save", {"title": "Global rule", "body": "always sign commits", "scope": "global"})["committed"] is True
+    global_before = layer_file(home).read_bytes()
+    for bad in ("../global", "../../outside", "nope-123", "."):
+        r = run_cli(home, "doctor", "--reset", "project", "--project-id", bad, "--yes")
+        assert r.returncode == 2 and "No project layer" in r.stderr and "Traceback" not in r.stderr
+    assert layer_file(home).read_bytes() == global_before
+    assert not (tmp_path / "outside").exists()
+    r = run_cli(home, "doctor", "--reset", "project", "--project", str(project))  # no terminal, no --yes
+    assert r.returncode == 2 and "--yes" in r.stderr
+    assert mem("memory_search", {"query": "tox"})["results"]

@@ -154,7 +154,7 @@ def test_both_files_bad_refuses_writes_and_doctor_names_the_steps(home: Path, pr
     doc = run_cli(home, "doctor")
     assert doc.returncode == 1
     assert "NEEDS YOU" in doc.stdout and "step 1:" in doc.stdout and "lingshu doctor --reset project" in doc.stdout
-    fixed = run_cli(home, "doctor", "--reset", "project", "--project", str(project))
+    fixed = run_cli(home, "doctor", "--reset", "project", "--project", str(project), "--yes")
     assert fixed.returncode == 0, fixed.stderr
     assert run_cli(home, "doctor").returncode == 0
     assert mem.save("Another", "text")["committed"] is True
