@@ -14,7 +14,20 @@ from .errors import ColdBodyError, LingshuError
 from .paths import global_dir, project_dir
 from .settings import load_settings
 from .durable import encode, locked, with_checksum, write_atomic
-from .store import INTENT, LayerRef, empty_layer, load, quarantine, read_cold, recover, recovery_message, recovery_notice
+from .store import (
+    ASIDE,
+    INTENT,
+    LayerRef,
+    empty_layer,
+    load,
+    quarantine,
+    quarantined_records,
+    read_cold,
+    recover,
+    recovery_message,
+    recovery_notice,
+    transact,
+)
 
 
 @dataclass
@@ -105,7 +118,15 @@ def check_layer(ref: LayerRef) -> LayerReport:
                 counts["archived"] += 1
                 rep.problems.append(f"«{stub.get('title', '')}» (archived): the archived body of this record is missing "
                                     f"({ref.cold_dir / (stub['id'] + '.json')}). Recover the file from a backup, or purge the record.")
-    rep.problems += _shape_problems(state)
+    if state.get(ASIDE):
+        with contextlib.suppress(LingshuError):
+            transact(ref, lambda _state, _tx: None)  # publishing moves them to the quarantine folder
+    for item in quarantined_records(ref):
+        rep.problems.append(f"Record {item.get('id')} does not fit the record model ({item.get('problem')}); it was taken out "
+                            f"of the layer so the rest works, and is kept in {item['path']}.")
+    if any(p.startswith("Record ") for p in rep.problems):
+        rep.steps.append("Fix each quarantined record and bring it back with `lingshu import` (a JSON export), "
+                         "or delete its file in the quarantine folder if it is not needed.")
     notice = recovery_notice(ref)
     if notice:
         rep.problems.append(recovery_message(ref, notice))
@@ -119,22 +140,6 @@ def check_layer(ref: LayerRef) -> LayerReport:
         rep.steps.append("Earlier unreadable files were set aside and the layer was restored from its previous generation; "
                          "the quarantined copies can be deleted once you have checked nothing is missing.")
     return rep
-
-
-def _shape_problems(state: dict[str, Any]) -> list[str]:
-    """Records that do not fit the record model (a file edited by hand, or by another tool)."""
-    from pydantic import ValidationError
-
-    from .models import LayerFile
-
-    try:
-        LayerFile.model_validate(state)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return [f"The layer file does not fit the record model at {where}: {first['msg']} ({err.error_count()} problem(s)). "
-                "Fix or remove that record by hand, or restore a quarantined copy."]
-    return []
 
 
 def check_settings(home: Path) -> list[str]:

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
 from .conditions import conditions_state
+from .records import parse_time
 from .statuses import Status
 
 Purpose = Literal["inject", "search", "read", "panel"]
@@ -23,14 +24,21 @@ class Gate(NamedTuple):
 
 
 def is_current(record: dict[str, Any], now_iso: str) -> bool:
-    """Not replaced and not expired."""
+    """Not replaced and not expired. Times are compared as times, never as text; one that does
+    not parse (the record check keeps them out) counts as expired: fail closed."""
     if record.get("supersededBy"):
         return False
-    until = record.get("validUntil")
-    if until and until <= now_iso:
-        return False
-    since = record.get("validFrom")
-    return not (since and since > now_iso)
+    now = parse_time(now_iso)
+    until, since = record.get("validUntil"), record.get("validFrom")
+    if until:
+        end = parse_time(until)
+        if end is None or now is None or end <= now:
+            return False
+    if since:
+        start = parse_time(since)
+        if start is None or now is None or start > now:
+            return False
+    return True
 
 
 def _learning_usable(record: dict[str, Any], context: dict[str, Any], now_iso: str) -> bool:
@@ -40,7 +48,8 @@ def _learning_usable(record: dict[str, Any], context: dict[str, Any], now_iso: s
     state = learning.get("state")
     if state == "active":
         return True
-    return state == "trial" and str(learning.get("trialUntil", "")) > now_iso
+    end, now = parse_time(learning.get("trialUntil")), parse_time(now_iso)
+    return state == "trial" and end is not None and now is not None and end > now
 
 
 def eligibility(

@@ -10,10 +10,10 @@ from . import index
 from .errors import ColdBodyError
 from .eligibility import is_current
 from .importing import EXPORT_FORMAT
+from .records import printable
 from .store import iso, load, read_cold, utc_now
 from .views import ROOM_TITLES, ROOMS
 from .workspace import Workspace
-
 
 
 def export_json(ws: Workspace, scope: str | None = None) -> str:
@@ -35,7 +35,8 @@ def export_json(ws: Workspace, scope: str | None = None) -> str:
                     rec["coldProblem"] = err.status
             out.append(rec)
         layers[ref.kind] = out
-    return json.dumps({"format": EXPORT_FORMAT, "layers": layers}, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    # JSON escapes C0 itself; `printable` escapes DEL and C1 the same way, so the file stays lossless.
+    return printable(json.dumps({"format": EXPORT_FORMAT, "layers": layers}, ensure_ascii=False, indent=2, sort_keys=True)) + "\n"
 
 
 def export_markdown(ws: Workspace, scope: str | None = None) -> str:
@@ -62,4 +63,4 @@ def export_markdown(ws: Workspace, scope: str | None = None) -> str:
             if rec.get("reviewState") == "legacy_unreviewed":
                 meta.append("Not yet reviewed")
             lines += [" · ".join(meta), "", str(rec.get("body", "")).strip(), ""]
-    return "\n".join(lines).rstrip() + "\n"
+    return printable("\n".join(lines).rstrip()) + "\n"

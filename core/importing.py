@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .models import ID_RE
+from .records import record_problem
 from .scan import scan_fields
 from .store import BODY_BYTES, HARD_ACTIVE, Tx, archived_record, load, transact
 from .tools import MEMORY_OFF, dispatch
@@ -223,6 +223,18 @@ def apply_plan(ws: Workspace, plan: list[dict[str, Any]], progress: Callable[[in
     return out
 
 
+def _import_problem(rec: Any) -> str | None:
+    """The record check of every other path, on an exported record (its archived body lives
+    under `cold`): one line naming the record and the field."""
+    if not isinstance(rec, dict):
+        return "not a record (a JSON object was expected)"
+    cold = rec.get("cold")
+    if cold is not None and (not isinstance(cold, dict) or not isinstance(cold.get("body", ""), str)):
+        return f"record {rec.get('id')}: cold: must be an object with a text body"
+    problem = record_problem({k: v for k, v in rec.items() if k != "cold"})
+    return f"record {rec.get('id')}: {problem}" if problem else None
+
+
 def import_json(ws: Workspace, data: dict[str, Any]) -> list[dict[str, Any]]:
     """Restore records exactly as exported (ids, revisions, times, versions, archived bodies).
     Each still passes the safety scan; an id already present is left as it is."""
@@ -230,17 +242,22 @@ def import_json(ws: Workspace, data: dict[str, Any]) -> list[dict[str, Any]]:
         # the same switch as every save: off is a permission change, so nothing is restored
         return [{"source": "json", "title": "Lingshu export", "status": "refused", "reason": MEMORY_OFF}]
     results = []
-    for kind, records in (data.get("layers") or {}).items():
+    layers = data.get("layers")
+    for kind, records in (layers if isinstance(layers, dict) else {}).items():
+        if kind not in ("project", "global"):
+            results.append({"source": "json", "title": f"layer {kind!r}", "status": "refused", "reason": "not a layer (project or global)"})
+            continue
         ref = ws.layer(kind)
         if ref is None:
-            results.append({"source": "json", "title": f"{len(records)} {kind} records", "status": "refused",
+            results.append({"source": "json", "title": f"the {kind} records", "status": "refused",
                             "reason": "no project is confirmed here; run `lingshu project confirm PATH` first"})
             continue
         accepted = []
-        for rec in records:
-            title = str(rec.get("title", rec.get("id", "")))
-            if not isinstance(rec, dict) or not ID_RE.match(str(rec.get("id", ""))):
-                results.append({"source": "json", "title": title, "status": "refused", "reason": "not a record (bad or missing id)"})
+        for rec in records if isinstance(records, list) else []:
+            title = str(rec.get("title") or rec.get("id") or "") if isinstance(rec, dict) else ""
+            problem = _import_problem(rec)
+            if problem:
+                results.append({"source": "json", "title": title, "status": "refused", "reason": problem})
                 continue
             cold = rec.get("cold") or {}
             fields = {k: str(rec.get(k) or "") for k in ("title", "summary", "when", "body")}

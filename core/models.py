@@ -3,14 +3,12 @@ and the record shape for checking files. Inside, the core works on plain dicts."
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .conditions import CONDITION_KEYS, MAX_CONDITIONS
-
-ID_RE = re.compile(r"^mem_[0-9a-z]{12,32}$")
+from .records import ID_RE, control_problem, record_problem
 Kind = Literal["convention", "method", "resource", "note"]
 Applicability = Literal["all_in_scope", "conditional", "unresolved"]
 Scope = Literal["project", "global"]
@@ -26,6 +24,18 @@ def _no_nul(value: str | None) -> str | None:
     return value
 
 
+def _stored_text(value: str | None) -> str | None:
+    """Text that will be stored and shown: Windows line ends become newlines, and no other
+    terminal control character gets in (it could rewrite what a person sees in recall or export)."""
+    if value is None:
+        return None
+    value = value.replace("\r\n", "\n")
+    problem = control_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 class Strict(BaseModel):
     # Strict: "yes" is not a boolean, true is not a revision and "10" is not a limit (no coercion).
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, strict=True)
@@ -37,6 +47,13 @@ class Condition(Strict):
     key: str = Field(description="One of: " + ", ".join(CONDITION_KEYS) + ".")
     value: str = Field(min_length=1, max_length=200, description="The value the current task must have, e.g. 'linux'.")
 
+    @field_validator("value")
+    @classmethod
+    def not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("is only whitespace; give the value the task must have")
+        return value
+
     @field_validator("key")
     @classmethod
     def registered(cls, key: str) -> str:
@@ -44,7 +61,7 @@ class Condition(Strict):
             raise ValueError(f"'{key}' is not a registered condition key; use one of {', '.join(CONDITION_KEYS)}")
         return key
 
-    _nul = field_validator("value")(lambda cls, v: _no_nul(v))
+    _nul = field_validator("value")(lambda cls, v: _stored_text(v))
 
 
 class TaskFields(Strict):
@@ -97,7 +114,7 @@ class SaveInput(TaskFields):
     supersedes: str | None = Field(None, description="Write a new record that replaces this one (same layer).")
     resolution: Literal["distinct"] | None = Field(None, description="'distinct' saves even though a similar record exists.")
 
-    _nul = field_validator("title", "body", "summary", "when", "topicKey")(lambda cls, v: _no_nul(v))
+    _text = field_validator("title", "body", "summary", "when", "topicKey")(lambda cls, v: _stored_text(v))
     _ids = field_validator("id", "supersedes")(lambda cls, v: _check_id(v))
 
 
@@ -183,6 +200,14 @@ class Record(BaseModel):
     versions: list[Version] = Field(default_factory=list, description="Earlier revisions, newest first.")
     links: list[Link] = Field(default_factory=list, description="Real relations.")
     ownerProjectId: str | None = Field(None, description="The project a project-layer record belongs to.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def usable(cls, data: object) -> object:
+        problem = record_problem(data)
+        if problem:
+            raise ValueError(problem)
+        return data
 
 
 class LayerFile(BaseModel):

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import index, ledger
 from .contexts import open_turn
+from .records import printable
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
 from .search import query_terms
@@ -41,8 +42,9 @@ def card_text(rec: dict[str, Any], layer: str) -> str:
 
 
 def render(cards: list[str]) -> str:
-    """The final text exactly as the model sees it: cards separated by a blank line, ending in a newline."""
-    return "\n\n".join(cards) + "\n" if cards else ""
+    """The final text exactly as the model sees it: cards separated by a blank line, ending in a
+    newline; a terminal control character a hand edit brought in is shown as its code, never raw."""
+    return printable("\n\n".join(cards) + "\n") if cards else ""
 
 
 def _relevant(matched: int, query_terms: int, title_hit: bool) -> bool:

@@ -25,6 +25,10 @@ STATE = "state.json"
 PREV = "state.prev.json"
 INTENT = "intent.json"
 RECOVERED = "recovered.json"
+QUARANTINE = "quarantine"
+# Records of a parsed file that fail the record check, held beside the live records until the
+# next writer moves them to the layer's quarantine folder. Never written into a layer file.
+ASIDE = "_setAside"
 
 SOFT_ACTIVE = 200
 HARD_ACTIVE = 1000
@@ -88,9 +92,22 @@ def _well_formed(obj: Any, raw: bytes) -> bool:
 
 
 def _normalise(obj: dict[str, Any]) -> dict[str, Any]:
-    """Older files without the queue fields read as empty (SPEC §8)."""
-    obj.setdefault("conflicts", [])
-    obj.setdefault("suggestions", [])
+    """Older files without the queue fields read as empty (SPEC §8). A record that fails the record
+    check is set aside, so one bad record (a hand edit, another tool) never bricks the layer."""
+    from .records import record_problem
+
+    if not isinstance(obj.get("conflicts"), list):
+        obj["conflicts"] = []
+    if not isinstance(obj.get("suggestions"), list):
+        obj["suggestions"] = []
+    aside = {}
+    for rid, rec in obj["records"].items():
+        problem = record_problem(rec, rid, scan_text=False)
+        if problem:
+            aside[rid] = {"record": rec, "problem": problem}
+    if aside:
+        obj["records"] = {rid: rec for rid, rec in obj["records"].items() if rid not in aside}
+        obj[ASIDE] = aside
     return obj
 
 
@@ -128,7 +145,7 @@ def load(ref: LayerRef) -> dict[str, Any]:
             return hit[1]
         try:
             raw = ref.state_path.read_bytes()
-        except FileNotFoundError:
+        except OSError:
             raw = b""
         obj = _parse(raw)
         if obj is not None:
@@ -178,6 +195,11 @@ def _recover(ref: LayerRef) -> dict[str, Any]:
         raw = ref.state_path.read_bytes()
     except FileNotFoundError:
         raw = None
+    except OSError as err:
+        raise LayerBroken(
+            f"The {ref.label} cannot read {ref.state_path} ({err.strerror or err}). Nothing was changed. "
+            f"Move that path aside (it must be a plain file), then run `lingshu doctor`."
+        ) from None
     obj = _parse(raw) if raw is not None else None
     if obj is None:
         kept = quarantine(ref, raw) if raw is not None else None
@@ -403,6 +425,25 @@ def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
     return b'{"checksum":"sha256:' + digest.encode() + b'",' + body[1:], body_bytes
 
 
+def _move_to_quarantine(ref: LayerRef, aside: dict[str, dict[str, Any]]) -> None:
+    """Keep each set-aside record as `quarantine/<id>.json` before the layer file drops it."""
+    for rid, item in aside.items():
+        safe = rid if isinstance(rid, str) and rid.isascii() and rid.replace("_", "").isalnum() else hashlib.sha256(repr(rid).encode()).hexdigest()[:16]
+        write_atomic(ref.dir / QUARANTINE / f"{safe}.json", encode({**item, "id": rid, "at": iso(utc_now())}))
+
+
+def quarantined_records(ref: LayerRef) -> list[dict[str, Any]]:
+    """Records taken out of the layer because they fail the record check: kept, for a person."""
+    out = []
+    with contextlib.suppress(OSError):
+        for path in sorted((ref.dir / QUARANTINE).glob("*.json")):
+            with contextlib.suppress(OSError, ValueError):
+                item = read_json(path)
+                if isinstance(item, dict):
+                    out.append({**item, "path": str(path)})
+    return out
+
+
 def _working_copy(base: dict[str, Any]) -> dict[str, Any]:
     state = dict(base)
     state["records"] = dict(base["records"])
@@ -443,9 +484,10 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
         state = _working_copy(base)
         tx = Tx(ref)
         value = change(state, tx)
-        if state == base and not tx.put_cold and not tx.drop_cold:
+        if state == base and not tx.put_cold and not tx.drop_cold and ASIDE not in base:
             return value, base  # a gate answered without changing anything: no new generation
         _migrate(ref, state)
+        _move_to_quarantine(ref, state.pop(ASIDE, {}))
         generation_before = base["generation"]
         state["generation"] = generation_before + 1
         state["format"] = FORMAT

@@ -21,6 +21,7 @@ from .scan import scan_fields
 from .lookup import archived_in, find, ranked_usable
 from .search import similarity
 from .statuses import Status
+from .records import record_problem
 from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, take_recovery_news, transact, utc_now
 from .workspace import Workspace, open_workspace
 
@@ -276,10 +277,21 @@ def _precheck(ws: Workspace, inp: SaveInput) -> dict[str, Any] | None:
     finding = scan_fields(_text_fields(inp))
     if finding:
         return _gate("unsafe", "safety_scan", finding.message(), "Rewrite the named field as the message says, then save again.", rid=inp.id or "", field=finding.field)
-    conds = inp.conditions
-    if inp.applicability == "conditional" and conds is not None and not conds:
+    for name in ("title", "body"):
+        if getattr(inp, name) is not None and not getattr(inp, name).strip():
+            return _fail("invalid", f"The {name} is empty or only whitespace; a record that says nothing can never be used. "
+                         f"Write the {name}, then save again.", write=True, rid=inp.id or "")
+    if inp.applicability == "conditional" and not inp.conditions and (inp.id is None or inp.conditions is not None):
         return _fail("invalid", "applicability 'conditional' needs at least one condition. Add one, or use 'all_in_scope'.", write=True, rid=inp.id or "")
     return None
+
+
+def _unusable(rec: dict[str, Any]) -> dict[str, Any] | None:
+    """The record check every path applies, on the record about to be written."""
+    problem = record_problem(rec)
+    if problem is None:
+        return None
+    return _fail("invalid", f"The record would not be usable ({problem}). Nothing was written; fix that field and save again.", write=True, rid=rec.get("id", ""))
 
 
 def _target_layer(ws: Workspace, inp: SaveInput) -> tuple[LayerRef | None, dict[str, Any]]:
@@ -516,6 +528,9 @@ def _create(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         _drop_conflicts(state, title=inp.title)
         archived = _make_room(state, tx, ref)
         rec = _new_record(ws, ref, inp, actor)
+        stop = _unusable(rec)
+        if stop:
+            return stop
         state["records"][rec["id"]] = rec
         return {"rec": rec, "archived": archived}
 
@@ -559,6 +574,9 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
                 new["applicability"] = "conditional" if new["conditions"] else "all_in_scope"
         if new.get("applicability") == "conditional" and not new.get("conditions"):
             return _fail("invalid", "applicability 'conditional' needs at least one condition. Add one, or use 'all_in_scope'.", write=True, rid=rec["id"])
+        stop = _unusable(new)
+        if stop:
+            return stop
         replaced = bool(rec.get("supersededBy"))
         slot = new.get("topicKey")
         if slot and (replaced or given.get("topicKey")):

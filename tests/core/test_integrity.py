@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from core.durable import encode, with_checksum
 from tests.conftest import Memory, assert_shape, layer_file, read_layer, run_cli
 
 
@@ -124,3 +126,128 @@ def test_doctor_reset_validates_the_project_id_and_asks_first(home: Path, projec
     r = run_cli(home, "doctor", "--reset", "project", "--project", str(project))  # no terminal, no --yes
     assert r.returncode == 2 and "--yes" in r.stderr
     assert mem("memory_search", {"query": "tox"})["results"]
+
+
+# ---------------------------------------------------------------- nothing bricks a layer
+
+
+def _export(tmp_path: Path, records: list[dict]) -> Path:  # type: ignore[type-arg]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"format": "lingshu-export/1", "layers": {"project": records}}))
+    return path
+
+
+def _rec(rid: str, title: str, **extra: object) -> dict:  # type: ignore[type-arg]
+    return {"id": rid, "title": title, "body": f"{title} body", "status": "active", "revision": 1, **extra}
+
+
+def test_2_a_json_import_refuses_a_malformed_record_by_name_and_field(home: Path, project: Path, mem: Memory, tmp_path: Path) -> None:
+    """Issue 12: every record entering a layer passes the record check; one line names the
+    record and the field, the rest is imported, and the layer keeps working."""
+    export = _export(tmp_path, [
+        _rec("mem_goodrecord0001", "Use tox for tests"),
+        _rec("mem_badconditions1", "Linux only", conditions="linux"),
+        _rec("mem_baddates000001", "Old rule", validUntil="31/12/2020"),
+        _rec("mem_blanktitle0001", "   "),
+        _rec("mem_conditional001", "Needs a condition", applicability="conditional"),
+        "not even an object",
+    ])
+    r = run_cli(home, "import", str(export), "--apply", "--project", str(project), COLUMNS="250")
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    for rid, field in (("mem_badconditions1", "conditions:"), ("mem_baddates000001", "validUntil:"),
+                       ("mem_blanktitle0001", "title:"), ("mem_conditional001", "applicability:")):
+        line = next(line for line in r.stdout.splitlines() if rid in line)
+        assert field in line, line
+    assert set(read_layer(home, project)["records"]) == {"mem_goodrecord0001"}
+    assert mem("memory_search", {"query": "tox"})["results"][0]["id"] == "mem_goodrecord0001"
+    assert mem.save("Lint with ruff", "ruff check .")["committed"] is True
+
+
+def test_2_a_bad_record_in_a_valid_file_is_quarantined_and_the_rest_works(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12: a record that fails the check in a file with a valid checksum is set aside (kept
+    in the layer's quarantine folder, named by doctor); search, recall, save and doctor never fail."""
+    mem.save("Deploy to staging", "make deploy ENV=staging")
+    state = read_layer(home, project)
+    state["records"]["mem_handedit00002"] = _rec("mem_handedit00002", "Linux deploy", conditions="linux")
+    layer_file(home, project).write_bytes(encode(with_checksum(state)))
+    s = mem("memory_search", {"query": "deploy"})
+    assert [h["title"] for h in s["results"]] == ["Deploy to staging"]
+    rc = run_cli(home, "recall", "--message", "how do I deploy to staging", "--project", str(project))
+    assert rc.returncode == 0 and "Deploy to staging" in rc.stdout and rc.stderr == ""
+    assert mem.save("Lint with ruff", "ruff check .")["committed"] is True
+    kept = layer_file(home, project).parent / "quarantine" / "mem_handedit00002.json"
+    assert json.loads(kept.read_text())["record"]["conditions"] == "linux"
+    assert "mem_handedit00002" not in read_layer(home, project)["records"]
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 1 and "mem_handedit00002" in doc.stdout and "conditions:" in doc.stdout and str(kept) in doc.stdout
+
+
+def test_2_a_layer_file_that_is_a_directory_is_answered_not_crashed(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12: `state.json` as a directory: every tool, recall and doctor answer with a message."""
+    mem.save("Deploy to staging", "make deploy ENV=staging")
+    path = layer_file(home, project)
+    path.unlink()
+    path.mkdir()
+    for tool, args in (("memory_search", {"query": "deploy"}), ("memory_save", {"title": "x", "body": "y"})):
+        r = mem(tool, args)
+        assert r["ok"] is False and "plain file" in r["message"]
+    rc = run_cli(home, "recall", "--message", "how do I deploy", "--project", str(project))
+    assert rc.returncode == 0 and "Traceback" not in rc.stderr
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 1 and "plain file" in doc.stdout and "Traceback" not in doc.stderr
+
+
+@pytest.mark.parametrize(("args", "field"), [
+    ({"title": "   ", "body": "text"}, "title"),
+    ({"title": "A note", "body": " \n "}, "body"),
+    ({"title": "A note", "body": "text", "applicability": "conditional"}, "applicability"),
+    ({"title": "A note", "body": "text", "conditions": [{"key": "shell", "value": "  "}]}, "conditions"),
+    ({"title": "Build \x1b[2J", "body": "text"}, "title"),
+    ({"title": "A note", "body": "run \x1b]0;pwned\x07 now"}, "body"),
+    ({"title": "A note", "body": "csi \x9b31m"}, "body"),
+    ({"title": "A note", "summary": "bell\x07", "body": "text"}, "summary"),
+])
+def test_2_records_that_could_never_be_used_or_shown_safely_are_refused(home: Path, project: Path, mem: Memory, args: dict, field: str) -> None:  # type: ignore[type-arg]
+    """Issue 12: blank titles and bodies, conditional without conditions, and terminal control
+    characters are refused with a message naming the field; nothing is written."""
+    r = mem("memory_save", args)
+    assert (r["ok"], r["status"], r["committed"]) == (False, "invalid", False) and field in r["message"], r["message"]
+    assert not layer_file(home, project).exists()
+
+
+def test_2_windows_line_ends_and_tabs_are_kept_as_text(mem: Memory) -> None:
+    """Issue 12: CRLF is not a control-character attack: it is stored as a newline; tabs stay."""
+    rid = mem.save("Makefile rule", "all:\r\n\tmake build\r\n")["id"]
+    assert mem("memory_read", {"id": rid})["body"] == "all:\n\tmake build\n"
+
+
+def test_5_validity_times_are_compared_as_times(home: Path, project: Path, mem: Memory, tmp_path: Path) -> None:
+    """Issue 12, SPEC §5: a validUntil in another timezone is compared as a time, not as text."""
+    export = _export(tmp_path, [
+        _rec("mem_expiredzone001", "Expired deploy rule", validUntil="2020-12-31T23:00:00-05:00"),
+        _rec("mem_futurezone0001", "Current deploy rule", validUntil="2999-01-01T08:00:00+08:00"),
+    ])
+    assert run_cli(home, "import", str(export), "--apply", "--project", str(project)).returncode == 0
+    titles = [h["title"] for h in mem("memory_search", {"query": "deploy rule"})["results"]]
+    assert titles == ["Current deploy rule"]
+    old = [h["title"] for h in mem("memory_search", {"query": "deploy rule", "history": True})["results"]]
+    assert "Expired deploy rule" in old  # kept, shown only when history is asked for
+
+
+def test_2_control_characters_from_a_hand_edit_are_never_printed_raw(home: Path, project: Path, mem: Memory, tmp_path: Path) -> None:
+    """Issue 12: text that reached a layer file by hand is shown as codes by recall and export;
+    the JSON export still round-trips it exactly."""
+    rid = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
+    state = read_layer(home, project)
+    state["records"][rid]["summary"] = "deploy \x1b[2J\x1b]0;owned\x07 with \x9b31m make"
+    layer_file(home, project).write_bytes(encode(with_checksum(state)))
+    rc = run_cli(home, "recall", "--message", "how do I deploy to staging", "--project", str(project))
+    assert "Deploy to staging" in rc.stdout and "\\u001b[2J" in rc.stdout
+    md = run_cli(home, "export", "--project", str(project))
+    out = tmp_path / "e.json"
+    js = run_cli(home, "export", "--format", "json", "--out", str(out), "--project", str(project))
+    for text in (rc.stdout, md.stdout, out.read_text()):
+        assert not any(ch in text for ch in "\x1b\x07\x9b"), repr(text)
+    assert js.returncode == 0
+    exported = json.loads(out.read_text())["layers"]["project"][0]
+    assert exported["summary"] == state["records"][rid]["summary"]

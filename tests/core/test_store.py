@@ -276,10 +276,12 @@ def test_layer_file_fits_the_record_model_and_doctor_names_a_bad_record(home: Pa
     LayerFile.model_validate(read_layer(home, project))
     assert run_cli(home, "doctor").returncode == 0
     state = read_layer(home, project)
-    state["records"]["mem_handedit00001"] = {"id": "mem_handedit00001", "title": "x", "kind": "gossip"}
+    state["records"]["mem_handedit00001"] = {"id": "mem_handedit00001", "title": "x", "body": "y", "kind": "gossip"}
     layer_file(home, project).write_bytes(encode(with_checksum(state)))
     doc = run_cli(home, "doctor")
-    assert doc.returncode == 1 and "does not fit the record model at records.mem_handedit00001.kind" in doc.stdout
+    assert doc.returncode == 1 and "Record mem_handedit00001 does not fit the record model (kind: must be one of" in doc.stdout
+    assert (layer_file(home, project).parent / "quarantine" / "mem_handedit00001.json").exists()
+    assert "mem_handedit00001" not in read_layer(home, project)["records"]
 
 
 def test_doctor_names_broken_settings(home: Path, project: Path, mem) -> None:  # type: ignore[no-untyped-def]
