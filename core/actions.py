@@ -9,7 +9,7 @@ from typing import Any
 from .errors import LingshuError
 from .lookup import find
 from .routing import global_refusal
-from .settings import set_project_flag
+from .settings import set_project_setting
 from .store import LayerRef, Tx, iso, load, transact, utc_now
 from .tools import dispatch
 from .workspace import Workspace
@@ -170,7 +170,7 @@ def confirm_here(ws: Workspace) -> dict[str, Any]:
 def set_memory(ws: Workspace, on: bool) -> dict[str, Any]:
     if not ws.project_id:
         return {"ok": False, "status": "needs_context", "message": "No project is confirmed here; the global layer is always on."}
-    set_project_flag(ws.home, ws.project_id, "enabled", on)
+    set_project_setting(ws.home, ws.project_id, "enabled", on)
     return {"ok": True, "status": "ok"}
 
 

@@ -12,12 +12,12 @@ from . import spool
 from .durable import encode, locked, read_json, write_atomic
 from .errors import NeedsContext
 from .paths import contexts_path
+from .settings import TASK_FIELDS
 from .store import iso, utc_now
 from .workspace import Workspace
 
 CONTEXT_TTL = timedelta(hours=12)
 KEEP = 64
-TASK_FIELDS = ("taskKind", "seriesId", "phase", "artifactKey", "runtime")
 
 
 def _os_name() -> str:

@@ -144,19 +144,10 @@ def check_layer(ref: LayerRef) -> LayerReport:
 
 def check_settings(home: Path) -> list[str]:
     """Problems with `settings.json`, each with what to do."""
-    from pydantic import ValidationError
-
-    from .models import Settings
-    from .paths import settings_path
-
-    path = settings_path(home)
-    if not path.exists():
-        return []
     try:
-        Settings.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as err:
-        detail = err.errors()[0]["msg"] if isinstance(err, ValidationError) else str(err)
-        return [f"{path} is not valid ({detail}). Move it aside and confirm your projects again with `lingshu project confirm PATH`."]
+        load_settings(home)
+    except LingshuError as err:
+        return [err.message]
     return []
 
 

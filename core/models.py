@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .conditions import CONDITION_KEYS, MAX_CONDITIONS
 from .records import ID_RE, control_problem, record_problem
+from .settings import settings_problem
 Kind = Literal["convention", "method", "resource", "note"]
 Applicability = Literal["all_in_scope", "conditional", "unresolved"]
 Scope = Literal["project", "global"]
@@ -241,3 +242,11 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="allow")
     format: str = Field("lingshu-settings/1", description="lingshu-settings/1")
     projects: dict[str, ProjectSettings] = Field(default_factory=dict, description="Confirmed projects by id.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def sound(cls, data: object) -> object:
+        problem = settings_problem(data)
+        if problem:
+            raise ValueError(problem)
+        return data

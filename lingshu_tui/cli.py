@@ -54,9 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("tool", help="memory_search, memory_read, memory_save, memory_forget, memory_suggest or memory_route")
     p.add_argument("json", nargs="?", help="the arguments as one JSON object")
     p.add_argument("--as-user", action="store_true", help="act as the person, not the agent (review mode does not hold the write)")
-    p = sub.add_parser("project", help="confirm a project root: lingshu project confirm PATH")
+    p = sub.add_parser("project", help="confirm a project root: lingshu project confirm PATH (forget PATH un-confirms it)")
     _common(p)
-    p.add_argument("action", choices=["confirm", "show"], help="confirm a root, or show the project resolved here")
+    p.add_argument("action", choices=["confirm", "show", "forget"],
+                   help="confirm a root, show the project resolved here, or forget (un-confirm) a root; its layer is kept")
     p.add_argument("path", nargs="?", default=".", help="the project root (default: the current folder)")
     for name, text in (("enable", "switch memory on for the project"), ("disable", "switch memory off for the project (nothing is deleted)")):
         p = sub.add_parser(name, help=text)
@@ -64,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("review", help="review mode: the agent's new records wait in the panel until you keep them")
     _common(p)
     p.add_argument("state", choices=["on", "off"], help="on: hold the agent's new records for review; off: direct writes")
+    p = sub.add_parser("settings", help="show or change this project's settings: lingshu settings [set KEY VALUE | unset KEY]")
+    _common(p)
+    p.add_argument("action", nargs="?", choices=["show", "set", "unset"], default="show", help="show (default), set or unset")
+    p.add_argument("key", nargs="?", help="e.g. budgets.searchEntries, recallMode, taskDefaults.taskKind")
+    p.add_argument("value", nargs="?", help="the new value, e.g. 30, tool, release")
     p = sub.add_parser("doctor", help="check every layer; exit 1 when something needs a person")
     _common(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -145,12 +151,17 @@ def _workspace(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_project(args: argparse.Namespace) -> int:
-    from core.settings import confirm_project
+    from core.settings import confirm_project, forget_project
 
     ws = _workspace(args)
     if args.action == "confirm":
         pid = confirm_project(ws.home, args.path)
         print(f"Confirmed {args.path} as project {pid}. Memory for it is on; `lingshu disable` switches it off.")
+        return EXIT_OK
+    if args.action == "forget":
+        pid = forget_project(ws.home, args.path)
+        print(f"{args.path} is no longer a confirmed project. Its memory ({ws.home / 'projects' / pid}) is kept; "
+              "confirm the folder again to use it, or delete that folder to remove it for good.")
         return EXIT_OK
     if not ws.project_id:
         print("No confirmed project holds this folder. Run `lingshu project confirm PATH` to make one.")
@@ -161,14 +172,46 @@ def cmd_project(args: argparse.Namespace) -> int:
 
 
 def _set_flag(args: argparse.Namespace, key: str, value: Any, done: str) -> int:
-    from core.settings import set_project_flag
+    from core.settings import set_project_setting
 
     ws = _workspace(args)
     if not ws.project_id:
         print("No confirmed project here. Run `lingshu project confirm PATH` first, or pass --project PATH.", file=sys.stderr)
         return EXIT_FALSE
-    set_project_flag(ws.home, ws.project_id, key, value)
+    set_project_setting(ws.home, ws.project_id, key, value)
     print(done.format(project=ws.project_id))
+    return EXIT_OK
+
+
+def cmd_settings(args: argparse.Namespace) -> int:
+    from core.ledger import turn_limits
+    from core.settings import SETTABLE, parse_setting, set_project_setting
+
+    ws = _workspace(args)
+    if not ws.project_id:
+        print("No confirmed project here. Run `lingshu project confirm PATH` first, or pass --project PATH.", file=sys.stderr)
+        return EXIT_FALSE
+    if args.action in ("set", "unset"):
+        if not args.key or (args.action == "set" and args.value is None):
+            print(f"Usage: lingshu settings {args.action} KEY{' VALUE' if args.action == 'set' else ''}. Keys: {', '.join(SETTABLE)}.", file=sys.stderr)
+            return EXIT_USAGE
+        if args.action == "unset" and args.key not in SETTABLE:
+            print(f"'{args.key}' is not a setting you can unset. Keys: {', '.join(SETTABLE)}.", file=sys.stderr)
+            return EXIT_USAGE
+        value = parse_setting(args.key, args.value) if args.action == "set" else None
+        set_project_setting(ws.home, ws.project_id, args.key, value)
+        print(f"{args.key} = {value} for {ws.project_id}." if value is not None else f"{args.key} is back to its default for {ws.project_id}.")
+        return EXIT_OK
+    p = ws.project
+    limits = turn_limits(ws)
+    print(f"project {ws.project_id}\nroot {p.get('root')}")
+    print(f"enabled {str(p['enabled']).lower()}\nwriteMode {p['writeMode']}\nrecallMode {p['recallMode']}\nexperimental {str(bool(p.get('experimental'))).lower()}")
+    own = p.get("budgets") or {}
+    for key, value in limits.items():
+        print(f"budgets.{key} {value}{'' if key in own else ' (default)'}")
+    for key, value in (p.get("taskDefaults") or {}).items():
+        print(f"taskDefaults.{key} {value}")
+    print(f"\nChange one with `lingshu settings set KEY VALUE`; keys: {', '.join(SETTABLE)}.")
     return EXIT_OK
 
 
@@ -383,6 +426,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 HANDLERS = {
     "call": cmd_call,
     "project": cmd_project,
+    "settings": cmd_settings,
     "enable": cmd_enable,
     "disable": cmd_disable,
     "review": cmd_review,

@@ -57,10 +57,10 @@ def scene_app(base: Path, lang: str = "en", memory_on: bool = True) -> LingshuAp
         build_demo(home, project)
         freeze_times(home, started)
     if not memory_on:
-        from core.settings import set_project_flag
+        from core.settings import set_project_setting
         from core.workspace import open_workspace
 
-        set_project_flag(home, open_workspace(home, project).project_id or "", "enabled", False)
+        set_project_setting(home, open_workspace(home, project).project_id or "", "enabled", False)
     return make_app(home, project, lang=lang, clock=lambda: CLOCK, watch=False)
 
 

@@ -251,3 +251,63 @@ def test_2_control_characters_from_a_hand_edit_are_never_printed_raw(home: Path,
     assert js.returncode == 0
     exported = json.loads(out.read_text())["layers"]["project"][0]
     assert exported["summary"] == state["records"][rid]["summary"]
+
+
+# ---------------------------------------------------------------- settings by hand and by command
+
+
+def test_1_5_settings_can_be_edited_by_hand(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12: adding `budgets` to settings.json by hand, as the README says, takes effect;
+    doctor agrees; a wrong field is named with its valid values."""
+    for i in range(4):
+        mem.save(f"Deploy step {i}", f"deploy step number {i} of the release")
+    path = home / "settings.json"
+    data = json.loads(path.read_text())
+    pid = next(iter(data["projects"]))
+    data["projects"][pid]["budgets"] = {"searchEntries": 2}
+    path.write_text(json.dumps(data, indent=2))
+    r = mem("memory_search", {"query": "deploy step"})
+    assert r["status"] == "ok" and len(r["results"]) == 2
+    assert run_cli(home, "doctor").returncode == 0
+    data["projects"][pid]["recallMode"] = "sometimes"
+    path.write_text(json.dumps(data))
+    r = mem("memory_search", {"query": "deploy step"})
+    assert r["ok"] is False and "recallMode: must be one of adaptive, tool" in r["message"]
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 1 and "recallMode" in doc.stdout
+
+
+def test_1_5_lingshu_settings_shows_and_sets_with_checked_values(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12: `lingshu settings`, `set budgets.searchEntries 30`, `recallMode tool`, `taskDefaults.taskKind release`."""
+    mem.save("Use tox", "tox -e py311")
+    assert run_cli(home, "settings", "set", "budgets.searchEntries", "30", "--project", str(project)).returncode == 0
+    assert run_cli(home, "settings", "set", "recallMode", "tool", "--project", str(project)).returncode == 0
+    assert run_cli(home, "settings", "set", "taskDefaults.taskKind", "release", "--project", str(project)).returncode == 0
+    shown = run_cli(home, "settings", "--project", str(project)).stdout
+    assert "budgets.searchEntries 30\n" in shown and "recallMode tool" in shown and "taskDefaults.taskKind release" in shown
+    assert "budgets.bodies 8 (default)" in shown
+    for key, value, says in (("recallMode", "sometimes", "adaptive, tool"), ("budgets.searchEntries", "-3", "at least 1"),
+                             ("budget.x", "3", "Settable:"), ("enabled", "maybe", "on or off")):
+        r = run_cli(home, "settings", "set", key, value, "--project", str(project))
+        assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr
+    rc = run_cli(home, "recall", "--message", "how do I run tox", "--project", str(project))
+    assert (rc.returncode, rc.stdout) == (0, "")  # tool mode: no automatic recall
+    assert run_cli(home, "settings", "unset", "budgets.searchEntries", "--project", str(project)).returncode == 0
+    assert "budgets.searchEntries 20 (default)" in run_cli(home, "settings", "--project", str(project)).stdout
+
+
+def test_1_3_too_broad_roots_are_refused_and_a_project_can_be_forgotten(home: Path, project: Path, mem: Memory, tmp_path: Path) -> None:
+    """Issue 12, SPEC §1.3: `/` and the home folder are not projects; `project forget` un-confirms
+    a root and keeps its layer."""
+    for root in ("/", str(Path.home())):
+        r = run_cli(home, "project", "confirm", root)
+        assert r.returncode == 1 and "too broad" in r.stderr
+    mem.save("Use tox", "tox -e py311")
+    layer = layer_file(home, project)
+    r = run_cli(home, "project", "forget", str(project))
+    assert r.returncode == 0 and "kept" in r.stdout
+    assert layer.exists()
+    answer = json.loads(run_cli(home, "call", "memory_save", '{"title": "x", "body": "y"}', cwd=project).stdout)
+    assert answer["status"] == "needs_context" and answer["committed"] is False
+    r = run_cli(home, "project", "forget", str(tmp_path / "never"))
+    assert r.returncode == 1 and "not a confirmed project" in r.stderr

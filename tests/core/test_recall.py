@@ -11,7 +11,7 @@ from core.contexts import _load as _load_contexts
 from core.contexts import open_turn
 from core.durable import encode, with_checksum
 from core.recall import MAX_BYTES, card_text, recall, render, select
-from core.settings import set_project_flag
+from core.settings import set_project_setting
 from core.workspace import open_workspace
 from tests.conftest import REPO, Memory, cli_env, read_layer, run_cli
 
@@ -27,10 +27,10 @@ def test_11_1_only_when_adaptive_and_on(home: Path, project: Path, mem: Memory) 
     mem.save("Deploy to staging", "make deploy ENV=staging")
     text, report = recall(_ws(home, project), MSG)
     assert "Deploy to staging" in text
-    set_project_flag(home, _ws(home, project).project_id, "recallMode", "tool")  # type: ignore[arg-type]
+    set_project_setting(home, _ws(home, project).project_id, "recallMode", "tool")  # type: ignore[arg-type]
     assert recall(_ws(home, project), MSG) == ("", {"why": "tool mode", "cards": []})
-    set_project_flag(home, _ws(home, project).project_id, "recallMode", "adaptive")  # type: ignore[arg-type]
-    set_project_flag(home, _ws(home, project).project_id, "enabled", False)  # type: ignore[arg-type]
+    set_project_setting(home, _ws(home, project).project_id, "recallMode", "adaptive")  # type: ignore[arg-type]
+    set_project_setting(home, _ws(home, project).project_id, "enabled", False)  # type: ignore[arg-type]
     assert recall(_ws(home, project), MSG) == ("", {"why": "memory off", "cards": []})
 
 

@@ -41,10 +41,10 @@ def test_4_1_only_registered_condition_keys(mem: Memory) -> None:
 def test_4_2_context_holds_environment_and_task_defaults(home: Path, project: Path) -> None:
     """SPEC §4.2: task defaults fill only what the caller left out."""
     from core.contexts import build_context
-    from core.settings import set_project_flag
+    from core.settings import set_project_setting
 
     ws = open_workspace(home, project)
-    set_project_flag(home, ws.project_id, "taskDefaults", {"taskKind": "release"})  # type: ignore[arg-type]
+    set_project_setting(home, ws.project_id, "taskDefaults", {"taskKind": "release"})  # type: ignore[arg-type]
     ws = open_workspace(home, project)
     ctx = build_context(ws, task={"phase": "qa"})
     assert ctx["os"] == OS and ctx["projectRoot"] == str(project.resolve()) and ctx["taskKind"] == "release" and ctx["phase"] == "qa"
@@ -551,11 +551,11 @@ def test_6_3_7_every_save_result_carries_pending_conflicts(mem: Memory) -> None:
 
 def test_6_5_budgets_are_configurable_per_project(home: Path, project: Path, mem: Memory) -> None:
     """SPEC §6.5: bodies read at most 8 per turn (configurable)."""
-    from core.settings import set_project_flag
+    from core.settings import set_project_setting
 
     rid = mem.save("Cache dir", ".cache/build")["id"]
     ws = open_workspace(home, project)
-    set_project_flag(home, ws.project_id, "budgets", {"bodies": 2})  # type: ignore[arg-type]
+    set_project_setting(home, ws.project_id, "budgets", {"bodies": 2})  # type: ignore[arg-type]
     open_turn(open_workspace(home, project), session_id="s", cwd=str(project))
     assert [mem("memory_read", {"id": rid})["status"] for _ in range(3)] == ["ok", "ok", "budget_exhausted"]
 

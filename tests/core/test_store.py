@@ -288,7 +288,7 @@ def test_doctor_names_broken_settings(home: Path, project: Path, mem) -> None:  
     mem.save("Use tox", "tox -e py311")
     (home / "settings.json").write_text('{"projects": {"x": {"root": "/r", "writeMode": "sometimes"}}}')
     doc = run_cli(home, "doctor")
-    assert doc.returncode == 1 and "settings.json is not valid" in doc.stdout and "lingshu project confirm" in doc.stdout
+    assert doc.returncode == 1 and "projects.x.writeMode: must be one of direct, review" in doc.stdout and "lingshu settings set" in doc.stdout
 
 
 def test_readers_never_get_busy_while_a_cold_change_is_in_flight(home: Path, project: Path, mem) -> None:  # type: ignore[no-untyped-def]
