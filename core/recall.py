@@ -7,6 +7,7 @@ Textual: plain JSON files, the gate and the index only.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -14,9 +15,9 @@ from typing import Any
 
 from . import index, ledger
 from .contexts import open_turn
-from .records import printable
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
+from .records import printable
 from .search import query_terms
 from .store import iso, utc_now
 from .workspace import Workspace, open_workspace
@@ -175,23 +176,40 @@ def recall(
 
 
 def _hook_input(args: Any) -> tuple[str, str | None, str | None]:
+    """(message, session id, cwd) from the options or the hook's JSON on stdin. Anything of the
+    wrong type is left out, never trusted: the hook runs on whatever its agent sends."""
     if args.message is not None:
         return args.message, args.session, None
     raw = sys.stdin.read()
     try:
         data = json.loads(raw) if raw.strip() else {}
-    except ValueError:
-        data = {"prompt": raw}
+    except (ValueError, RecursionError):
+        data = {"prompt": raw} if not raw.lstrip().startswith(("{", "[")) else {}
     if not isinstance(data, dict):
         data = {}
-    return str(data.get("prompt") or data.get("message") or ""), args.session or data.get("session_id"), data.get("cwd")
+
+    def text(key: str) -> str | None:
+        value = data.get(key)
+        return value if isinstance(value, str) and value else None
+
+    return text("prompt") or text("message") or "", args.session or text("session_id"), text("cwd")
 
 
 def main(args: Any) -> int:
     """`lingshu recall`: never breaks the agent's turn — a problem goes to stderr, exit 0."""
+    try:
+        return _main(args)
+    except Exception as err:  # noqa: BLE001 - the hook must never fail the agent's turn
+        print(f"lingshu recall: skipped ({type(err).__name__}: {err}). Run `lingshu doctor` if this repeats.", file=sys.stderr)
+        return 0
+
+
+def _main(args: Any) -> int:
     message, session_id, cwd = _hook_input(args)
     if not message.strip():
         return 0
+    if cwd is not None and not os.path.isdir(cwd):
+        cwd = None
     try:
         ws = open_workspace(args.home, args.project, cwd)
         text, report = recall(ws, message, session_id=session_id, cwd=cwd)

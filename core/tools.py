@@ -21,7 +21,7 @@ from .scan import scan_fields
 from .lookup import archived_in, find, ranked_usable
 from .search import similarity
 from .statuses import Status
-from .records import record_problem
+from .records import ID_RE, record_problem
 from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, take_recovery_news, transact, utc_now
 from .workspace import Workspace, open_workspace
 
@@ -838,8 +838,9 @@ def dispatch(
     try:
         inp = TOOL_INPUTS[tool].model_validate(args)
     except ValidationError as err:
-        rid = args.get("id") if isinstance(args.get("id"), str) and len(args.get("id", "")) < 64 else ""
-        return _fail("invalid", explain_validation(tool, err), write=write, rid=rid or "")
+        # Echo the id only when it is one: a made-up id can hold text a terminal would act on.
+        rid = args.get("id") if isinstance(args.get("id"), str) and ID_RE.match(args["id"]) else ""
+        return _fail("invalid", explain_validation(tool, err), write=write, rid=rid)
     try:
         ws = workspace or open_workspace(home, project, cwd)
         result = TOOLS[tool](ws, inp, actor)  # type: ignore[operator]

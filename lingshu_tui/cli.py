@@ -139,6 +139,9 @@ def cmd_call(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"lingshu call: the arguments are not valid JSON ({err}). Pass one JSON object, e.g. '{{\"query\": \"tests\"}}'.", file=sys.stderr)
         return EXIT_USAGE
+    except RecursionError:
+        print("lingshu call: the arguments are nested too deeply to read. Pass one flat JSON object, e.g. '{\"query\": \"tests\"}'.", file=sys.stderr)
+        return EXIT_USAGE
     result = dispatch(args.tool, payload, home=args.home, project=args.project, actor="user" if args.as_user else "agent")
     _print(result)
     return EXIT_OK if result.get("ok") else EXIT_FALSE

@@ -311,3 +311,39 @@ def test_1_3_too_broad_roots_are_refused_and_a_project_can_be_forgotten(home: Pa
     assert answer["status"] == "needs_context" and answer["committed"] is False
     r = run_cli(home, "project", "forget", str(tmp_path / "never"))
     assert r.returncode == 1 and "not a confirmed project" in r.stderr
+
+
+# ---------------------------------------------------------------- bad input, never a traceback
+
+
+@pytest.mark.parametrize("stdin", [
+    '{"prompt": "how do I deploy", "cwd": 5}',
+    '{"prompt": "how do I deploy", "session_id": [1]}',
+    '{"prompt": ["how do I deploy"]}',
+    '{"prompt": "how do I deploy", "cwd": "/no/such/folder"}',
+    '{"prompt":' * 5000,
+    "[" * 100_000,
+    '"just a string"',
+    "\udcff not utf-8".encode("utf-8", "surrogateescape").decode("latin-1"),
+    "",
+])
+def test_11_the_recall_hook_exits_0_on_any_stdin(home: Path, project: Path, mem: Memory, stdin: str) -> None:
+    """Issue 12, SPEC §11: the hook never breaks the agent's turn: exit 0, no traceback."""
+    mem.save("Deploy to staging", "make deploy ENV=staging")
+    r = run_cli(home, "recall", "--format", "claude-hook", "--project", str(project), stdin=stdin)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_10_deep_json_surrogates_and_unprintable_ids_get_clear_answers(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12, SPEC §10: JSON nested 1,000 deep, a lone surrogate and an id full of escape
+    codes are answered with a message; nothing is written, nothing is echoed raw."""
+    deep = '{"a":' * 1000 + "1" + "}" * 1000
+    r = run_cli(home, "call", "memory_search", deep, "--project", str(project))
+    assert r.returncode == 2 and "nested too deeply" in r.stderr and "Traceback" not in r.stderr
+    s = mem("memory_save", {"title": "a\ud800b", "body": "text"})
+    assert (s["status"], s["committed"]) == ("invalid", False) and "title" in s["message"]
+    bad_id = "mem_\x1b]0;pwned\x07aaaaaaaaaaaa"
+    for tool in ("memory_read", "memory_forget"):
+        a = mem(tool, {"id": bad_id})
+        assert a["status"] == "invalid" and a.get("id", "") == "" and "\x1b" not in json.dumps(a, ensure_ascii=False)
+    assert not layer_file(home, project).exists()
