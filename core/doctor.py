@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import index
-from .durable import checksum_holds
+from .durable import checksum_holds, sweep_temps
 from .errors import ColdBodyError, LingshuError
 from .paths import global_dir, project_dir
 from .settings import load_settings
@@ -140,6 +140,15 @@ def check_layer(ref: LayerRef) -> LayerReport:
         rep.steps.append("Earlier unreadable files were set aside and the layer was restored from its previous generation; "
                          "the quarantined copies can be deleted once you have checked nothing is missing.")
     return rep
+
+
+def sweep_home(home: Path) -> tuple[int, int]:
+    """Remove every temp file a killed writer left anywhere in the home: (files, bytes)."""
+    removed = size = 0
+    for folder in [home, *(p for p in home.rglob("*") if p.is_dir() and not p.is_symlink())]:
+        n, b = sweep_temps(folder)
+        removed, size = removed + n, size + b
+    return removed, size
 
 
 def check_settings(home: Path) -> list[str]:

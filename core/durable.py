@@ -108,6 +108,39 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
         raise write_failed(path, err) from err
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def sweep_temps(folder: Path) -> tuple[int, int]:
+    """Remove the temp files `write_atomic` left in `folder` when its process was killed (their
+    process is gone), so nothing a writer half-wrote (a purged body, say) stays on disk.
+    Returns (files removed, bytes)."""
+    removed = size = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0, 0
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(".") and name.endswith(".tmp")):
+            continue
+        pid = name[:-4].rsplit(".", 1)[-1]
+        if not pid.isdigit() or (int(pid) != os.getpid() and _alive(int(pid))):
+            continue
+        with contextlib.suppress(OSError):
+            n = entry.stat().st_size
+            os.unlink(entry.path)
+            removed, size = removed + 1, size + n
+    return removed, size
+
+
 def read_json(path: Path) -> Any:
     with open(path, "rb") as fh:
         return json.loads(fh.read())

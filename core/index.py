@@ -67,6 +67,8 @@ class _Conn:
         if path:
             # The index is derived: after a power cut it is checked against the layer and rebuilt.
             self.db.execute("PRAGMA synchronous=OFF")
+            # Freed pages are zeroed, so a purged record's text does not linger in the file.
+            self.db.execute("PRAGMA secure_delete=ON")
         found = self._schema()
         if found != SCHEMA:
             if path:
@@ -300,6 +302,18 @@ def apply(ref: Any, base: dict[str, Any], new: dict[str, Any], archived: dict[st
             rebuild(_connect(ref.dir), ref, new)
     except (sqlite3.Error, OSError):
         pass
+
+
+def scrub(ref: Any) -> None:
+    """After a purge: merge the full-text segments (FTS5 keeps a deleted row's terms in older
+    segments until a merge) and fold the write-ahead log back in, so no copy of the text stays."""
+    try:
+        conn = _connect(ref.dir)
+        with conn.writing() as db:
+            db.execute("INSERT INTO fts(fts) VALUES('optimize')")
+        conn.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error:
+        pass  # a busy reader keeps the log a little longer; the next checkpoint folds it
 
 
 class _Stale(Exception):

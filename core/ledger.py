@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from . import spool
-from .durable import encode, locked, read_json, write_atomic
+from .durable import encode, locked, read_json, sweep_temps, write_atomic
 from .errors import LingshuError
 from .paths import ledger_path
 from .store import iso, utc_now
@@ -172,7 +172,22 @@ def _record(
         obj["turns"] = obj["turns"][-KEEP_TURNS:]
         write_atomic(ledger_path(ws.home), encode(obj), durable=False)
         spool.drop(entries)
+        sweep_temps(ws.home)
     fold(ws)
+
+
+def forget_record(ws: Workspace, rid: str) -> None:
+    """A purged record leaves the ledger too: its citations (title, excerpt) go from every turn,
+    including what the recall hook left in the spool."""
+    with locked(ws.home / ".ledger.lock", what="the citation ledger"):
+        obj, entries = _with_pending(ws)
+        for turn in obj["turns"]:
+            turn["citations"] = [c for c in turn.get("citations", []) if c.get("id") != rid]
+            if isinstance(turn.get("recall"), dict):
+                turn["recall"]["cards"] = [c for c in turn["recall"].get("cards", []) if c != rid]
+        write_atomic(ledger_path(ws.home), encode(obj), durable=False)
+        spool.drop(entries)
+        sweep_temps(ws.home)
 
 
 def cite_entry(group: str, record: dict[str, Any], layer: str, ws: Workspace) -> dict[str, Any]:

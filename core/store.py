@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from .durable import canonical, checksum_holds, encode, fsync_dir, locked, read_json, sealed_bytes_hold, with_checksum, write_atomic, write_failed
+from .durable import canonical, checksum_holds, encode, fsync_dir, locked, read_json, sealed_bytes_hold, sweep_temps, with_checksum, write_atomic, write_failed
 from .errors import ColdBodyError, InvalidInput, LayerBroken
 
 FORMAT = "lingshu-layer/1"
@@ -318,6 +318,7 @@ def _finish_intent(ref: LayerRef, state: dict[str, Any]) -> None:
         return
     except (OSError, ValueError):
         intent = None
+    sweep_temps(ref.cold_dir)  # a writer killed mid-change may have left half-written cold files
     if isinstance(intent, dict) and isinstance(intent.get("generationBefore"), int):
         published = state["generation"] > intent["generationBefore"]
         drop = intent.get("deleteCold", []) if published else intent.get("createCold", [])
@@ -469,22 +470,24 @@ def _migrate(ref: LayerRef, state: dict[str, Any]) -> None:
             del state["records"][rid]
 
 
-def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durable: bool = True) -> tuple[T, dict[str, Any]]:
+def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durable: bool = True, force: bool = False) -> tuple[T, dict[str, Any]]:
     """Apply `change` to a working copy of the layer under its lock and publish the new generation.
 
     `change` changes the state (records only through `Tx.edit`, `archive`, `restore`, `purge` or
     by putting new dicts in place) and returns a value; raising a `LingshuError` aborts with
     nothing written. Returns that value and the published state. The layer's index follows in the
-    same transaction. `durable=False` skips the fsyncs (still atomic).
+    same transaction. `durable=False` skips the fsyncs (still atomic). `force` publishes even an
+    unchanged layer (after a purge, so `state.prev.json` no longer holds what was purged).
     """
     from . import index
 
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         base = _recover(ref)
+        sweep_temps(ref.dir)  # under the lock, any temp file here is a killed writer's
         state = _working_copy(base)
         tx = Tx(ref)
         value = change(state, tx)
-        if state == base and not tx.put_cold and not tx.drop_cold and ASIDE not in base:
+        if state == base and not tx.put_cold and not tx.drop_cold and ASIDE not in base and not force:
             return value, base  # a gate answered without changing anything: no new generation
         _migrate(ref, state)
         _move_to_quarantine(ref, state.pop(ASIDE, {}))
@@ -497,6 +500,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
         check_limits(ref, state, data, body_bytes)
         intent_path = ref.dir / INTENT
         if tx.put_cold or tx.drop_cold:
+            sweep_temps(ref.cold_dir)
             write_atomic(
                 intent_path,
                 encode({"generationBefore": generation_before, "createCold": sorted(tx.put_cold), "deleteCold": tx.drop_cold}),

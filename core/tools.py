@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import secrets
 from pathlib import Path
@@ -334,7 +335,7 @@ def _slot_holder(state: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any] |
 
 def _version_of(rec: dict[str, Any], reason: str) -> dict[str, Any]:
     return {k: rec.get(k, "") for k in ("title", "summary", "body", "when")} | {
-        "revision": rec.get("revision", 1), "time": _now(), "reason": reason,
+        "revision": rec.get("revision", 1), "time": _now(), "reason": reason, "from": rec["id"],
     }
 
 
@@ -736,6 +737,8 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
                     other = tx.edit(state, other["id"])
                     for key in ("supersededBy", "validUntil", "supersedeReason"):
                         other.pop(key, None)
+                if other.get("supersedes") == rec["id"]:
+                    _forget_predecessor(tx.edit(state, other["id"]), rec["id"])
             _drop_conflicts(state, candidate=rec["id"])
             tomb = {"id": rec["id"], "status": "purged", "revision": rec.get("revision", 1) + 1, "updated": _now()}
             return {"rec": tomb, "extra": {"action": "purge", "tombstone": True}}
@@ -765,8 +768,32 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
     rec = value["rec"]
     out = {"ok": True, "id": rec["id"], "committed": True, "status": "ok", "revision": rec["revision"], "layer": ref.kind,
            "pendingConflicts": len(state["conflicts"]), **value["extra"]}
+    if action == "purge":
+        _scrub_copies(ws, ref, rec["id"])
+        return out
     ledger.record(ws, ctx, cite=[ledger.cite_entry("updated", rec if rec.get("title") else {**rec, "title": found[1].get("title", "")}, ref.kind, ws)])
     return out
+
+
+def _forget_predecessor(successor: dict[str, Any], rid: str) -> None:
+    """A purged record's text also lives in the record that replaced it: the version saved when it
+    was superseded and the purged record's own versions after it. They go, so undo cannot bring
+    the purged text back."""
+    versions = successor.get("versions", [])
+    cut = next((i for i, v in enumerate(versions) if v.get("from") == rid or v.get("reason") == "superseded"), len(versions))
+    successor["versions"] = versions[:cut]
+    successor.pop("supersedes", None)
+    successor["links"] = [link for link in successor.get("links", []) if link.get("target") != rid]
+
+
+def _scrub_copies(ws: Workspace, ref: LayerRef, rid: str) -> None:
+    """After a purge is published: publish once more so `state.prev.json` no longer holds the
+    record, merge it out of the index, and drop its citations from the ledger."""
+    with contextlib.suppress(LingshuError):
+        transact(ref, lambda _state, _tx: None, force=True)
+    index.scrub(ref)
+    with contextlib.suppress(LingshuError):
+        ledger.forget_record(ws, rid)
 
 
 # ---------------------------------------------------------------- memory_route

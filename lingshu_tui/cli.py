@@ -233,7 +233,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from core.doctor import all_layers, check_layer, check_settings
+    from core.doctor import all_layers, check_layer, check_settings, sweep_home
     from core.paths import default_home
     from core.store import acknowledge_recovery
 
@@ -244,10 +244,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         acked = [ref.label for ref in all_layers(home) if acknowledge_recovery(ref)]
         print(f"Acknowledged the recovery of the {', '.join(acked)}." if acked else "No recovery notice to acknowledge.")
         return EXIT_OK
+    swept, swept_bytes = sweep_home(home) if home.is_dir() else (0, 0)
     reports = [check_layer(ref) for ref in all_layers(home) if ref.dir.exists()]
     settings_problems = check_settings(home)
     if args.json:
-        _print({"home": str(home), "layers": [r.as_dict() for r in reports], "needsPerson": any(r.needs_person for r in reports)})
+        _print({"home": str(home), "layers": [r.as_dict() for r in reports], "needsPerson": any(r.needs_person for r in reports), "tempFilesRemoved": swept})
     else:
         print(f"Lingshu home: {home}")
         if not reports:
@@ -268,6 +269,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                 print(f"  step {i}: {step}")
     for line in settings_problems:
         print(f"\n[NEEDS YOU] settings\n  problem: {line}", file=sys.stdout if not args.json else sys.stderr)
+    if swept:
+        print(f"\nremoved {swept} temp file(s) ({swept_bytes} bytes) left by writers that were killed mid-write.",
+              file=sys.stdout if not args.json else sys.stderr)
     return EXIT_FALSE if settings_problems or any(r.needs_person for r in reports) else EXIT_OK
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -347,3 +350,58 @@ def test_10_deep_json_surrogates_and_unprintable_ids_get_clear_answers(home: Pat
         a = mem(tool, {"id": bad_id})
         assert a["status"] == "invalid" and a.get("id", "") == "" and "\x1b" not in json.dumps(a, ensure_ascii=False)
     assert not layer_file(home, project).exists()
+
+
+# ---------------------------------------------------------------- purge means gone
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_6_4_purge_leaves_no_copy_anywhere_in_the_home(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12, SPEC §6.4: after purge (and a killed writer's leftovers, and an undo) the purged
+    text is in no file of the home: not the layer, its previous generation, the successor's
+    versions, the ledger or the hook's spool, the cold store, the index, or a temp file."""
+    marker = "zebraquartz7731"
+    a = mem.save("Deploy with the old script", f"run ./deploy-old.sh --token-file {marker}")["id"]
+    mem("memory_save", {"id": a, "body": f"run ./deploy-old.sh --force {marker}"})
+    assert mem("memory_read", {"id": a})["status"] == "ok"
+    rc = run_cli(home, "recall", "--message", "how do I deploy with the old script", "--project", str(project))
+    assert marker in rc.stdout  # the hook cited it (spooled, not yet folded)
+    b = mem.save("Deploy with make", "make deploy", supersedes=a)["id"]
+    c = mem.save("Staging database", f"staging db is reached through {marker} bastion")["id"]
+    assert mem("memory_forget", {"id": c})["committed"] is True  # archived: the body is in the cold store
+    layer_dir = layer_file(home, project).parent
+    dead = _dead_pid()
+    (layer_dir / f".state.json.{dead}.tmp").write_text(f'{{"half": "{marker}"')  # what a killed writer leaves
+    (layer_dir / "cold" / f".{c}.json.{dead}.tmp").write_text(marker)
+    for rid in (a, c):
+        r = mem("memory_forget", {"id": rid, "action": "purge", "force": True})
+        assert (r["status"], r["committed"]) == ("ok", True)
+    revision = mem("memory_read", {"id": b})["revision"]
+    undo = mem("memory_forget", {"id": b, "action": "undo", "revision": revision})
+    assert undo["committed"] is False  # the only earlier version was the purged record's
+    assert mem("memory_read", {"id": a})["status"] == "gone"
+    leftovers = [p for p in home.rglob("*") if p.is_file() and marker.encode() in p.read_bytes()]
+    assert leftovers == []
+    assert mem("memory_read", {"id": b})["body"] == "make deploy"
+
+
+def test_doctor_reports_and_removes_temp_files_of_killed_writers(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12: doctor finds temp files whose writer is gone, says so and removes them; a live
+    writer's temp file is left alone."""
+    mem.save("Use tox", "tox -e py311")
+    layer_dir = layer_file(home, project).parent
+    dead = _dead_pid()
+    orphans = [layer_dir / f".state.json.{dead}.tmp", home / f".ledger.json.{dead}.tmp", home / "spool" / "ledger" / f".x.json.{dead}.tmp"]
+    for path in orphans:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("half written")
+    live = layer_dir / f".state.json.{os.getppid()}.tmp"
+    live.write_text("in flight")
+    doc = run_cli(home, "doctor")
+    assert doc.returncode == 0 and "removed 3 temp file(s)" in doc.stdout
+    assert not any(p.exists() for p in orphans) and live.exists()
