@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import index
-from .durable import checksum_holds, sweep_temps
+from .durable import PRIVATE_DIR, PRIVATE_FILE, checksum_holds, encode, locked, sweep_temps, with_checksum, write_atomic
 from .errors import ColdBodyError, LingshuError
 from .paths import global_dir, project_dir
 from .settings import load_settings
-from .durable import encode, locked, with_checksum, write_atomic
 from .store import (
     ASIDE,
     INTENT,
@@ -142,13 +142,21 @@ def check_layer(ref: LayerRef) -> LayerReport:
     return rep
 
 
-def sweep_home(home: Path) -> tuple[int, int]:
-    """Remove every temp file a killed writer left anywhere in the home: (files, bytes)."""
-    removed = size = 0
-    for folder in [home, *(p for p in home.rglob("*") if p.is_dir() and not p.is_symlink())]:
+def sweep_home(home: Path) -> tuple[int, int, int]:
+    """Remove every temp file a killed writer left anywhere in the home, and make what an older
+    version created readable by its owner only: (temp files, their bytes, modes fixed)."""
+    removed = size = fixed = 0
+    folders = [home, *(p for p in home.rglob("*") if p.is_dir() and not p.is_symlink())]
+    for folder in folders:
         n, b = sweep_temps(folder)
         removed, size = removed + n, size + b
-    return removed, size
+    for path in [*folders, *(p for p in home.rglob("*") if p.is_file() and not p.is_symlink())]:
+        want = PRIVATE_DIR if path.is_dir() else PRIVATE_FILE
+        with contextlib.suppress(OSError):
+            if path.stat().st_mode & 0o777 != want:
+                os.chmod(path, want)
+                fixed += 1
+    return removed, size, fixed
 
 
 def check_settings(home: Path) -> list[str]:

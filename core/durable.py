@@ -6,7 +6,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,37 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+# The home holds what people told their agents: only its owner reads it.
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def private_dirs(folder: Path) -> None:
+    """Create `folder` and any missing parents as 0700 (Path.mkdir gives parents the default)."""
+    if folder.is_dir():
+        return
+    private_dirs(folder.parent)
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(folder, PRIVATE_DIR)
+
+
+def inside(path: Path, root: Path) -> bool:
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def refuse_outside_links(paths: Iterable[Path], root: Path) -> None:
+    """A file or folder of the home that is a symbolic link leading out of the home is never
+    followed: whoever made it could otherwise have Lingshu read or write any file the user can."""
+    for path in paths:
+        if os.path.islink(path) and not inside(path, root):
+            raise StoreWriteFailed(
+                f"{path} is a symbolic link to {os.path.realpath(path)}, outside the Lingshu home {root}. "
+                "Lingshu does not follow it and changed nothing. Replace it with a plain file or folder (or remove it), then retry."
+            )
+
+
 def write_failed(path: Path, err: OSError) -> StoreWriteFailed:
     reason = err.strerror or str(err)
     return StoreWriteFailed(
@@ -79,8 +110,8 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     link_tmp = keep_prev.with_name(f".{keep_prev.name}.{os.getpid()}.tmp") if keep_prev else None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
+        private_dirs(path.parent)
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, PRIVATE_FILE), "wb") as fh:
             fh.write(data)
             fh.flush()
             if durable:
@@ -92,7 +123,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
                 os.link(path, link_tmp)
             except OSError:
                 # File systems without hard links: a durable copy does the same job.
-                with open(path, "rb") as src, open(link_tmp, "wb") as dst:
+                with open(path, "rb") as src, os.fdopen(os.open(link_tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, PRIVATE_FILE), "wb") as dst:
                     dst.write(src.read())
                     dst.flush()
                     os.fsync(dst.fileno())
@@ -154,9 +185,14 @@ def locked(lock_path: Path, *, what: str = "the memory store") -> Iterator[None]
     never takes a lock (its bookkeeping goes through `core/spool.py`)."""
     from filelock import FileLock, Timeout
 
+    if os.path.islink(lock_path):
+        raise StoreWriteFailed(
+            f"{lock_path} is a symbolic link; a lock file never is one, and Lingshu does not follow it. "
+            "Remove it (it is recreated), then retry."
+        )
     try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(lock_path, timeout=LOCK_WAIT_SECONDS, mode=0o600, poll_interval=0.005)
+        private_dirs(lock_path.parent)
+        lock = FileLock(lock_path, timeout=LOCK_WAIT_SECONDS, mode=PRIVATE_FILE, poll_interval=0.005)
         lock.acquire()
     except Timeout:
         raise Busy(f"Another process is writing {what} right now. Wait a moment and retry.") from None

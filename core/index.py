@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .durable import checksum_holds, sealed_bytes_hold
-from .store import file_key, load
+from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
+from .store import confine, file_key, load
 from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms
 
 INDEX = "index.sqlite"
@@ -64,6 +64,9 @@ class _Conn:
         self.path = path
         target = str(path) if path else ":memory:"
         self.db = sqlite3.connect(target, timeout=2.0, isolation_level=None)
+        if path:
+            with contextlib.suppress(OSError):
+                os.chmod(path, PRIVATE_FILE)  # SQLite gives its -wal and -shm files the same mode
         if path:
             # The index is derived: after a power cut it is checked against the layer and rebuilt.
             self.db.execute("PRAGMA synchronous=OFF")
@@ -142,7 +145,7 @@ def _connect(layer_dir: Path) -> _Conn:
         with contextlib.suppress(sqlite3.Error):
             conn.db.close()
     try:
-        layer_dir.mkdir(parents=True, exist_ok=True)
+        private_dirs(layer_dir)
         conn = _Conn(path)
     except (sqlite3.Error, OSError):
         with contextlib.suppress(OSError):
@@ -181,6 +184,7 @@ def sealed_checksum(state_path: Path) -> str | None:
 
 def current(ref: Any) -> _Conn:
     """The layer's index, brought up to the generation on disk first when it is behind."""
+    confine(ref)
     conn = _connect(ref.dir)
     key = file_key(ref.state_path)
     tag = conn.meta("tag")

@@ -17,8 +17,22 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from .durable import canonical, checksum_holds, encode, fsync_dir, locked, read_json, sealed_bytes_hold, sweep_temps, with_checksum, write_atomic, write_failed
-from .errors import ColdBodyError, InvalidInput, LayerBroken
+from .durable import (
+    canonical,
+    checksum_holds,
+    encode,
+    fsync_dir,
+    inside,
+    locked,
+    read_json,
+    refuse_outside_links,
+    sealed_bytes_hold,
+    sweep_temps,
+    with_checksum,
+    write_atomic,
+    write_failed,
+)
+from .errors import ColdBodyError, InvalidInput, LayerBroken, StoreWriteFailed
 
 FORMAT = "lingshu-layer/1"
 STATE = "state.json"
@@ -59,8 +73,23 @@ class LayerRef(NamedTuple):
         return self.dir / "cold"
 
     @property
+    def home(self) -> Path:
+        return self.dir.parent if self.kind == "global" else self.dir.parent.parent
+
+    @property
     def label(self) -> str:
         return "global layer" if self.kind == "global" else f"project layer ({self.project_id})"
+
+
+def confine(ref: LayerRef) -> None:
+    """The layer's folder and files stay inside the home: a link out of it is refused, not followed."""
+    if ref.dir.exists() and not inside(ref.dir, ref.home):
+        raise StoreWriteFailed(
+            f"The {ref.label} folder {ref.dir} leads outside the Lingshu home {ref.home} (through a symbolic link). "
+            "Lingshu does not follow it and changed nothing. Replace the link with a plain folder, then retry."
+        )
+    refuse_outside_links((ref.dir, ref.state_path, ref.prev_path, ref.dir / INTENT, ref.cold_dir, ref.dir / RECOVERED,
+                          ref.dir / "index.sqlite", ref.dir / ".lock", ref.dir / QUARANTINE), ref.home)
 
 
 def utc_now() -> datetime:
@@ -143,6 +172,7 @@ def load(ref: LayerRef) -> dict[str, Any]:
         hit = _cache.get(ref.state_path)
         if hit and hit[0] == key:
             return hit[1]
+        confine(ref)
         try:
             raw = ref.state_path.read_bytes()
         except OSError:
@@ -159,6 +189,7 @@ def load(ref: LayerRef) -> dict[str, Any]:
 def recover(ref: LayerRef) -> dict[str, Any]:
     """Under the layer's lock: make `state.json` valid and finish an interrupted cold-file change
     (what every writer does first; doctor calls it so a pending change never waits for a write)."""
+    confine(ref)
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         return _recover(ref)
 
@@ -481,6 +512,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
     """
     from . import index
 
+    confine(ref)
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         base = _recover(ref)
         sweep_temps(ref.dir)  # under the lock, any temp file here is a killed writer's

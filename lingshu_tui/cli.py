@@ -244,7 +244,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         acked = [ref.label for ref in all_layers(home) if acknowledge_recovery(ref)]
         print(f"Acknowledged the recovery of the {', '.join(acked)}." if acked else "No recovery notice to acknowledge.")
         return EXIT_OK
-    swept, swept_bytes = sweep_home(home) if home.is_dir() else (0, 0)
+    swept, swept_bytes, made_private = sweep_home(home) if home.is_dir() else (0, 0, 0)
     reports = [check_layer(ref) for ref in all_layers(home) if ref.dir.exists()]
     settings_problems = check_settings(home)
     if args.json:
@@ -271,6 +271,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"\n[NEEDS YOU] settings\n  problem: {line}", file=sys.stdout if not args.json else sys.stderr)
     if swept:
         print(f"\nremoved {swept} temp file(s) ({swept_bytes} bytes) left by writers that were killed mid-write.",
+              file=sys.stdout if not args.json else sys.stderr)
+    if made_private:
+        print(f"\nmade {made_private} file(s) and folder(s) readable by you only (0600 files, 0700 folders).",
               file=sys.stdout if not args.json else sys.stderr)
     return EXIT_FALSE if settings_problems or any(r.needs_person for r in reports) else EXIT_OK
 

@@ -405,3 +405,46 @@ def test_doctor_reports_and_removes_temp_files_of_killed_writers(home: Path, pro
     doc = run_cli(home, "doctor")
     assert doc.returncode == 0 and "removed 3 temp file(s)" in doc.stdout
     assert not any(p.exists() for p in orphans) and live.exists()
+
+
+# ---------------------------------------------------------------- the home is private and stays inside itself
+
+
+def test_the_home_is_private(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 12: every file Lingshu writes is 0600 and every folder 0700, on every path."""
+    rid = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
+    mem.save("Use tox", "tox -e py311")
+    mem("memory_forget", {"id": rid})
+    run_cli(home, "recall", "--message", "how do I run tox", "--project", str(project))
+    mem("memory_search", {"query": "tox"})
+    modes = {str(p.relative_to(home)): p.stat().st_mode & 0o777 for p in home.rglob("*")}
+    assert {k: oct(v) for k, v in modes.items() if (home / k).is_file() and v != 0o600} == {}
+    assert {k: oct(v) for k, v in modes.items() if (home / k).is_dir() and v != 0o700} == {}
+    assert any(k.startswith("projects/") and "cold" in k for k in modes)
+
+
+@pytest.mark.parametrize("link", ["state.prev.json", ".lock", "cold", "state.json"])
+def test_a_link_out_of_the_home_is_refused_never_followed(home: Path, project: Path, mem: Memory, tmp_path: Path, link: str) -> None:
+    """Issue 12: a layer file or folder that is a symbolic link out of the home is refused with a
+    message; nothing outside is read, created or changed."""
+    mem.save("Use tox", "tox -e py311")
+    mem.save("Lint with ruff", "ruff check .")
+    layer_dir = layer_file(home, project).parent
+    outside = tmp_path / "outside" / link
+    outside.parent.mkdir()
+    target = layer_dir / link
+    if link == "cold":
+        outside.mkdir()
+        if target.exists():
+            target.rmdir()
+    elif link != ".lock":
+        outside.write_bytes(target.read_bytes())
+    if target.exists():
+        target.unlink()
+    target.symlink_to(outside)
+    before = sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in outside.parent.rglob("*"))
+    r = mem.save("A new note", "some text")
+    assert (r["ok"], r["committed"]) == (False, False) and "symbolic link" in r["message"] and str(home) in r["message"]
+    s = mem("memory_search", {"query": "tox"})
+    assert s["ok"] is False and "symbolic link" in s["message"]
+    assert sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in outside.parent.rglob("*")) == before
