@@ -315,3 +315,20 @@ def test_readers_never_get_busy_while_a_cold_change_is_in_flight(home: Path, pro
         holder.wait()
     assert mem.save("Lint with ruff", "ruff check .")["committed"] is True
     assert not (ref.dir / "intent.json").exists()  # the next writer finished the change
+
+
+def test_readers_get_no_busy_answer_while_8_writers_archive_and_restore(home: Path, project: Path, tmp_path: Path) -> None:
+    """Issue 12 / SPEC §3.1: 4 reader processes (search, read, recall) beside 8 writer processes
+    that save, archive and restore: the readers never get `busy`; only writers wait."""
+    open_workspace(home, project)
+    stop = tmp_path / "stop"
+    readers = [subprocess.Popen([*CHILD, "reader", str(home), str(project), str(stop)], stdout=subprocess.PIPE, text=True, cwd=REPO)
+               for _ in range(4)]
+    writers = [subprocess.Popen([*CHILD, "crash", str(home), str(project), "12"], stdout=subprocess.PIPE, text=True, cwd=REPO)
+               for _ in range(8)]
+    saved = [line.split()[1] for w in writers for line in w.communicate(timeout=300)[0].splitlines() if line.startswith("saved")]
+    stop.write_text("")
+    seen = [r.communicate(timeout=120)[0] for r in readers]
+    assert 0 < len(saved) <= 8 * 12  # a writer that got busy moves on: only writers wait
+    assert all("busy" not in line and "ok=" in line for line in seen), seen
+    assert set(saved) <= set(all_records(home, project))

@@ -12,11 +12,12 @@ from core.tools import dispatch
 from core.workspace import open_workspace
 
 
-def crash_loop(home: str, project: str) -> None:
+def crash_loop(home: str, project: str, rounds: int = 0) -> None:
+    """Saves, archives and restores (cold-file changes with an intent) until killed, or `rounds` saves."""
     print("ready", flush=True)
     i = 0
     last = None
-    while True:
+    while not rounds or i < rounds:
         i += 1
         r = dispatch("memory_save", {"title": f"crash note {i} {time.time_ns()}", "body": f"body {i}", "resolution": "distinct"},
                      home=home, project=project)
@@ -53,8 +54,31 @@ def concurrent(home: str, project: str, tag: str, count: int) -> None:
         done += 1
 
 
+def reader(home: str, project: str, stop: str) -> None:
+    """Searches, reads and recalls until the `stop` file appears; prints every status it got."""
+    from pathlib import Path
+
+    from core.recall import recall
+
+    seen: dict[str, int] = {}
+    while not Path(stop).exists():
+        s = dispatch("memory_search", {"query": "crash note"}, home=home, project=project)
+        seen[s["status"]] = seen.get(s["status"], 0) + 1
+        for hit in s.get("results", [])[:2]:
+            r = dispatch("memory_read", {"id": hit["id"]}, home=home, project=project)
+            seen[r["status"]] = seen.get(r["status"], 0) + 1
+        try:
+            recall(open_workspace(home, project), "crash note body", session_id="reader")
+            seen["recall"] = seen.get("recall", 0) + 1
+        except Busy:
+            seen["busy"] = seen.get("busy", 0) + 1
+    print(" ".join(f"{k}={v}" for k, v in sorted(seen.items())), flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "crash":
-        crash_loop(sys.argv[2], sys.argv[3])
+        crash_loop(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 0)
+    elif sys.argv[1] == "reader":
+        reader(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         concurrent(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
