@@ -11,7 +11,7 @@ from .eligibility import eligibility, is_current
 from .errors import ColdBodyError, LingshuError
 from .ledger import citation_groups, latest_turn
 from .lookup import find
-from .store import iso, load, read_cold, utc_now
+from .store import ASIDE, LayerRef, iso, load, quarantined_records, read_cold, recovery_message, recovery_notice, utc_now
 from .workspace import Workspace
 
 ROOMS: tuple[str, ...] = ("convention", "method", "resource", "note")
@@ -47,6 +47,7 @@ class Snapshot:
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     suggestions: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # standing conditions a person should see (recovery, quarantine)
     generations: tuple[int, ...] = ()
 
 
@@ -54,6 +55,18 @@ def _exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
     kind = rec.get("kind") if rec.get("kind") in ROOMS else "note"
     return Exhibit(rec["id"], str(rec.get("title", "")), layer, str(kind), str(rec.get("updated", "")), int(rec.get("revision", 1)),
                    rec.get("reviewState") == "legacy_unreviewed")
+
+
+def _layer_notices(ref: LayerRef, state: dict[str, Any]) -> list[str]:
+    out = []
+    notice = recovery_notice(ref)
+    if notice:
+        out.append(recovery_message(ref, notice))
+    bad = len(state.get(ASIDE) or {}) + len(quarantined_records(ref))
+    if bad:
+        out.append(f"{bad} record(s) of the {ref.label} do not fit the record model and were set aside; "
+                   "`lingshu doctor` names them and says what to do.")
+    return out
 
 
 def snapshot(ws: Workspace) -> Snapshot:
@@ -70,6 +83,7 @@ def snapshot(ws: Workspace) -> Snapshot:
             snap.problems.append(err.message)
             continue
         gens.append(state["generation"])
+        snap.notices += _layer_notices(ref, state)
         try:
             stubs = index.archived(ref)
         except LingshuError as err:

@@ -153,8 +153,9 @@ class LingshuApp(App[None]):
         self._main().query_one("#where", Static).update(Text(left))
         self._main().query_one("#refreshed", Static).update(Text(t("refreshed", time=self.refreshed_at) + " "))
         banner = self._main().query_one("#banner", Static)
-        banner.update(Text(t("banner_off"), style="bold") if not snap.memory_on else "")
-        banner.display = not snap.memory_on
+        lines = ([t("banner_off")] if not snap.memory_on else []) + snap.notices
+        banner.update(Text("\n".join(lines), style="bold"))
+        banner.display = bool(lines)
         if snap.problems:
             self.notify("\n".join(snap.problems), severity="error", timeout=10)
 

@@ -40,6 +40,8 @@ def render_detail(rec: dict[str, Any], t: Labels) -> Text:
     row(t("d.chain"), "; ".join(f"{rel} «{title}»" for rel, title in chain) or t("d.none"))
     versions = rec.get("versions") or []
     revs = [t("d.current", rev=rec.get("revision", 1))] + [f"r{v.get('revision')} {str(v.get('time', ''))[:16].replace('T', ' ')} {v.get('reason', '')} «{v.get('title', '')}»" for v in versions]
+    if rec.get("versionsTrimmed"):
+        revs.append(t("d.trimmed", n=rec["versionsTrimmed"]))
     row(t("d.revisions"), "; ".join(revs))
     links = rec.get("linkTitles") or []
     row(t("d.links"), "; ".join(f"{rel} «{title}»" for rel, title in links) or t("d.none"))

@@ -402,3 +402,31 @@ async def test_13_confirm_the_current_folder_from_the_panel(tmp_path, size) -> N
         assert app.ws.project_id and app.ws.project_id.startswith("my-repo-")
         assert "my-repo (project)" in str(app.main.query_one("#where").render())
         assert app.check_action("confirm_project", ()) is False
+
+
+async def test_the_panel_shows_recovery_quarantine_and_trimmed_history(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12: a layer restored from its previous generation and a record set aside for not
+    fitting the record model stand in the banner; a record's detail says how many versions were trimmed."""
+    from core.durable import encode, with_checksum
+
+    app = demo.app()
+    ws = demo.ws()
+    ref = ws.project_layer
+    rid = rec_by_title(demo, "Commit messages say why")["id"]
+    for i in range(12):
+        dispatch("memory_save", {"id": rid, "body": f"Commit messages say why, version {i}. " + "x" * 1500}, home=demo.home, project=demo.project)
+    state = json.loads(ws.global_layer.state_path.read_bytes())
+    state["records"]["mem_handedit00003"] = {"id": "mem_handedit00003", "title": "Bad", "body": "x", "conditions": "linux"}
+    ws.global_layer.state_path.write_bytes(encode(with_checksum(state)))
+    ref.state_path.write_bytes(b"{damaged")
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        banner = str(app.query_one("#banner").render())
+        assert "was restored from state.prev.json" in banner and "lingshu doctor --ack" in banner
+        assert "1 record(s) of the global layer do not fit the record model" in banner
+        assert app.query_one("#banner").display
+        await select_title(pilot, "Commit messages say why")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        assert "older version(s) trimmed" in str(app.screen.query_one("#detail").render())
