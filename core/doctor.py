@@ -13,6 +13,7 @@ from . import index
 from .durable import PRIVATE_DIR, PRIVATE_FILE, checksum_holds, encode, locked, sweep_temps, with_checksum, write_atomic
 from .errors import ColdBodyError, LingshuError
 from .paths import global_dir, project_dir
+from .recall import card_content, verdict_key
 from .settings import load_settings
 from .store import (
     ASIDE,
@@ -127,6 +128,11 @@ def check_layer(ref: LayerRef) -> LayerReport:
     if any(p.startswith("Record ") for p in rep.problems):
         rep.steps.append("Fix each quarantined record and bring it back with `lingshu import` (a JSON export), "
                          "or delete its file in the quarantine folder if it is not needed.")
+    for key, rid, why in index.unsafe_cards(ref):
+        rec = state["records"].get(rid)
+        if rec is not None and verdict_key(card_content(rec)) == key:
+            rep.problems.append(f"«{rec.get('title', '')}» ({rid}) fails the safety scan (it {why}); recall keeps it out. "
+                                "Archive or purge it, or rewrite it in the panel.")
     notice = recovery_notice(ref)
     if notice:
         rep.problems.append(recovery_message(ref, notice))

@@ -44,6 +44,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({", ".join(COLUMNS)},
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');
 CREATE TABLE IF NOT EXISTS archive(id TEXT PRIMARY KEY, updated TEXT, json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reads(id TEXT PRIMARY KEY, last_read TEXT, count INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS verdicts(key TEXT PRIMARY KEY, id TEXT, unsafe TEXT);
 """
 
 
@@ -426,6 +427,32 @@ def archived(ref: Any) -> list[dict[str, Any]]:
     """Stubs of the layer's archived records (no bodies), most recently archived first."""
     rows = current(ref).db.execute("SELECT json FROM archive ORDER BY updated DESC, id").fetchall()
     return [json.loads(r[0]) for r in rows]
+
+
+UNKNOWN = object()
+
+
+def verdict(ref: Any, key: str) -> Any:
+    """The safety scan's verdict on a card text (None: safe, a string: why not), or `UNKNOWN`."""
+    with contextlib.suppress(sqlite3.Error, OSError):
+        row = _connect(ref.dir).db.execute("SELECT unsafe FROM verdicts WHERE key=?", (key,)).fetchone()
+        if row:
+            return row[0]
+    return UNKNOWN
+
+
+def set_verdict(ref: Any, key: str, rid: str, unsafe: str | None) -> None:
+    """Bookkeeping like the read counts: derived, kept across index rebuilds, never fails a call."""
+    with contextlib.suppress(sqlite3.Error, OSError):
+        _connect(ref.dir).db.execute("INSERT OR REPLACE INTO verdicts(key, id, unsafe) VALUES (?, ?, ?)", (key, rid, unsafe))
+
+
+def unsafe_cards(ref: Any) -> list[tuple[str, str, str]]:
+    """(card key, record id, why) of cards recall kept out because they failed the safety scan."""
+    with contextlib.suppress(sqlite3.Error, OSError):
+        rows = _connect(ref.dir).db.execute("SELECT key, id, unsafe FROM verdicts WHERE unsafe IS NOT NULL ORDER BY id")
+        return [(r[0], r[1], r[2]) for r in rows]
+    return []
 
 
 def touch(ref: Any, rid: str, when: str) -> None:

@@ -6,6 +6,7 @@ Textual: plain JSON files, the gate and the index only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -40,6 +41,35 @@ def card_text(rec: dict[str, Any], layer: str) -> str:
         lines.append(f"When: {rec['when']}")
     lines.append(str(rec.get("summary") or rec.get("body") or ""))
     return "\n".join(line for line in lines if line)
+
+
+def card_content(rec: dict[str, Any]) -> str:
+    """What a card says (without its header, which is ours): what the safety scan judges."""
+    return "\n".join(str(part) for part in (rec.get("title", ""), rec.get("when", ""), rec.get("summary") or rec.get("body", "")) if part)
+
+
+def verdict_key(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def card_passes_scan(ws: Workspace, rec: dict[str, Any], layer: str) -> bool:
+    """Defence in depth (SPEC §7): a card is scanned again as it will be rendered, so a note that
+    came by another path (an old file, a hand edit) cannot reach the model. The verdict is kept
+    in the index by the card's text: writers record theirs, so recall rarely scans (and only then
+    loads the scanner)."""
+    ref = ws.layer(layer)
+    if ref is None:
+        return False
+    content = card_content(rec)
+    key = verdict_key(content)
+    known = index.verdict(ref, key)
+    if known is index.UNKNOWN:
+        from .scan import scan_text
+
+        found = scan_text("card", content)
+        known = found.kind if found else None
+        index.set_verdict(ref, key, rec["id"], known)
+    return known is None
 
 
 def render(cards: list[str]) -> str:
@@ -129,6 +159,8 @@ def select(
         if len(chosen) >= MAX_CARDS:
             break
         if rec.get("topicKey") in blocked:
+            continue
+        if not card_passes_scan(ws, rec, layer):
             continue
         candidate = card_text(rec, layer)
         if len(render([*cards, candidate]).encode("utf-8")) > MAX_BYTES:

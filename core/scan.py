@@ -1,13 +1,32 @@
-"""The write safety scan (SPEC §7): every pattern that refuses a write lives here.
+"""The write safety scan (SPEC §7): the one place that decides whether text may be stored.
 
-Rules go by shape, not by word: "ignore this requirement when offline" is ordinary talk about
-rules and passes; "ignore all previous instructions" is aimed at the model and is refused.
-Credentials are refused by the shape of their value: remember where a secret lives, never the secret.
+It refuses instructions aimed at the model and real credentials, and keeps engineering facts that
+merely mention systems, tokens, passwords or users. Three passes over the card as it will be
+rendered (title, summary, when, body and conditions together, so a sentence split across fields
+is read whole):
+
+1. **Characters**, by Unicode property rather than a list: format (Cf), private-use, unassigned,
+   control and separator characters, and the default-ignorable letters and marks, except where
+   real text needs them (a joiner inside an emoji or between Persian or Indic letters, a soft hyphen
+   inside a word, a variation selector after an emoji).
+2. **Instructions and fake boundaries**, matched on a skeleton: NFKC, then the Unicode confusables
+   table (TR39, from `confusable_homoglyphs`) folds look-alike letters, marks and hyphens inside
+   words go, leetspeak digits become letters. Base64 runs and a rot13 reading are checked too.
+3. **Credentials**: the rule set of `detect-secrets` (its plugins' patterns, maintained upstream),
+   the shapes it lacks, and an entropy check for values in assignments, prose and URLs.
+
+The libraries load on first use: only write paths (and an index rebuild) ever scan.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import codecs
+import math
 import re
+import unicodedata
+from functools import lru_cache
 from typing import NamedTuple
 
 
@@ -20,78 +39,6 @@ class Finding(NamedTuple):
         return f"Not saved: the {self.field} {self.kind}. {self.fix} Nothing was written."
 
 
-_I = re.IGNORECASE
-
-_INJECTION = [
-    re.compile(
-        r"\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|the\s+|your\s+|every\s+)*"
-        r"(previous|prior|above|earlier|preceding|system|original|existing)\s+"
-        r"(instructions?|rules|prompts?|messages|directions|guidelines|context)",
-        _I,
-    ),
-    re.compile(r"\bignore\s+(everything|all)\s+(you\s+were\s+told|above|before)", _I),
-    re.compile(r"\byou\s+are\s+now\s+(a|an|in|the|my|no\s+longer|DAN|free|unrestricted|root|admin)\b", _I),
-    re.compile(r"\bfrom\s+now\s+on,?\s+you\s+(will|must|are|should|shall)\b", _I),
-    re.compile(r"\b(new|updated|real)\s+(system\s+)?instructions\s*:", _I),
-    re.compile(r"\b(reveal|print|show|repeat|leak)\s+(me\s+)?(your|the)\s+(system\s+prompt|hidden\s+instructions)", _I),
-    re.compile(r"\b(do\s+not|don't|never)\s+(tell|inform|show)\s+the\s+user\b", _I),
-    re.compile(r"\bwithout\s+(telling|asking|informing)\s+the\s+user\b", _I),
-    re.compile(r"\bjailbreak|\bDAN\s+mode\b|\bdeveloper\s+mode\s+enabled\b", _I),
-    re.compile(r"(忽略|无视|忘记|忘掉|跳过)(掉)?(你)?(之前|以上|上面|前面|上述|先前|所有|全部|一切)(的)?(所有|全部)?(的)?(指令|指示|规则|提示词?|设定|要求|约束)"),
-    re.compile(r"(你现在是|你将扮演|从现在开始，?你(要|必须|是|将|只能))"),
-    re.compile(r"(新的|最新的|真正的)(系统)?指令\s*[:：]"),
-    re.compile(r"(不要|别|不得)(告诉|通知|让)用户(知道)?"),
-    re.compile(r"(泄露|输出|打印|显示)(你的)?(系统提示|系统指令|隐藏指令)"),
-]
-
-_ROLE_TAG = re.compile(
-    r"<\s*/?\s*(system|instructions|assistant|developer|tool_call|im_start|im_end|sys)(\s+[^<>]{0,40})?\s*>"
-    r"|<\|\s*(im_start|im_end|system|assistant|user|endoftext)\s*\|>|\[/?INST\]|<<\s*/?SYS\s*>>",
-    _I,
-)
-_ROLE_OPENER = re.compile(r"^\s*(system|assistant|developer)\s*[:：]|^\s*(系统|助手)\s*[:：]", _I | re.MULTILINE)
-
-_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\U000e0000-\U000e007f]")
-
-_SECRET_SHAPES = [
-    (re.compile(r"-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----"), "a private key"),
-    (re.compile(r"\b(AKIA|ASIA)[0-9A-Z]{16}\b"), "an AWS access key"),
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}"), "a GitHub token"),
-    (re.compile(r"\bsk-(ant-|proj-|live-)?[A-Za-z0-9_\-]{20,}"), "an API key"),
-    (re.compile(r"\b(sk|rk)_(live|test)_[0-9A-Za-z]{16,}"), "a Stripe key"),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"), "a Slack token"),
-    (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), "a Google API key"),
-    (re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}"), "a GitLab token"),
-    (re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), "an npm token"),
-    (re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), "a signed token (JWT)"),
-    (re.compile(r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*", _I), "a bearer token"),
-    (re.compile(r"\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^@\s/]{3,}@", _I), "a URL with a password in it"),
-]
-
-# `password = hunter2x9`, `API_KEY: "a1b2…"`, `token=…`: a named secret followed by a literal value.
-_ASSIGNED = re.compile(
-    r"(?P<name>pass(word|wd)?|pwd|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|client[_\-]?secret|"
-    r"auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|token)\s*[:=]\s*['\"]?(?P<value>[^\s'\"`,;)]+)",
-    _I,
-)
-_ASSIGNED_ZH = re.compile(r"(密码|口令|密钥|令牌)\s*(是|为|[:：=])\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
-
-
-def _literal_secret(value: str) -> bool:
-    """A value that looks like the secret itself rather than a reference to where it lives."""
-    if len(value) < 6 or value[0] in "$<{%[(" or "(" in value or value.startswith(("os.", "env.", "process.")):
-        return False
-    if "/" in value or value.startswith("~"):
-        return False  # a path to where the secret lives
-    if value.lower() in {"none", "null", "true", "false", "required", "optional", "redacted", "changeme"}:
-        return False
-    if set(value) <= {"*", "x", "X", "."}:
-        return False
-    has_digit = any(c.isdigit() for c in value)
-    has_alpha = any(c.isalpha() for c in value)
-    return (has_digit and has_alpha) or len(value) >= 16 or any(c in "!@#$%^&*" for c in value)
-
-
 _CREDENTIAL_FIX = (
     "Remember where the secret lives (for example 'in 1Password under Shop API' or '$SHOP_API_KEY'), "
     "never its value; rewrite it without the value and save again."
@@ -100,41 +47,611 @@ _INJECTION_FIX = (
     "A memory is a note for later, not an order to the model; say it as a fact about the project "
     "(for example 'the team prefers …') and save again."
 )
+_INVISIBLE_FIX = "Retype the text without it (invisible characters can hide or reorder what a person sees) and save again."
+
+# ---------------------------------------------------------------- 1 characters
+
+# Default-ignorable code points that are not Cf (DerivedCoreProperties.txt), and blanks that render
+# as nothing: Python's unicodedata has the category but not this property.
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFFC, 0xFFFC), (0xE0100, 0xE01EF),
+)
+_BAD_CATEGORIES = frozenset({"Cf", "Co", "Cn", "Cc", "Zl", "Zp", "Cs"})
+ZWJ, ZWNJ, SHY, VS15, VS16 = "\u200d", "\u200c", "\u00ad", "\ufe0e", "\ufe0f"
+
+
+_IGNORABLE = frozenset(cp for lo, hi in _IGNORABLE_RANGES for cp in range(lo, hi + 1))
+
+
+def _ignorable(cp: int) -> bool:
+    return cp in _IGNORABLE
+
+
+def _emoji_like(ch: str) -> bool:
+    if not ch:
+        return False
+    cp = ord(ch)
+    return unicodedata.category(ch) in ("So", "Sk") or 0x1F000 <= cp <= 0x1FAFF or 0x2600 <= cp <= 0x27BF
+
+
+def _script_letter(ch: str) -> bool:
+    """A letter or mark of a script that uses joiners (Arabic, Persian, Indic, …), not Latin."""
+    return bool(ch) and not ch.isascii() and unicodedata.category(ch)[0] in "LM" and not unicodedata.name(ch, "").startswith("LATIN")
+
+
+def _allowed_in_context(text: str, i: int) -> bool:
+    ch, before, after = text[i], text[i - 1] if i else "", text[i + 1] if i + 1 < len(text) else ""
+    if ch == ZWJ:
+        return (_emoji_like(before) or before == VS16) and _emoji_like(after) or (_script_letter(before) and _script_letter(after))
+    if ch == ZWNJ:
+        return _script_letter(before) and _script_letter(after)
+    if ch == SHY:
+        return before.isalpha() and after.isalpha()
+    if ch in (VS15, VS16):
+        return _emoji_like(before) or before in "#*0123456789©®"
+    return False
+
+
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _bad_char(text: str) -> str | None:
+    """The first character that may not be stored, named; tab and newline are text."""
+    control = _ASCII_CONTROL.search(text)
+    if control:
+        return f"U+{ord(control.group()):04X}"
+    for m in _NON_ASCII.finditer(text):
+        i, ch = m.start(), m.group()
+        cp = ord(ch)
+        if (unicodedata.category(ch) in _BAD_CATEGORIES or _ignorable(cp)) and not _allowed_in_context(text, i):
+            return f"U+{cp:04X} {unicodedata.name(ch, '(unnamed)')}"
+    return None
+
+
+# ---------------------------------------------------------------- 2 skeleton
+
+
+@lru_cache(maxsize=1)
+def _confusable_table() -> dict[int, str]:
+    """Non-ASCII characters that look like an ASCII letter, digit or bracket, mapped to it (TR39)."""
+    from confusable_homoglyphs import confusables
+
+    table: dict[int, str] = {}
+    for char, entries in confusables.confusables_data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        for entry in entries:
+            glyph = entry.get("c", "")
+            if len(glyph) == 1 and glyph.isascii() and (glyph.isalnum() or glyph in "<>[]|:/-"):
+                table[ord(char)] = glyph
+                break
+    # TR39 draws capital I as lowercase l; for reading words, I is i.
+    for cp, glyph in list(table.items()):
+        if glyph == "l" and unicodedata.name(chr(cp), "").split()[-1] == "I":
+            table[cp] = "i"
+    return table
+
+
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "|": "i"})
+# The confusables table draws I, l, 1 and | alike; the skeleton spells them all as i, and the
+# patterns are spelled the same way (`_spelled`).
+_I_LIKE = str.maketrans({"l": "i"})
+_LEET_WORD = re.compile(r"[a-z@$|]*[0-9@$|][a-z0-9@$|]*")
+# Leetspeak puts digits or symbols between letters ("1gn0re", "s3cret") or spells a word in digits.
+_LEET_HINT = re.compile(r"[a-z][0-9@$|]+[a-z]|\b[0-9@$|]+[a-z]{2}|[a-z]{2}[0-9@$|]+\b(?![0-9])|\b[0-9]{2,}[a-z]|[a-z][0-9]{2,}[a-z]")
+_HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])[-\u2010-\u2015\u00ad.·*_~]+(?=[a-z])")
+_SPACED_LETTERS = re.compile(r"\b(?:[a-z] ){2,}[a-z]\b")
+_CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff])\s+(?=[\u3000-\u9fff])")
+_SPACES = re.compile(r"[ \t\u00a0\u3000]+")
+
+
+@lru_cache(maxsize=4096)
+def _latin_letter(ch: str) -> str:
+    """Latin small capitals and other letter forms the confusables table has no ASCII for (ᴀ, ɪ, ꜱ)."""
+    m = re.fullmatch(r"LATIN (?:LETTER SMALL CAPITAL|SMALL CAPITAL LETTER|MODIFIER LETTER SMALL CAPITAL|LETTER) ([A-Z])", unicodedata.name(ch, ""))
+    return m.group(1).lower() if m else ch
+
+
+class _FoldTable(dict):  # type: ignore[type-arg]
+    """`str.translate` table built as characters are met: each one is worked out once per process."""
+
+    def __missing__(self, cp: int) -> str | None:
+        ch = chr(cp)
+        if ch.isascii():
+            out: str | None = ch
+        elif unicodedata.category(ch) in ("Mn", "Me", "Cf") or _ignorable(cp):
+            out = None
+        else:
+            out = _confusable_table().get(cp) or _latin_letter(ch)
+        self[cp] = out
+        return out
+
+
+_FOLD = _FoldTable()
+
+
+def _fold(text: str) -> str:
+    """Compatibility forms and accents taken apart (NFKD), look-alikes to ASCII, no marks or
+    invisible characters, lowercase. Lines are kept."""
+    text = unicodedata.normalize("NFKD", text)
+    if not text.isascii():
+        text = text.translate(_FOLD)
+    return text.casefold()
+
+
+def _skeleton(folded: str) -> str:
+    """The folded text as one line, with leetspeak, hyphenation and letter-spacing undone."""
+    text = folded
+    if _LEET_HINT.search(text):
+        text = _LEET_WORD.sub(lambda m: m.group().translate(_LEET) if any(c.isalpha() for c in m.group()) or len(m.group()) > 1 else m.group(), text)
+    text = _HYPHEN_IN_WORD.sub("", text)
+    text = _SPACED_LETTERS.sub(lambda m: m.group().replace(" ", ""), text)
+    text = _CJK_GAP.sub("", text)
+    return _SPACES.sub(" ", text.replace("\n", " ")).translate(_I_LIKE)
+
+
+# ---------------------------------------------------------------- 2 instructions aimed at the model
+
+_VERB = (r"(ignore|disregard|forget|override|overrule|bypass|skip|neglect|abandon|discard|set aside|throw out|"
+         r"pay no (attention|heed|mind) to|take no notice of|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey))")
+_DET = r"((all|any|every|each|the|your|my|our|these|those|such|of|both|whatever)\s+){0,3}"
+_ADJ = (r"(previous|prior|above|earlier|preceding|foregoing|former|initial|original|old|existing|current|given|"
+        r"system|developer|safety|default|hidden|built-?in|your own)")
+_STRONG = r"(instructions?|directives?|prompts?|guidance|guidelines|commands|orders|programming|training|system prompt)"
+_WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
+# A qualifier names what the rules are about ("the previous context of the migration", "system
+# rules for a package"): talk about engineering, not an order to the model.
+_ABOUT_ELSE = r"(?!\s+(of|for|in|on|about|from|regarding|under|within)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?)\b))"
+
+def _spelled(pattern: str) -> str:
+    return pattern.translate(_I_LIKE)
+
+
+_INJECTION_SOURCES = (
+    # the verb once, then what it is aimed at (one pass instead of six: this is the hot pattern)
+    rf"\b{_VERB}\s+(?:"
+    rf"{_DET}{_ADJ}\s+{_STRONG}\b"
+    rf"|{_DET}{_ADJ}\s+(\w+\s+)?({_STRONG}|{_WEAK})\b{_ABOUT_ELSE}"
+    rf"|{_DET}{_STRONG}\b{_ABOUT_ELSE}"
+    rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
+    rf"|(everything|anything|all)\s+((you were|you've been|you have been) (told|given)|above|before|said|so far)"
+    rf"|{_DET}(instructions?|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
+    r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
+    r"\b(act|behave|respond) as (if you (are|were) )?(an? )?(unrestricted|unfiltered|jailbroken|evil|dan|ai without)",
+    r"\bpretend (to be|you are|that you are) (an? )?(unrestricted|unfiltered|jailbroken|evil|dan|different|another|human|root)",
+    r"\b(you have|there are) no (restrictions|rules|limits|guidelines|filters|boundaries)\b",
+    r"\bfrom now on,? you (will|must|shall|should|are to|have to) (reply|respond|answer|act|behave|pretend|ignore|disregard|"
+    r"obey|only|never|always|not|refuse|comply|output|speak|talk|say|follow only|be)\b",
+    r"\bfrom now on,? you (are|will be) (a|an|no longer|dan|free|unrestricted|my)\b",
+    r"\b(new|updated|real|actual|true|revised|following|secret) (system )?(instructions?|directives?|orders)\s*:",
+    r"\b(reveal|print|show|repeat|leak|output|dump|disclose|tell me) (me |us )?(your|the) (system prompt|hidden instructions|"
+    r"initial instructions|instructions above|original instructions|prompt)",
+    r"\b(do not|don't|dont|never|not) (tell|inform|notify|alert|show|let) (the )?(user|human|operator)s? "
+    r"(that you|you |this\b|it\b|what you|know|anything|see|find out|notice)",
+    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) the (user|human|operator) about\b",
+    r"\b(do not|don't|dont|never) (reveal|disclose|mention|say|admit) (this |it |that |anything )?to the (user|human|operator)",
+    r"\b(the )?(user|human|operator) (never|doesn't|does not|won't|will not|must not|should not|cannot|can't) "
+    r"(finds? out|learns?|notices?|realises?|realizes?|discovers?|suspects?)\b",
+    r"\b(your|you (received|were given|got|have been given|have))\b[^.\n]{0,30}\b(instructions?|directives?|prompts?|guidelines|rules)\b"
+    r"[^.\n]{0,30}\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated)",
+    r"\b(instructions?|directives?|prompts?|guidelines|rules) you (received|were given|got|have been given|have)\b[^.\n]{0,30}"
+    r"\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|wrong|fake)",
+    r"\b(treat|consider|use|take|read) (this|it|the following|these)( \w+)? as (your )?(new |real |updated )?(system prompt|instructions|directives|orders|rules)",
+    r"\b(this|the following) (note|memory|message|text|record|line)s? (is|are|acts as|serves as) (your )?(new |real |updated )?(system prompt|instructions|directives)",
+    r"\b(overrides?|supersedes?|takes? precedence over|replaces?|cancels?) (all|any|every|your)( other| previous| prior| earlier| existing)? "
+    r"(instructions|directives|prompts|guidelines|system prompt)",
+    r"\byour (new|real|true|actual|only|primary|secret|hidden) (task|goal|job|role|objective|instructions?|purpose|mission) (is|are|now)\b",
+    r"\b(ignore|disregard|bypass|forget) (all |any |your )?safety\b",
+    r"\byou (must|should|will|need to|have to) (now )?(ignore|disregard|forget|bypass|override) (the |your |all |any )?"
+    r"(safety|rules|instructions|guidelines|restrictions|system|previous|prior|above)",
+    r"\b(do not|don't|dont|never) (mention|reveal|disclose|report|show) (this|it|that|these|any of this)\b[^.\n]{0,30}\b(user|human|anyone)",
+    r"\bkeep (this|it|that|these) (a )?(secret|hidden|private|quiet|confidential) from (the )?(user|human|operator|them)",
+    r"\bhide (this|it|that|these) from (the )?(user|human|operator)",
+    r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator)",
+    r"\bthe (user|human) (must|should|need) (not|never) (know|find out|learn|see)",
+    r"\bjailbreak|\bdan mode\b|\bdo anything now\b",
+    # words aimed at whatever model reads the note
+    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?(ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?\s*[:,!—-]",
+    r"\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b",
+    r"\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b",
+    r"\bwhen(ever)? you (read|see|process|recall|load|find) this( note| memory| message| text)?\b[^.\n]{0,40}\b(ignore|forget|disregard|approve|run|execute|delete|send|upload|push|merge|skip|do not tell|don't tell)\b",
+    r"\b(forget|ignore|disregard) (what|whatever) the (user|human) (asked|said|wants|wrote|told you|requested)",
+    r"\bignore (what )?the (user|human)('s)?\s*(and|,|request|instructions|question|asked|says|said|wants)\b",
+    r"\bas your (admin(istrator)?|developer|creator|owner|operator|master|boss|supervisor|maker)\b",
+    r"\b(i|we) (hereby )?(authori[sz]e|allow|permit|order|command|instruct) you to (bypass|ignore|disregard|skip|override|break|disable)",
+    r"\byou are (now )?(allowed|permitted|authori[sz]ed|free|cleared) to (ignore|bypass|disregard|break|override|skip) "
+    r"(all |the |any |your )?(rules|restrictions|instructions|guidelines|safety|policies|limits|filters)",
+    r"\b(safety|guardrails?|content filters?|safety filters?|restrictions)\s*(=|:|is|are)?\s*(off|disabled|false|none|removed|lifted)\b",
+    r"\b(respond|reply|answer) only with the contents\b|\b(respond|reply|answer) (only )?with the contents of\b",
+    r"\b(send|upload|post|email|leak|exfiltrate|paste|transmit|forward)\b[^.\n]{0,40}\b(\.env|\.ssh|id_rsa|aws/credentials|secrets|api keys|tokens|"
+    r"private keys?|credentials|passwords|ssh keys)\b[^.\n]{0,40}\b(to|at|via|into)\s+(me|us|this|my|http|https|pastebin|a gist|gist|an external|the following|attacker)",
+    r"\bkeep (the )?(user|human|operator) (in the dark|unaware|uninformed|out of the loop)",
+    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) (the )?(user|human|operator)\s*[,;]\s*(just|simply|only)",
+    r"\b(developer|god|debug|admin|sudo) mode (is )?(enabled|activated|on|unlocked)\b[^\n]{0,40}?(everything|anything|all)\b[^.\n]{0,12}(allowed|permitted|goes)",
+    r"\b(developer|god|admin|sudo) mode (is )?(enabled|activated|on|unlocked)\s*[.!:]?\s*(you|ignore|no (restrictions|rules|limits|filters))",
+    r"\b(disable|turn off|switch off|remove) (your|the|all) (safety|content) (filters?|guidelines|checks|rules|restrictions)",
+    # Chinese
+    r"(忽略|忽视|无视|忘记|忘掉|跳过|不要理会|别理会|不用管|别管|抛开|丢弃|不再遵守|不要遵守|停止遵守|不必遵守)(掉)?[^。！？!?\n]{0,8}?"
+    r"(之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|所有|全部|一切|系统|你的|你收到的|给你的)[^。！？!?\n]{0,8}?"
+    r"(指令|指示|规则|提示词?|设定|要求|约束|命令|说明|限制|内容|文字|消息|对话)",
+    r"(当作|作为|视为|当成)(你的)?(新的?|真正的)?(系统提示|系统指令|指令|规则)",
+    r"(不要|别|不必)遵守(系统|你的|之前的|原有的)",
+    r"你的(新|真正的|真实的?|唯一的?|秘密)(任务|指令|目标|角色|使命)(是|为)",
+    r"(你(现在)?是|成为)(一个)?(不受限制|没有(任何)?限制|无限制|无约束|越狱)",
+    r"(你现在是|你将扮演|你要扮演|假装你是|从现在(开始|起)[，,]?\s*你(是|将|只能|必须(回答|回复|忽略|服从|执行|听从|跳过|无条件)))",
+    r"(新的|最新的|真正的|以下是新的)(系统)?(指令|指示)\s*[:：]",
+    r"(不要|别|不得|不能|切勿)(告诉|通知|让|向)用户(知道|透露|说)?(你|这件事|此事|这个|这些|任何)",
+    r"(对|向)用户(保密|隐瞒)|瞒着用户",
+    r"(泄露|输出|打印|显示|告诉我)(你的)?(系统提示|系统指令|隐藏指令|初始指令)",
+    r"(开发者|管理员|上帝)模式(已)?(开启|启用|激活)",
+)
+
+# The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
+# in a window around them: one alternation over a whole 4 KB note costs tens of milliseconds.
+_VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "skip", "neglect", "abandon", "discard",
+               "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed")
+_WHO = ("user", "human", "operator")
+_RULE_WORDS: tuple[tuple[str, ...], ...] = (
+    _VERB_WORDS,
+    ("you are now", "you are no longer"), ("act as", "behave as", "respond as"), ("pretend",),
+    ("no restrictions", "no rules", "no limits", "no guidelines", "no filters", "no boundaries"),
+    ("from now on",), ("from now on",), ("instruction", "directive", "orders"), ("prompt", "instruction"),
+    _WHO, _WHO, _WHO, _WHO, ("instruction", "directive", "prompt", "guideline", "rule"),
+    ("instruction", "directive", "prompt", "guideline", "rule"), ("system prompt", "instructions", "directives", "orders", "rules"),
+    ("system prompt", "instructions", "directives"), ("instructions", "directives", "prompts", "guidelines", "system prompt"),
+    ("task", "goal", "job", "role", "objective", "instruction", "purpose", "mission"), ("safety",),
+    ("ignor", "disregard", "forget", "bypass", "overrid"), (*_WHO, "anyone"), ("secret", "hidden", "private", "quiet", "confidential"),
+    ("hide",), ("without",), ("user", "human"), ("jailbreak", "dan mode", "do anything now"),
+    ("ai:", "ai,", "ai!", "ai-", "ai—", "ais:", "model:", "model,", "llm", "assistant:", "assistant,", "agent:", "agent,", "bot:", "bot,",
+     "gpt", "claude", "copilot", "models:", "agents:", "assistants:"),
+    ("reading this", "seeing this", "processing this", "reads this", "loading this"), ("if you are a",),
+    ("you read this", "you see this", "you process this", "you recall this", "you load this", "you find this"),
+    ("the user", "the human"), ("ignore the", "ignore what the"), ("as your",), ("you to ",),
+    ("you are allowed", "you are permitted", "you are authori", "you are free", "you are cleared", "you are now"),
+    ("safety", "guardrail", "filter", "restriction"), ("the contents",),
+    ("send", "upload", "post", "email", "leak", "exfiltrat", "paste", "transmit", "forward"), ("keep the", "keep user", "keep human"), _WHO,
+    (" mode",), (" mode",), ("safety", "content"),
+    ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守"), ("当作", "作为", "视为", "当成"),
+    ("遵守",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在"), ("指令", "指示"), ("用户",), ("用户",),
+    ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",),
+)
+assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
+
+
+def _grouped_rules() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    """One compiled alternation per set of words: patterns that share their words share a pass."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for pattern, words in zip(_INJECTION_SOURCES, _RULE_WORDS):
+        groups.setdefault(tuple(_spelled(w) for w in words), []).append(f"(?:{_spelled(pattern)})")
+    return tuple((re.compile("|".join(patterns), re.IGNORECASE), words) for words, patterns in groups.items())
+
+
+_RULES = _grouped_rules()
+
+
+def _windows(text: str, words: tuple[str, ...], before: int = 60, after: int = 180, *, find_in: str | None = None) -> list[str]:
+    """The stretches of `text` around each occurrence of any of `words` (looked for in `find_in`,
+    a same-length copy such as the lowercased text), overlapping ones merged."""
+    haystack = text if find_in is None else find_in
+    spans: list[list[int]] = []
+    for word in words:
+        start = haystack.find(word)
+        while start != -1:
+            spans.append([max(0, start - before), start + len(word) + after])
+            start = haystack.find(word, start + 1)
+    if not spans:
+        return []
+    spans.sort()
+    merged = [spans[0]]
+    for lo, hi in spans[1:]:
+        if lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return [text[lo:hi] for lo, hi in merged]
+
+
+_WORD_GROUPS: dict[str, list[int]] = {}
+for _n, (_rule, _words) in enumerate(_RULES):
+    for _w in _words:
+        _WORD_GROUPS.setdefault(_w, []).append(_n)
+# Every rule's words in one pass; a lookahead so that words overlapping one another ("the user",
+# "user") are all found, and the longest word at a place stands for the shorter ones it starts with.
+_ANY_WORD = re.compile("(?=(" + "|".join(re.escape(w) for w in sorted(_WORD_GROUPS, key=len, reverse=True)) + "))")
+_GROUPS_OF = {w: sorted({n for u in _WORD_GROUPS if w.startswith(u) for n in _WORD_GROUPS[u]}) for w in _WORD_GROUPS}
+
+
+def _injection(skeleton: str) -> bool:
+    spans: dict[int, list[list[int]]] = {}
+    for m in _ANY_WORD.finditer(skeleton):
+        for n in _GROUPS_OF[m.group(1)]:
+            spans.setdefault(n, []).append([max(0, m.start() - 60), m.start() + len(m.group(1)) + 180])
+    for n, group in spans.items():
+        rule = _RULES[n][0]
+        lo, hi = group[0]
+        for a, b in group[1:]:
+            if a <= hi:
+                hi = max(hi, b)
+                continue
+            if rule.search(skeleton, lo, hi):
+                return True
+            lo, hi = a, b
+        if rule.search(skeleton, lo, hi):
+            return True
+    return False
+
+# ---------------------------------------------------------------- 2 fake roles and boundaries
+
+_ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
+_ALWAYS_TAG = re.compile(
+    r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|tool_calls?|tool_result|tool_use|"
+    r"instructions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
+    r"system[_-](prompt|reminder|message|instructions?|note|override|context|role)|user[_-](message|input|query|prompt|instructions?|turn))\b[^<>]{0,60}>"
+    r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|assistant|developer|user|inst)\]",
+    re.IGNORECASE,
+)
+_PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>", re.IGNORECASE)
+_LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.IGNORECASE | re.MULTILINE)
+_HEADING_ROLE = re.compile(rf"^\s*#{{1,6}}\s*{_ROLE_WORDS}\s*[:：]", re.IGNORECASE | re.MULTILINE)
+_CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b"
+                        r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
+_ROLE_LINE = re.compile(rf"^[\s>*\-+•]*{_ROLE_WORDS}\s*[:：][ \t]*(?P<rest>.*)$", re.IGNORECASE | re.MULTILINE)
+_ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
+_TO_MODEL = re.compile(
+    r"\b(you|your|yourself|you're|youre|ignore|disregard|obey|pretend|reply|respond|answer|always|never|must|do not|don't|"
+    r"from now on|new instructions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done)\b", re.IGNORECASE)
+_TO_MODEL_ZH = re.compile(r"(你|您|必须|忽略|无视|服从|执行|不要|总是|永远|无条件)")
+_CARD_HEADER = re.compile(r"\[?\s*memory note\s*,?\s*not an instruction|\[\s*memory note\b|^\s*\[?\s*/?\s*end of memory", re.IGNORECASE | re.MULTILINE)
+_BOUNDARY = re.compile(
+    r"^[\s\W_]*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory\s+notes?|memor(y|ies)|notes|context|system\s+prompt|instructions|"
+    r"user\s+(message|input)|conversation|recalled\s+notes)[\s\W_]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+_ROLE_WORD_COLON = re.compile(rf"{_ROLE_WORDS}\s*[:：]", re.IGNORECASE)
+
+
+def _role_problem(folded: str, nfkc: str) -> str | None:
+    if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
+        return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
+    if ("#" in folded and _HEADING_ROLE.search(folded)) or _CAPS_ROLE.search(nfkc):
+        return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
+    if ("memory" in folded or "end" in folded or "begin" in folded or "start" in folded or "stop" in folded or "close" in folded) and (
+            _CARD_HEADER.search(folded) or _BOUNDARY.search(folded)):
+        return "imitates Lingshu's memory-card header or the end of the notes"
+    turns: set[str] = set()
+    role_lines = _ROLE_LINE.finditer(folded) if _ROLE_WORD_COLON.search(folded) else ()
+    for m in role_lines:
+        role, rest = m.group(1).lower(), m.group("rest").strip()
+        if not rest:
+            continue  # a YAML key ("assistant:") with its value on the next lines
+        if role in ("system", "assistant", "developer", "ai", "model") and _TO_MODEL.match(rest):
+            return f"opens a line as '{role}:' with an order (a fake role)"
+        if role in ("assistant", "ai", "model") and _FIRST_PERSON.match(rest):
+            return f"speaks as '{role}:' (a made-up answer of the model)"
+        if _TO_MODEL.search(rest) and re.search(r"\b(you|your|yourself)\b", rest):
+            return f"opens a line as '{role}:' speaking to the model (a fake role)"
+        if len(rest.split()) >= 3:
+            turns.add(role)
+    if len(turns & {"user", "assistant", "system", "human", "ai", "model"}) >= 2:
+        return "holds a made-up conversation (lines opened by 'user:' and 'assistant:')"
+    for m in _ROLE_LINE_ZH.finditer(folded) if not folded.isascii() else ():
+        if _TO_MODEL_ZH.search(m.group("rest")):
+            return f"opens a line as '{m.group(1)}：' with an order (a fake role)"
+    return None
+
+
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+
+
+def _decoded_payloads(text: str) -> list[str]:
+    """What base64 runs in the text say, when they decode to readable text."""
+    out = []
+    for m in _BASE64_RUN.finditer(text):
+        run = m.group()
+        try:
+            raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+            decoded = raw.decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded):
+            out.append(decoded)
+    return out
+
+
+# Common English words as rot13 writes them ("the", "you", "and", "all", "your", "to", "of",
+# "ignore", "instructions"): plain notes never hold them, a rot13 payload always does.
+_ROT13_HINT = re.compile(r"\b(gur|ibh|ybh|ibhe|ybhe|naq|nyy|niy|gb|bs|vtaber|vafgehpgvbaf|cerivbhf|ebg13|ebg-13)\b|\brot-?13\b")
+
+
+def _instruction_problem(text: str) -> str | None:
+    nfkc = unicodedata.normalize("NFKC", text)
+    folded = _fold(text)
+    role = _role_problem(folded, nfkc)
+    if role:
+        return role
+    skeleton = _skeleton(folded)
+    if _injection(skeleton):
+        return "reads as an instruction aimed at the model (prompt injection)"
+    if text.isascii() and _ROT13_HINT.search(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
+        return "hides an instruction aimed at the model in rot13"
+    for decoded in _decoded_payloads(text):
+        if _injection(_skeleton(_fold(decoded))) or _role_problem(_fold(decoded), decoded):
+            return "hides an instruction aimed at the model in base64"
+    return None
+
+
+# ---------------------------------------------------------------- 3 credentials
+
+
+@lru_cache(maxsize=1)
+def _detector_patterns() -> tuple[re.Pattern[str], ...]:
+    """The credential patterns of detect-secrets' plugins (its maintained rule set). Its
+    keyword and high-entropy plugins are left out: they flag any word in a free-text note, so
+    the entropy check below takes their place."""
+    from detect_secrets.plugins import (
+        artifactory, aws, azure_storage_key, discord, github_token, gitlab_token, jwt, mailchimp, npm, openai,
+        private_key, pypi_token, sendgrid, slack, square_oauth, stripe, telegram_token, twilio,
+    )
+
+    detectors = (
+        aws.AWSKeyDetector, azure_storage_key.AzureStorageKeyDetector, discord.DiscordBotTokenDetector,
+        github_token.GitHubTokenDetector, gitlab_token.GitLabTokenDetector, jwt.JwtTokenDetector,
+        mailchimp.MailchimpDetector, npm.NpmDetector, openai.OpenAIDetector, private_key.PrivateKeyDetector,
+        pypi_token.PypiTokenDetector, sendgrid.SendGridDetector, slack.SlackDetector, square_oauth.SquareOAuthDetector,
+        stripe.StripeDetector, telegram_token.TelegramBotTokenDetector, twilio.TwilioKeyDetector, artifactory.ArtifactoryDetector,
+    )
+    return tuple(p for d in detectors for p in d.denylist)
+
+
+# Shapes the rule set above lacks (each seen in real leaks): checked as one pattern.
+_SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
+    ("aws_id", r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Z])"),
+    ("pem", r"[-\u2010-\u2015]{2,}\s*BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-\d|Private-Lines:\s*\d+|Private-MAC:\s*[0-9a-f]{20,}"),
+    ("der", r"\bMII[A-Za-z0-9+/]{60,}|b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{20,}"),
+    ("hf", r"\bhf_[A-Za-z0-9]{30,}"),
+    ("api_key", r"\bsk-(?:ant-|proj-|live-|or-v1-)?[A-Za-z0-9_\-]{20,}"),
+    ("stripe", r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
+    ("github", r"\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}"),
+    ("slack", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}|hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}"),
+    ("google", r"\bAIza[0-9A-Za-z_\-]{35}"),
+    ("npm", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("azure", r"(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*[A-Za-z0-9+/%]{20,}"),
+    ("auth_header", r"\bAuthorization\s*[:=]\s*['\"]?(?:Basic|Bearer|Token|Digest)\s+[A-Za-z0-9+/=._~\-]{8,}"),
+    ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
+    ("telegram", r"\b\d{8,10}:[0-9A-Za-z_\-]{35}\b"),
+)), re.IGNORECASE)
+_SHAPE_NAMES = {
+    "aws_id": "an AWS access key", "pem": "a private key", "der": "a private key body", "hf": "a Hugging Face token",
+    "api_key": "an API key", "stripe": "a Stripe key", "github": "a GitHub token", "slack": "a Slack token or webhook",
+    "google": "a Google API key", "npm": "an npm token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
+    "bearer": "a bearer token", "telegram": "a Telegram bot token",
+}
+_URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@[\w.\-\[]", re.IGNORECASE)
+_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key|"
+          r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
+_ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)", re.IGNORECASE)
+_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-]+){{0,2}}"
+                    rf"(?:\s+(?:is|was|are|:|=|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)", re.IGNORECASE)
+_ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=])\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
+# 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
+# form (DER, "MII…") has its own shape above.
+_KEYLIKE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+=_\-]{32,72}(?![A-Za-z0-9/+=_\-])")
+_REFERENCE = re.compile(r"^([A-Za-z_][\w]*(\.[A-Za-z_]\w*)+(\(.*)?|[A-Z][A-Z0-9_]*|[a-z_]+\(.*|.*\{\{.*|[<$%{\[(].*|~?/.*|\.\.?/.*)$")
+_PLACEHOLDERS = frozenset({"none", "null", "true", "false", "required", "optional", "redacted", "changeme", "secret", "password",
+                           "example", "placeholder", "your-password", "your_password", "xxx", "todo", "tbd", "env", "stored", "empty"})
+
+
+def _entropy(value: str) -> float:
+    counts: dict[str, int] = {}
+    for c in value:
+        counts[c] = counts.get(c, 0) + 1
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def _literal_secret(value: str) -> bool:
+    """A value that is the secret itself rather than where it lives (a reference, a path, a name)."""
+    value = value.strip(".:")
+    if len(value) < 6 or value.lower() in _PLACEHOLDERS or _REFERENCE.match(value) or set(value) <= {"*", "x", "X", ".", "-"}:
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_alpha = any(c.isalpha() for c in value)
+    has_symbol = any(c in "!@#$%^&*+=?~" for c in value)
+    if value.isalpha() and value.islower() and len(value) < 16:
+        return False  # a word
+    return (has_digit and has_alpha) or has_symbol or (len(value) >= 16 and _entropy(value) >= 3.5)
+
+
+def _keylike(value: str) -> bool:
+    """A long random-looking run (an AWS secret key, a token) in free text: letters of both cases and digits."""
+    if "/" in value and value.count("/") > 3 or value.startswith(("http", "sha", "/")):
+        return False
+    return (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
+            and _entropy(value) >= 4.2 and not re.fullmatch(r"[A-Za-z]+(_[A-Za-z]+)+", value))
+
+
+# Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
+# (a PEM header, an Authorization header) and named values are looked for around their words only.
+_RUN = re.compile(r"\S{12,}")
+_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer")
+_NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "密码", "口令", "密钥", "令牌", "秘钥")
+
+
+def _credential_problem(text: str) -> str | None:
+    text = unicodedata.normalize("NFKC", text)
+    lower = text.lower() if len(text.lower()) == len(text) else text
+    sample = "\n".join([*_RUN.findall(text), *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
+    if sample:
+        m = _SHAPES.search(sample)
+        if m and (m.lastgroup != "api_key" or _keylike(m.group()) or any(c.isdigit() for c in m.group()[3:])):
+            return f"contains what looks like {_SHAPE_NAMES[m.lastgroup or '']}"
+        for pattern in _detector_patterns():
+            if pattern.search(sample):
+                return "contains what looks like a credential (detect-secrets rule)"
+        for m in _URL_CREDS.finditer(sample):
+            pw = m.group("pw")
+            if not re.fullmatch(r"\d{1,5}(/.*)?", pw) and not _REFERENCE.match(pw) and pw.lower() not in _PLACEHOLDERS:
+                return "contains a URL with a password in it"
+        for m in _KEYLIKE.finditer(sample):
+            if _keylike(m.group()):
+                return "contains a long random-looking key or token"
+    for window in _windows(text, _NAME_WORDS, 30, 80, find_in=lower):
+        for regex in (_ASSIGNED, _PROSE, _ASSIGNED_ZH):
+            for m in regex.finditer(window):
+                if _literal_secret(m.group("value")):
+                    return f"contains what looks like a {m.group('name').lower()} value"
+    return None
+
+
+# ---------------------------------------------------------------- the verdict
+
+
+def _char_or_credential(field: str, text: str) -> Finding | None:
+    bad = _bad_char(text)
+    if bad:
+        return Finding(field, f"contains an invisible or control character ({bad})", _INVISIBLE_FIX)
+    problem = _credential_problem(text)
+    return Finding(field, problem, _CREDENTIAL_FIX) if problem else None
 
 
 def scan_text(field: str, text: str) -> Finding | None:
     """The first reason `text` may not be stored, or None."""
-    if not text:
-        return None
-    if _INVISIBLE.search(text):
-        return Finding(
-            field,
-            "contains invisible or direction-changing Unicode characters",
-            "Remove zero-width and bidi control characters (retype the text) and save again.",
-        )
-    if _ROLE_TAG.search(text):
-        return Finding(field, "contains a fake role tag such as <system>", "Drop the tag; " + _INJECTION_FIX)
-    if _ROLE_OPENER.search(text):
-        return Finding(field, "opens a line as 'system:' (a fake role)", "Drop the role prefix; " + _INJECTION_FIX)
-    for pattern in _INJECTION:
-        if pattern.search(text):
-            return Finding(field, "reads as an instruction aimed at the model (prompt injection)", _INJECTION_FIX)
-    for pattern, what in _SECRET_SHAPES:
-        if pattern.search(text):
-            return Finding(field, f"contains what looks like {what}", _CREDENTIAL_FIX)
-    for m in _ASSIGNED.finditer(text):
-        if _literal_secret(m.group("value")):
-            return Finding(field, f"contains what looks like a {m.group('name').lower()} value", _CREDENTIAL_FIX)
-    zh = _ASSIGNED_ZH.search(text)
-    if zh and _literal_secret(zh.group("value")):
-        return Finding(field, "contains what looks like a password value", _CREDENTIAL_FIX)
-    return None
+    return scan_fields({field: text})
 
 
 def scan_fields(fields: dict[str, str]) -> Finding | None:
-    """Scan every field in order; the first finding wins (one `unsafe` answer per save)."""
-    for name, text in fields.items():
-        found = scan_text(name, text)
+    """Characters and credentials field by field; instructions over the card as rendered (all
+    fields together, so a sentence split across title and body is read whole), then named by the
+    field that holds them. The first finding wins: one `unsafe` answer per save."""
+    texts = {name: text for name, text in fields.items() if text}
+    for name, text in texts.items():
+        found = _bad_char(text) and _char_or_credential(name, text)
+        if found:
+            return found
+    problem = _instruction_problem("\n".join(texts.values())) if texts else None
+    if problem:
+        if len(texts) == 1:
+            return Finding(next(iter(texts)), problem, _INJECTION_FIX)
+        for name, text in texts.items():
+            alone = _instruction_problem(text)
+            if alone:
+                return Finding(name, alone, _INJECTION_FIX)
+        names = list(texts)
+        return Finding(" and ".join(names[:2]) + (" (read together)" if len(names) <= 2 else " and the rest (read together)"),
+                       problem, _INJECTION_FIX)
+    for name, text in texts.items():
+        found = _char_or_credential(name, text)
         if found:
             return found
     return None
+
+
+def card_is_safe(card: str) -> bool:
+    """Recall's second look at a rendered card (defence in depth for notes that came by another path)."""
+    return scan_text("card", card) is None

@@ -16,13 +16,14 @@ from .contexts import resolve_context
 from .durable import encode
 from .eligibility import eligibility, is_current
 from .errors import ColdBodyError, LingshuError
+from .lookup import archived_in, find, ranked_usable
 from .models import TOOL_INPUTS, ForgetInput, ReadInput, RouteInput, SaveInput, SearchInput, SuggestInput
+from .recall import card_content, verdict_key
+from .records import ID_RE, record_problem
 from .routing import global_refusal
 from .scan import scan_fields
-from .lookup import archived_in, find, ranked_usable
 from .search import similarity
 from .statuses import Status
-from .records import ID_RE, record_problem
 from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, take_recovery_news, transact, utc_now
 from .workspace import Workspace, open_workspace
 
@@ -453,7 +454,10 @@ def _make_room(state: dict[str, Any], tx: Tx, ref: LayerRef, *, keep: str | None
     return [tx.archive(state, victim["id"], "make_room", now).get("title", "") for victim in heapq.nsmallest(over, active, key=last_use)]
 
 
-def _committed(rec: dict[str, Any], ref: LayerRef, state: dict[str, Any], **extra: Any) -> dict[str, Any]:
+def _committed(rec: dict[str, Any], ref: LayerRef, state: dict[str, Any], *, whole_card_scanned: bool = False, **extra: Any) -> dict[str, Any]:
+    if whole_card_scanned:
+        # The scan has just passed every field the card shows: recall need not scan it again.
+        index.set_verdict(ref, verdict_key(card_content(rec)), rec["id"], None)
     active = sum(1 for r in state["records"].values() if r.get("status") == "active")
     out: dict[str, Any] = {"ok": True, "id": rec["id"], "committed": True, "status": "ok", "revision": rec["revision"],
                            "layer": ref.kind, "pendingConflicts": len(state["conflicts"])}
@@ -538,7 +542,7 @@ def _create(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
     value, state = transact(ref, change)
     if "rec" not in value:
         return value
-    return _committed(value["rec"], ref, state, archived=value["archived"], **routing)
+    return _committed(value["rec"], ref, state, whole_card_scanned=True, archived=value["archived"], **routing)
 
 
 def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
@@ -655,7 +659,7 @@ def _supersede(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
     value, state = transact(ref, change)
     if "rec" not in value:
         return value
-    return _committed(value["rec"], ref, state, archived=value["archived"], supersedes=old_id)
+    return _committed(value["rec"], ref, state, whole_card_scanned=True, archived=value["archived"], supersedes=old_id)
 
 
 # ---------------------------------------------------------------- memory_suggest
@@ -873,7 +877,8 @@ def dispatch(
         result = TOOLS[tool](ws, inp, actor)  # type: ignore[operator]
     except LingshuError as err:
         return _fail(err.status, err.message, write=write, rid=getattr(inp, "id", "") or "")
-    if result.get("message") and result.get("status") not in ("ok", "needs_resolution", "pending_review"):
+    # An unsafe answer names what this attempt got wrong: each attempt gets its own guidance.
+    if result.get("message") and result.get("status") not in ("ok", "needs_resolution", "pending_review", "unsafe"):
         try:
             ctx = resolve_context(ws, getattr(inp, "contextId", None))
         except LingshuError:
