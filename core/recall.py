@@ -64,10 +64,9 @@ def card_passes_scan(ws: Workspace, rec: dict[str, Any], layer: str) -> bool:
     key = verdict_key(content)
     known = index.verdict(ref, key)
     if known is index.UNKNOWN:
-        from .scan import scan_text
+        from .scan import card_problem
 
-        found = scan_text("card", content)
-        known = found.kind if found else None
+        known = card_problem(content)
         index.set_verdict(ref, key, rec["id"], known)
     return known is None
 

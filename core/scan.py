@@ -583,7 +583,7 @@ _CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer")
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "密码", "口令", "密钥", "令牌", "秘钥")
 
 
-def _credential_problem(text: str) -> str | None:
+def _credential_problem(text: str, *, light: bool = False) -> str | None:
     text = unicodedata.normalize("NFKC", text)
     lower = text.lower() if len(text.lower()) == len(text) else text
     sample = "\n".join([*_RUN.findall(text), *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
@@ -591,7 +591,7 @@ def _credential_problem(text: str) -> str | None:
         m = _SHAPES.search(sample)
         if m and (m.lastgroup != "api_key" or _keylike(m.group()) or any(c.isdigit() for c in m.group()[3:])):
             return f"contains what looks like {_SHAPE_NAMES[m.lastgroup or '']}"
-        for pattern in _detector_patterns():
+        for pattern in () if light else _detector_patterns():
             if pattern.search(sample):
                 return "contains what looks like a credential (detect-secrets rule)"
         for m in _URL_CREDS.finditer(sample):
@@ -652,6 +652,11 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
     return None
 
 
-def card_is_safe(card: str) -> bool:
-    """Recall's second look at a rendered card (defence in depth for notes that came by another path)."""
-    return scan_text("card", card) is None
+def card_problem(card: str) -> str | None:
+    """Recall's second look at what a card says (defence in depth for notes that came by another
+    path). Everything but detect-secrets' rule set, whose import (~200 ms) the hook cannot pay;
+    the credential shapes and the entropy check still run."""
+    bad = _bad_char(card)
+    if bad:
+        return f"contains an invisible or control character ({bad})"
+    return _instruction_problem(card) or _credential_problem(card, light=True)
