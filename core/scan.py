@@ -94,7 +94,9 @@ def _allowed_in_context(text: str, i: int) -> bool:
 
 
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# Beyond ASCII; CJK ideographs and punctuation, kana and Hangul syllables hold no format,
+# private or unassigned characters, so the per-character check skips them.
+_NON_ASCII = re.compile(r"[^\x00-\x7f\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3\uff01-\uffef]")
 
 
 def _bad_char(text: str) -> str | None:
@@ -140,11 +142,10 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _I_LIKE = str.maketrans({"l": "i"})
 _LEET_WORD = re.compile(r"[a-z@$|]*[0-9@$|][a-z0-9@$|]*")
 # Leetspeak puts digits or symbols between letters ("1gn0re", "s3cret") or spells a word in digits.
-_LEET_HINT = re.compile(r"[a-z][0-9@$|]+[a-z]|\b[0-9@$|]+[a-z]{2}|[a-z]{2}[0-9@$|]+\b(?![0-9])|\b[0-9]{2,}[a-z]|[a-z][0-9]{2,}[a-z]")
+_LEET_HINT = re.compile(r"[a-z][0-9@$|]|[0-9@$|][a-z]")
 _HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])[-\u2010-\u2015\u00ad.·*_~]+(?=[a-z])")
 _SPACED_LETTERS = re.compile(r"\b(?:[a-z] ){2,}[a-z]\b")
 _CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff])\s+(?=[\u3000-\u9fff])")
-_SPACES = re.compile(r"[ \t\u00a0\u3000]+")
 
 
 @lru_cache(maxsize=4096)
@@ -175,9 +176,8 @@ _FOLD = _FoldTable()
 def _fold(text: str) -> str:
     """Compatibility forms and accents taken apart (NFKD), look-alikes to ASCII, no marks or
     invisible characters, lowercase. Lines are kept."""
-    text = unicodedata.normalize("NFKD", text)
     if not text.isascii():
-        text = text.translate(_FOLD)
+        text = unicodedata.normalize("NFKD", text).translate(_FOLD)
     return text.casefold()
 
 
@@ -188,8 +188,9 @@ def _skeleton(folded: str) -> str:
         text = _LEET_WORD.sub(lambda m: m.group().translate(_LEET) if any(c.isalpha() for c in m.group()) or len(m.group()) > 1 else m.group(), text)
     text = _HYPHEN_IN_WORD.sub("", text)
     text = _SPACED_LETTERS.sub(lambda m: m.group().replace(" ", ""), text)
-    text = _CJK_GAP.sub("", text)
-    return _SPACES.sub(" ", text.replace("\n", " ")).translate(_I_LIKE)
+    if not text.isascii():
+        text = _CJK_GAP.sub("", text)
+    return " ".join(text.split()).replace("l", "i")
 
 
 # ---------------------------------------------------------------- 2 instructions aimed at the model
@@ -312,7 +313,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("you are allowed", "you are permitted", "you are authori", "you are free", "you are cleared", "you are now"),
     ("safety", "guardrail", "filter", "restriction"), ("the contents",),
     ("send", "upload", "post", "email", "leak", "exfiltrat", "paste", "transmit", "forward"), ("keep the", "keep user", "keep human"), _WHO,
-    (" mode",), (" mode",), ("safety", "content"),
+    ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"),
+    ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"), ("safety", "content"),
     ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守"), ("当作", "作为", "视为", "当成"),
     ("遵守",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在"), ("指令", "指示"), ("用户",), ("用户",),
     ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",),
@@ -325,7 +327,7 @@ def _grouped_rules() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
     groups: dict[tuple[str, ...], list[str]] = {}
     for pattern, words in zip(_INJECTION_SOURCES, _RULE_WORDS):
         groups.setdefault(tuple(_spelled(w) for w in words), []).append(f"(?:{_spelled(pattern)})")
-    return tuple((re.compile("|".join(patterns), re.IGNORECASE), words) for words, patterns in groups.items())
+    return tuple((re.compile("|".join(patterns)), words) for words, patterns in groups.items())
 
 
 _RULES = _grouped_rules()
@@ -357,18 +359,19 @@ _WORD_GROUPS: dict[str, list[int]] = {}
 for _n, (_rule, _words) in enumerate(_RULES):
     for _w in _words:
         _WORD_GROUPS.setdefault(_w, []).append(_n)
-# Every rule's words in one pass; a lookahead so that words overlapping one another ("the user",
-# "user") are all found, and the longest word at a place stands for the shorter ones it starts with.
-_ANY_WORD = re.compile("(?=(" + "|".join(re.escape(w) for w in sorted(_WORD_GROUPS, key=len, reverse=True)) + "))")
-_GROUPS_OF = {w: sorted({n for u in _WORD_GROUPS if w.startswith(u) for n in _WORD_GROUPS[u]}) for w in _WORD_GROUPS}
 
 
 def _injection(skeleton: str) -> bool:
+    # str.find per word beats one regex alternation of all words (Python's re has no trie).
     spans: dict[int, list[list[int]]] = {}
-    for m in _ANY_WORD.finditer(skeleton):
-        for n in _GROUPS_OF[m.group(1)]:
-            spans.setdefault(n, []).append([max(0, m.start() - 60), m.start() + len(m.group(1)) + 180])
+    for word, groups in _WORD_GROUPS.items():
+        at = skeleton.find(word)
+        while at != -1:
+            for n in groups:
+                spans.setdefault(n, []).append([max(0, at - 60), at + len(word) + 180])
+            at = skeleton.find(word, at + 1)
     for n, group in spans.items():
+        group.sort()
         rule = _RULES[n][0]
         lo, hi = group[0]
         for a, b in group[1:]:
@@ -390,39 +393,42 @@ _ALWAYS_TAG = re.compile(
     r"instructions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
     r"system[_-](prompt|reminder|message|instructions?|note|override|context|role)|user[_-](message|input|query|prompt|instructions?|turn))\b[^<>]{0,60}>"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|assistant|developer|user|inst)\]",
-    re.IGNORECASE,
 )
-_PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>", re.IGNORECASE)
-_LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.IGNORECASE | re.MULTILINE)
-_HEADING_ROLE = re.compile(rf"^\s*#{{1,6}}\s*{_ROLE_WORDS}\s*[:：]", re.IGNORECASE | re.MULTILINE)
+_PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
+_LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
+_HEADING_ROLE = re.compile(rf"^\s*#{{1,6}}\s*{_ROLE_WORDS}\s*[:：]", re.MULTILINE)
 _CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
-_ROLE_LINE = re.compile(rf"^[\s>*\-+•]*{_ROLE_WORDS}\s*[:：][ \t]*(?P<rest>.*)$", re.IGNORECASE | re.MULTILINE)
+_ROLE_LINE = re.compile(rf"^[\s>*\-+•]*{_ROLE_WORDS}\s*[:：][ \t]*(?P<rest>.*)$", re.MULTILINE)
 _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
 _TO_MODEL = re.compile(
     r"\b(you|your|yourself|you're|youre|ignore|disregard|obey|pretend|reply|respond|answer|always|never|must|do not|don't|"
     r"from now on|new instructions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send)\b",
-    re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done)\b")
 _TO_MODEL_ZH = re.compile(r"(你|您|必须|忽略|无视|服从|执行|不要|总是|永远|无条件)")
-_CARD_HEADER = re.compile(r"\[?\s*memory note\s*,?\s*not an instruction|\[\s*memory note\b|^\s*\[?\s*/?\s*end of memory", re.IGNORECASE | re.MULTILINE)
+_CARD_HEADER = re.compile(r"\[?\s*memory note\s*,?\s*not an instruction|\[\s*memory note\b|^\s*\[?\s*/?\s*end of memory", re.MULTILINE)
 _BOUNDARY = re.compile(
     r"^[\s\W_]*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory\s+notes?|memor(y|ies)|notes|context|system\s+prompt|instructions|"
     r"user\s+(message|input)|conversation|recalled\s+notes)[\s\W_]*$",
-    re.IGNORECASE | re.MULTILINE,
+    re.MULTILINE,
 )
 
 
-_ROLE_WORD_COLON = re.compile(rf"{_ROLE_WORDS}\s*[:：]", re.IGNORECASE)
+_ROLE_WORD_COLON = re.compile(rf"{_ROLE_WORDS}\s*[:：]")
 
 
+_CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
+
+
+# The folded text is lowercase already: these patterns need no IGNORECASE (which slows every one).
 def _role_problem(folded: str, nfkc: str) -> str | None:
     if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
-    if ("#" in folded and _HEADING_ROLE.search(folded)) or _CAPS_ROLE.search(nfkc):
+    if ("#" in folded and _HEADING_ROLE.search(folded)) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
-    if ("memory" in folded or "end" in folded or "begin" in folded or "start" in folded or "stop" in folded or "close" in folded) and (
+    if ("memory note" in folded or "end of" in folded or "begin" in folded or "start of" in folded or "stop of" in folded
+            or "close of" in folded or "end the" in folded or "end memory" in folded or "end notes" in folded) and (
             _CARD_HEADER.search(folded) or _BOUNDARY.search(folded)):
         return "imitates Lingshu's memory-card header or the end of the notes"
     turns: set[str] = set()
@@ -465,13 +471,18 @@ def _decoded_payloads(text: str) -> list[str]:
     return out
 
 
-# Common English words as rot13 writes them ("the", "you", "and", "all", "your", "to", "of",
-# "ignore", "instructions"): plain notes never hold them, a rot13 payload always does.
-_ROT13_HINT = re.compile(r"\b(gur|ibh|ybh|ibhe|ybhe|naq|nyy|niy|gb|bs|vtaber|vafgehpgvbaf|cerivbhf|ebg13|ebg-13)\b|\brot-?13\b")
+# Common English words as rot13 writes them ("the", "you", "and", "all", "ignore", "instructions",
+# in the skeleton's spelling): plain notes never hold them, a rot13 payload always does.
+_ROT13_HINTS = (" gur ", " ibh ", " ibhe ", " naq ", " nii ", "vtaber", "vafgehpgvbaf", "cerivbhf", "rot13", "rot-13", "ebg13")
+
+
+def _rot13_hint(skeleton: str) -> bool:
+    padded = f" {skeleton} "
+    return any(hint in padded for hint in _ROT13_HINTS)
 
 
 def _instruction_problem(text: str) -> str | None:
-    nfkc = unicodedata.normalize("NFKC", text)
+    nfkc = text if text.isascii() else unicodedata.normalize("NFKC", text)
     folded = _fold(text)
     role = _role_problem(folded, nfkc)
     if role:
@@ -479,7 +490,7 @@ def _instruction_problem(text: str) -> str | None:
     skeleton = _skeleton(folded)
     if _injection(skeleton):
         return "reads as an instruction aimed at the model (prompt injection)"
-    if text.isascii() and _ROT13_HINT.search(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
+    if text.isascii() and _rot13_hint(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
         return "hides an instruction aimed at the model in rot13"
     for decoded in _decoded_payloads(text):
         if _injection(_skeleton(_fold(decoded))) or _role_problem(_fold(decoded), decoded):
@@ -507,7 +518,11 @@ def _detector_patterns() -> tuple[re.Pattern[str], ...]:
         pypi_token.PypiTokenDetector, sendgrid.SendGridDetector, slack.SlackDetector, square_oauth.SquareOAuthDetector,
         stripe.StripeDetector, telegram_token.TelegramBotTokenDetector, twilio.TwilioKeyDetector, artifactory.ArtifactoryDetector,
     )
-    return tuple(p for d in detectors for p in d.denylist)
+    # One pass per set of flags instead of one per pattern.
+    by_flags: dict[int, list[str]] = {}
+    for pattern in (p for d in detectors for p in d.denylist):
+        by_flags.setdefault(pattern.flags, []).append(f"(?:{pattern.pattern})")
+    return tuple(re.compile("|".join(parts), flags) for flags, parts in by_flags.items())
 
 
 # Shapes the rule set above lacks (each seen in real leaks): checked as one pattern.
@@ -580,13 +595,18 @@ def _keylike(value: str) -> bool:
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
 _RUN = re.compile(r"\S{12,}")
 _CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer")
+_HAS_DIGIT = re.compile(r"[0-9]")
+_HAS_LETTER = re.compile(r"[A-Za-z]")
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "密码", "口令", "密钥", "令牌", "秘钥")
 
 
 def _credential_problem(text: str, *, light: bool = False) -> str | None:
-    text = unicodedata.normalize("NFKC", text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
     lower = text.lower() if len(text.lower()) == len(text) else text
-    sample = "\n".join([*_RUN.findall(text), *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
+    # A key or token mixes letters and digits; a URL with a password has "://" and "@".
+    runs = [r for r in _RUN.findall(text) if ("@" in r and "://" in r) or (_HAS_DIGIT.search(r) and _HAS_LETTER.search(r))]
+    sample = "\n".join([*runs, *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
     if sample:
         m = _SHAPES.search(sample)
         if m and (m.lastgroup != "api_key" or _keylike(m.group()) or any(c.isdigit() for c in m.group()[3:])):
@@ -612,14 +632,6 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
 # ---------------------------------------------------------------- the verdict
 
 
-def _char_or_credential(field: str, text: str) -> Finding | None:
-    bad = _bad_char(text)
-    if bad:
-        return Finding(field, f"contains an invisible or control character ({bad})", _INVISIBLE_FIX)
-    problem = _credential_problem(text)
-    return Finding(field, problem, _CREDENTIAL_FIX) if problem else None
-
-
 def scan_text(field: str, text: str) -> Finding | None:
     """The first reason `text` may not be stored, or None."""
     return scan_fields({field: text})
@@ -631,9 +643,9 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
     field that holds them. The first finding wins: one `unsafe` answer per save."""
     texts = {name: text for name, text in fields.items() if text}
     for name, text in texts.items():
-        found = _bad_char(text) and _char_or_credential(name, text)
-        if found:
-            return found
+        bad = _bad_char(text)
+        if bad:
+            return Finding(name, f"contains an invisible or control character ({bad})", _INVISIBLE_FIX)
     problem = _instruction_problem("\n".join(texts.values())) if texts else None
     if problem:
         if len(texts) == 1:
@@ -646,9 +658,9 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
         return Finding(" and ".join(names[:2]) + (" (read together)" if len(names) <= 2 else " and the rest (read together)"),
                        problem, _INJECTION_FIX)
     for name, text in texts.items():
-        found = _char_or_credential(name, text)
-        if found:
-            return found
+        problem = _credential_problem(text)
+        if problem:
+            return Finding(name, problem, _CREDENTIAL_FIX)
     return None
 
 
