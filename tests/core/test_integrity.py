@@ -245,7 +245,7 @@ def test_2_control_characters_from_a_hand_edit_are_never_printed_raw(home: Path,
     state["records"][rid]["summary"] = "deploy \x1b[2J\x1b]0;owned\x07 with \x9b31m make"
     layer_file(home, project).write_bytes(encode(with_checksum(state)))
     rc = run_cli(home, "recall", "--message", "how do I deploy to staging", "--project", str(project))
-    assert "Deploy to staging" in rc.stdout and "\\u001b[2J" in rc.stdout
+    assert rc.returncode == 0 and "owned" not in rc.stdout  # the card fails recall's second look (issue 13)
     md = run_cli(home, "export", "--project", str(project))
     out = tmp_path / "e.json"
     js = run_cli(home, "export", "--format", "json", "--out", str(out), "--project", str(project))
