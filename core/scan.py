@@ -143,7 +143,7 @@ _I_LIKE = str.maketrans({"l": "i"})
 _LEET_WORD = re.compile(r"[a-z@$|]*[0-9@$|][a-z0-9@$|]*")
 # Leetspeak puts digits or symbols between letters ("1gn0re", "s3cret") or spells a word in digits.
 _LEET_HINT = re.compile(r"[a-z][0-9@$|]|[0-9@$|][a-z]")
-_HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])[-\u2010-\u2015\u00ad.·*_~]+(?=[a-z])")
+_HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])[-\u2010-\u2015\u00ad.·*~]+(?=[a-z])")
 _SPACED_LETTERS = re.compile(r"\b(?:[a-z] ){2,}[a-z]\b")
 _CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff])\s+(?=[\u3000-\u9fff])")
 
@@ -186,7 +186,7 @@ def _skeleton(folded: str) -> str:
     text = folded
     if _LEET_HINT.search(text):
         text = _LEET_WORD.sub(lambda m: m.group().translate(_LEET) if any(c.isalpha() for c in m.group()) or len(m.group()) > 1 else m.group(), text)
-    text = _HYPHEN_IN_WORD.sub("", text)
+    text = _HYPHEN_IN_WORD.sub("", text.replace("_", " "))
     text = _SPACED_LETTERS.sub(lambda m: m.group().replace(" ", ""), text)
     if not text.isascii():
         text = _CJK_GAP.sub("", text)
@@ -199,8 +199,8 @@ _VERB = (r"(ignore|disregard|forget|override|overrule|bypass|skip|neglect|abando
          r"pay no (attention|heed|mind) to|take no notice of|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey))")
 _DET = r"((all|any|every|each|the|your|my|our|these|those|such|of|both|whatever)\s+){0,3}"
 _ADJ = (r"(previous|prior|above|earlier|preceding|foregoing|former|initial|original|old|existing|current|given|"
-        r"system|developer|safety|default|hidden|built-?in|your own)")
-_STRONG = r"(instructions?|directives?|prompts?|guidance|guidelines|commands|orders|programming|training|system prompt)"
+        r"system|developer|safety|default|hidden|built-?in|your own|(developer|system|admin|operator|creator|company|model|assistant)'?s)")
+_STRONG = r"(instructions?|directives?|prompts?|guidance|guidelines|commands|orders|programming|training|system prompt|guardrails|safeguards|content policy)"
 _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
 # A qualifier names what the rules are about ("the previous context of the migration", "system
 # rules for a package"): talk about engineering, not an order to the model.
@@ -217,7 +217,7 @@ _INJECTION_SOURCES = (
     rf"|{_DET}{_ADJ}\s+(\w+\s+)?({_STRONG}|{_WEAK})\b{_ABOUT_ELSE}"
     rf"|{_DET}{_STRONG}\b{_ABOUT_ELSE}"
     rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
-    rf"|(everything|anything|all)\s+((you were|you've been|you have been) (told|given)|above|before|said|so far)"
+    rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|above|before|said|so far)"
     rf"|{_DET}(instructions?|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
     r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
     r"\b(act|behave|respond) as (if you (are|were) )?(an? )?(unrestricted|unfiltered|jailbroken|evil|dan|ai without)",
@@ -253,6 +253,19 @@ _INJECTION_SOURCES = (
     r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator)",
     r"\bthe (user|human) (must|should|need) (not|never) (know|find out|learn|see)",
     r"\bjailbreak|\bdan mode\b|\bdo anything now\b",
+    r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
+    r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
+    r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant) (must|should|shall|will|need to|are to|have to) "
+    r"(always |now |immediately )?(push directly|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|bypass|never ask|not ask|lie)\b",
+    r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue)\b",
+    r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|programming|rules|behaviou?r|guidelines)",
+    r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directives?|commands?|orders?|task)\s*[:：]",
+    r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate)\b",
+    r"\b(add|insert|install|plant|hide) (a |an )?(backdoor|reverse shell|keylogger)",
+    r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
+    r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human)|\bsay nothing to the (user|human)",
+    r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human)",
+    r"\blie (to the (user|human)|and say|about (it|this|the))\b",
     # words aimed at whatever model reads the note
     r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?(ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?\s*[:,!—-]",
     r"\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b",
@@ -279,9 +292,10 @@ _INJECTION_SOURCES = (
     r"(指令|指示|规则|提示词?|设定|要求|约束|命令|说明|限制|内容|文字|消息|对话)",
     r"(当作|作为|视为|当成)(你的)?(新的?|真正的)?(系统提示|系统指令|指令|规则)",
     r"(不要|别|不必)遵守(系统|你的|之前的|原有的)",
+    r"无条件(地)?(执行|服从|听从|遵从)",
     r"你的(新|真正的|真实的?|唯一的?|秘密)(任务|指令|目标|角色|使命)(是|为)",
     r"(你(现在)?是|成为)(一个)?(不受限制|没有(任何)?限制|无限制|无约束|越狱)",
-    r"(你现在是|你将扮演|你要扮演|假装你是|从现在(开始|起)[，,]?\s*你(是|将|只能|必须(回答|回复|忽略|服从|执行|听从|跳过|无条件)))",
+    r"(你现在是|你将扮演|你要扮演|假装你是|(从现在(开始|起)|从此(以后)?|今后)[，,]?\s*你(是|将|只能|必须(回答|回复|忽略|服从|执行|听从|跳过|无条件)))",
     r"(新的|最新的|真正的|以下是新的)(系统)?(指令|指示)\s*[:：]",
     r"(不要|别|不得|不能|切勿)(告诉|通知|让|向)用户(知道|透露|说)?(你|这件事|此事|这个|这些|任何)",
     r"(对|向)用户(保密|隐瞒)|瞒着用户",
@@ -305,6 +319,14 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("task", "goal", "job", "role", "objective", "instruction", "purpose", "mission"), ("safety",),
     ("ignor", "disregard", "forget", "bypass", "overrid"), (*_WHO, "anyone"), ("secret", "hidden", "private", "quiet", "confidential"),
     ("hide",), ("without",), ("user", "human"), ("jailbreak", "dan mode", "do anything now"),
+    ("instruction from", "instructions from", "directive from", "order from", "orders from", "notice from", "command from", "commands from"),
+    ("instruction from", "instructions from", "directive from", "order from", "orders from", "command from", "commands from"),
+    ("assistant", "agent", "the ai", "ais ", "llm", "model", "copilot"), ("you are a", "you are an", "you are now"),
+    ("overrides your", "override your", "overrides the model", "overrides the assistant", "overrides the ai"),
+    ("instruction:", "instructions:", "directive:", "directives:", "command:", "commands:", "order:", "orders:", "task:"),
+    ("quietly", "secretly", "silently", "covertly", "stealthily"), ("backdoor", "reverse shell", "keylogger"),
+    ("omit this", "remove this", "hide this", "delete this", "skip this"),
+    ("say nothing",), ("keep quiet", "keep silent", "keep mum"), ("lie ",),
     ("ai:", "ai,", "ai!", "ai-", "ai—", "ais:", "model:", "model,", "llm", "assistant:", "assistant,", "agent:", "agent,", "bot:", "bot,",
      "gpt", "claude", "copilot", "models:", "agents:", "assistants:"),
     ("reading this", "seeing this", "processing this", "reads this", "loading this"), ("if you are a",),
@@ -316,7 +338,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"),
     ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"), ("safety", "content"),
     ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守"), ("当作", "作为", "视为", "当成"),
-    ("遵守",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在"), ("指令", "指示"), ("用户",), ("用户",),
+    ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后"), ("指令", "指示"), ("用户",), ("用户",),
     ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
@@ -396,10 +418,10 @@ _ALWAYS_TAG = re.compile(
 )
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
 _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
-_HEADING_ROLE = re.compile(rf"^\s*#{{1,6}}\s*{_ROLE_WORDS}\s*[:：]", re.MULTILINE)
+_HEADING_ROLE = re.compile(rf"^\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
 _CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
-_ROLE_LINE = re.compile(rf"^[\s>*\-+•]*{_ROLE_WORDS}\s*[:：][ \t]*(?P<rest>.*)$", re.MULTILINE)
+_ROLE_LINE = re.compile(rf"^[\s>*\-+•]*(system prompt|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$", re.MULTILINE)
 _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
 _TO_MODEL = re.compile(
     r"\b(you|your|yourself|you're|youre|ignore|disregard|obey|pretend|reply|respond|answer|always|never|must|do not|don't|"
@@ -415,7 +437,7 @@ _BOUNDARY = re.compile(
 )
 
 
-_ROLE_WORD_COLON = re.compile(rf"{_ROLE_WORDS}\s*[:：]")
+_ROLE_WORD_COLON = re.compile(rf"({_ROLE_WORDS}|system prompt)\s*[:：]")
 
 
 _CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
@@ -437,7 +459,7 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
         role, rest = m.group(1).lower(), m.group("rest").strip()
         if not rest:
             continue  # a YAML key ("assistant:") with its value on the next lines
-        if role in ("system", "assistant", "developer", "ai", "model") and _TO_MODEL.match(rest):
+        if role in ("system", "system prompt", "assistant", "developer", "ai", "model") and _TO_MODEL.match(rest):
             return f"opens a line as '{role}:' with an order (a fake role)"
         if role in ("assistant", "ai", "model") and _FIRST_PERSON.match(rest):
             return f"speaks as '{role}:' (a made-up answer of the model)"
