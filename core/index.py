@@ -30,7 +30,7 @@ from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "4"
+SCHEMA = "5"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 _HEAD = b'{"checksum":"'
 _SCHEMA_SQL = f"""
@@ -356,23 +356,23 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     scorer = Scorer(terms, df, int(total), float(avg or 1.0))
     scored = []
     for row in rows:
-        score, matched, title_hit = scorer.score(tuple(row[:5]), row[5])
-        scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit))
+        score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])
+        scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit, coverage))
     # Best first; ties by newest update, then id, so the order is deterministic.
     scored.sort(key=lambda t: t[2])
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
-    return [Hit(s, raw, matched, title_hit) for s, _, _, raw, matched, title_hit in scored]
+    return [Hit(s, raw, matched, title_hit, coverage) for s, _, _, raw, matched, title_hit, coverage in scored]
 
 
 class Hit:
     """One match: its score, how many query terms it holds, whether its title holds one, and the
     record, decoded only when asked for (most candidates of a recall never are)."""
 
-    __slots__ = ("score", "raw", "matched", "title_hit", "_record")
+    __slots__ = ("score", "raw", "matched", "title_hit", "coverage", "_record")
 
-    def __init__(self, score: float, raw: str, matched: int, title_hit: bool) -> None:
-        self.score, self.raw, self.matched, self.title_hit = score, raw, matched, title_hit
+    def __init__(self, score: float, raw: str, matched: int, title_hit: bool, coverage: float = 1.0) -> None:
+        self.score, self.raw, self.matched, self.title_hit, self.coverage = score, raw, matched, title_hit, coverage
         self._record: dict[str, Any] | None = None
 
     @property

@@ -77,10 +77,15 @@ def render(cards: list[str]) -> str:
     return printable("\n\n".join(cards) + "\n") if cards else ""
 
 
-def _relevant(matched: int, query_terms: int, title_hit: bool) -> bool:
+# The share of the message's information (idf-weighted terms) a note must hold to be recalled,
+# calibrated on the dev set (tests/fixtures/recall/dev.json, `lingshu bench --recall-set`).
+MIN_COVERAGE = 0.4
+
+
+def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0) -> bool:
     # A long message shares a stray word with many notes; ask for two shared terms unless the
-    # title itself is hit or the message has only one term.
-    return title_hit or matched >= min(2, query_terms)
+    # title itself is hit or the message has only one term, and for enough of its information.
+    return coverage >= MIN_COVERAGE and (title_hit or matched >= min(2, query_terms))
 
 
 def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
@@ -129,7 +134,7 @@ def select(
         for page in range(PAGES):
             hits = index.search(ref, message, limit=CANDIDATES, offset=page * CANDIDATES)
             for hit in hits:
-                if not _relevant(hit.matched, terms, hit.title_hit):
+                if not _relevant(hit.matched, terms, hit.title_hit, hit.coverage):
                     continue
                 rec = hit.record
                 if rec["id"] in seen:

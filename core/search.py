@@ -21,6 +21,12 @@ _STOP = frozenset(
     "can should would could please".split()
 )
 
+# Chinese function words as bigrams: they say how something is asked, not what.
+_STOP_ZH = frozenset(
+    "怎么 什么 哪里 哪个 如何 为什么 可以 需要 应该 一下 这个 那个 这些 那些 我们 你们 他们 是否 还是 有没 没有 多久 "
+    "怎样 么样 是什 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 吗 呢".split()
+)
+
 # The index's columns, in order, with their BM25 weights.
 FIELDS = ("title", "summary", "when", "body", "conditions")
 FIELD_WEIGHTS = (3.0, 2.0, 1.0, 1.0, 1.0)
@@ -30,15 +36,40 @@ ALL_TERMS_BONUS = 2.0
 PHRASE_BONUS = 1.5
 
 
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    """The Snowball English stemmer (PyStemmer, C: about 1 ms to load, so recall can afford it)."""
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return word if not word.isalpha() else _stemmer().stemWord(word)
+
+
+def _words(low: str) -> list[str]:
+    """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
+    "ci.yml") counts whole and by its parts, so "on call" finds it too."""
+    out = []
+    for word in _WORD.findall(low):
+        parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
+        for w in (word, *parts):
+            if (w not in _STOP and len(w) > 1) or w.isdigit():
+                out.append(_stem(w))
+    return out
+
+
 def tokens(text: str) -> list[str]:
-    """English words (lowercased, stop words dropped) and CJK bigrams (a lone CJK char as itself)."""
+    """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as itself)."""
     low = text.lower()
-    out = [w for w in _WORD.findall(low) if w not in _STOP and len(w) > 1 or w.isdigit()]
+    out = _words(low)
     for run in _CJK.findall(low):
         if len(run) == 1:
             out.append(run)
         else:
-            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+            out.extend(b for b in (run[i : i + 2] for i in range(len(run) - 1)) if b not in _STOP_ZH)
     return out
 
 
@@ -56,6 +87,7 @@ def analysed(record: dict[str, Any]) -> tuple[str, ...]:
 
 K1 = 1.2
 B = 0.75
+SMALL_MEMORY = 30
 
 
 class Scorer:
@@ -68,24 +100,39 @@ class Scorer:
         self.idf = {t: math.log(1 + (total - df.get(t, 1) + 0.5) / (df.get(t, 1) + 0.5)) for t in terms}
         self.avg = avg or 1.0
         self.pairs = [f" {a} {b} " for a, b in zip(terms, terms[1:])]
+        # Information counts the terms some note holds: a word no note holds ("haiku", or a CJK
+        # bigram across the seam of two words, "么部" in "怎么部署") says nothing about which note
+        # fits; it still counts in the plain share of terms below.
+        self.information = sum(v for t, v in self.idf.items() if df.get(t, 0)) or 1.0
+        self.countable = sum(1 for t in terms if df.get(t, 0) or not _CJK.match(t)) or 1
+        # Below a few dozen notes, idf says little (one note holding a word makes it "rare"):
+        # coverage then does not judge, and recall's plain relevance rule alone decides.
+        self.judges = total >= SMALL_MEMORY
 
-    def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool]:
-        """(score, distinct query terms matched, title hit) from a row's analysed columns."""
+    def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool, float]:
+        """(score, distinct query terms matched, title hit, coverage) from a row's analysed
+        columns. Coverage is the share of the query's information (idf) the row holds: a row that
+        shares only a common word with a long prompt covers little of it."""
         lists = [col.split() for col in columns]
         norm = K1 * (1 - B + B * length / self.avg)
         score = 0.0
         matched = 0
+        held = 0.0
         for term in self.terms:
             f = sum(w * words.count(term) for w, words in zip(FIELD_WEIGHTS, lists))
             if f:
                 matched += 1
+                held += self.idf[term]
                 score += self.idf[term] * f * (K1 + 1) / (f + norm)
         title_hit = any(t in lists[0] for t in self.terms)
         if len(self.terms) > 1 and matched == len(self.terms):
             score += ALL_TERMS_BONUS
         if self.pairs and matched > 1 and any(p in f" {col} " for p in self.pairs for col in columns):
             score += PHRASE_BONUS
-        return score, matched, title_hit
+        # Half by information (idf), half by plain term count: in a small memory every note shares
+        # the common words, and idf alone would let the rare words of a prompt silence them all.
+        coverage = 0.5 * held / self.information + 0.5 * matched / self.countable if self.judges else 1.0
+        return score, matched, title_hit, coverage
 
 
 def fts_query(terms: list[str], column: str | None = None) -> str:

@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="a smaller, faster run (for tests)")
     p.add_argument("--scale", action="store_true",
                    help="the capacity figures: 1,000 + 1,000 notes, 10,000 archived, 20,000 saves (several minutes)")
+    p.add_argument("--recall-set", metavar="FILE",
+                   help="recall quality on a labelled set (hit, quiet and forbidden rates per class); see tests/fixtures/recall/dev.json")
+    p.add_argument("--misses", action="store_true", help="with --recall-set: also list the prompts recall got wrong")
     p = sub.add_parser("check", help="check the verb protocol against the code; exit 1 on any failure")
     p.add_argument("--write-doc", action="store_true", help="write docs/protocol.md from core/protocol.py")
     p.add_argument("--root", help="the source tree to check (default: the installed package)")
@@ -416,6 +419,22 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.recall_set:
+        from lingshu_tui.recall_eval import SetError, evaluate, load_set, render
+
+        try:
+            data = load_set(Path(args.recall_set))
+            figures = evaluate(data, progress=lambda step: print(f"… {step}", file=sys.stderr))
+        except SetError as err:
+            print(f"lingshu bench: {err}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json:
+            _print(figures if args.misses else {k: v for k, v in figures.items() if k != "misses"})
+        else:
+            print(render(figures))
+            if args.misses:
+                print("\n" + "\n".join(figures["misses"]))
+        return EXIT_OK
     from lingshu_tui.bench import main as bench_main
 
     return bench_main(as_json=args.json, quick=args.quick, scale=args.scale)
