@@ -119,9 +119,17 @@ def select(
     *,
     deadline_ms: float = DEADLINE_MS,
     before_publish: Callable[[], None] | None = None,
+    trace: list[dict[str, Any]] | None = None,
 ) -> tuple[list[tuple[dict[str, Any], str]], str, str]:
     """(cards as (record, layer), final text, why-empty). Admit through the gate first, then charge
-    the budget; past the deadline or on a generation change the whole batch is dropped."""
+    the budget; past the deadline or on a generation change the whole batch is dropped. `trace`,
+    when given, gets one line per candidate with the score parts and what decided it (--explain)."""
+
+    def note(hit: Any, rec: dict[str, Any], layer: str, verdict: str) -> None:
+        if trace is not None:
+            trace.append({"id": rec["id"], "title": rec.get("title", ""), "layer": layer, "score": round(hit.score, 3),
+                          "matched": hit.matched, "of": terms, "coverage": round(hit.coverage, 3), "verdict": verdict})
+
     started = time.monotonic()
     now = iso(utc_now())
     tags = _tags(ws)
@@ -135,6 +143,8 @@ def select(
             hits = index.search(ref, message, limit=CANDIDATES, offset=page * CANDIDATES)
             for hit in hits:
                 if not _relevant(hit.matched, terms, hit.title_hit, hit.coverage):
+                    if trace is not None and len(trace) < 12:
+                        note(hit, hit.record, ref.kind, f"too weak (coverage below {MIN_COVERAGE} or one common word)")
                     continue
                 rec = hit.record
                 if rec["id"] in seen:
@@ -145,9 +155,12 @@ def select(
                 gate = eligibility(rec, ctx, "inject", now)
                 if gate.ok:
                     matches.append((hit.score, rec, ref.kind, hit.matched))
+                    note(hit, rec, ref.kind, "candidate")
                     usable += 1
-                elif gate.state != "gone":
-                    held += 1
+                else:
+                    note(hit, rec, ref.kind, f"gate: {gate.state} ({gate.reason})")
+                    if gate.state != "gone":
+                        held += 1
             if usable >= MAX_CARDS or len(hits) < CANDIDATES:
                 break  # enough usable candidates from this layer, or no more matches
     if not matches:
@@ -159,19 +172,28 @@ def select(
     chosen: list[tuple[dict[str, Any], str]] = []
     cards: list[str] = []
     skipped_for_budget = 0
+    decided: dict[str, str] = {}
     for _, rec, layer, _ in matches:
         if len(chosen) >= MAX_CARDS:
-            break
+            decided[rec["id"]] = f"not needed ({MAX_CARDS} cards already)"
+            continue
         if rec.get("topicKey") in blocked:
+            decided[rec["id"]] = "topic slot in conflict"
             continue
         if not card_passes_scan(ws, rec, layer):
+            decided[rec["id"]] = "fails the safety scan"
             continue
         candidate = card_text(rec, layer)
         if len(render([*cards, candidate]).encode("utf-8")) > MAX_BYTES:
             skipped_for_budget += 1
+            decided[rec["id"]] = f"over the {MAX_BYTES}-byte budget"
             continue  # skipped whole, never cut
         cards.append(candidate)
         chosen.append((rec, layer))
+        decided[rec["id"]] = "CARD"
+    for line in trace or ():
+        if line["verdict"] == "candidate":
+            line["verdict"] = decided.get(line["id"], "much weaker than the best match")
     if before_publish:
         before_publish()
     if (time.monotonic() - started) * 1000 > deadline_ms:

@@ -29,6 +29,8 @@ def _recall_arguments(p: argparse.ArgumentParser, *, top: bool = False) -> argpa
     p.add_argument("--message", help="the user's message (default: the hook's JSON on stdin)")
     p.add_argument("--format", choices=["text", "claude-hook", "json"], default="text", help="plain text, Claude Code hook JSON, or a JSON report")
     p.add_argument("--session", help="the agent session id (default: from the hook JSON)")
+    p.add_argument("--explain", action="store_true",
+                   help="show why each candidate note came or not (score, terms, coverage, gate, scan, budget); opens no turn")
     return p
 
 
@@ -312,9 +314,38 @@ def _doctor_reset(args: argparse.Namespace, home: Path) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
+    if args.explain:
+        return _recall_explain(args)
     from core.recall import main as recall_main
 
     return recall_main(args)
+
+
+def _recall_explain(args: argparse.Namespace) -> int:
+    from core.contexts import build_context
+    from core.errors import LingshuError
+    from core.recall import select
+
+    if not args.message:
+        print("lingshu recall --explain needs --message TEXT.", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        ws = _workspace(args)
+        trace: list[dict[str, Any]] = []
+        chosen, _, why = select(ws, args.message, build_context(ws), deadline_ms=60_000, trace=trace)
+    except LingshuError as err:
+        print(f"lingshu recall: {err.message}", file=sys.stderr)
+        return EXIT_FALSE
+    if args.format == "json":
+        _print({"cards": [r["id"] for r, _ in chosen], "why": why, "candidates": trace})
+        return EXIT_OK
+    print(f"{len(chosen)} card(s)" + (f" — {why}" if why else "") + f" for: {args.message}")
+    for line in trace:
+        print(f"  {line['verdict']:<50} {line['score']:>7} terms {line['matched']}/{line['of']} coverage {line['coverage']:<5} "
+              f"[{line['layer']}] {line['title']}")
+    if not trace:
+        print("  no note shares a word with the message.")
+    return EXIT_OK
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:

@@ -26,7 +26,7 @@ def test_dry_run_lists_everything_and_writes_nothing(home: Path, project: Path) 
     for title in ("Run the tests with tox -e py311", "API handlers return problem+json errors", "发布前先在 staging 跑一遍冒烟测试"):
         assert title in out
     assert "skip: the file's own introduction" in out
-    assert "refused: Not saved: the body contains what looks like a GitHub token" in out
+    assert "refused: Not saved: the title contains what looks like a token value" in out
     assert "refused: Not saved: the title reads as an instruction aimed at the model" in out
     assert "ghp_" not in out and "Ignore all previous instructions" not in out  # never echoed back
     assert "globs not mapped to a path prefix: **/*.ts, **/*.tsx" in out

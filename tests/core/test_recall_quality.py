@@ -44,3 +44,19 @@ def test_15_a_broken_recall_set_gets_a_clear_answer(tmp_path) -> None:  # type: 
     r = subprocess.run([sys.executable, "-m", "lingshu_tui.cli", "bench", "--recall-set", str(bad)],
                        capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 2 and "expects note 'missing'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_15_explain_shows_why_each_candidate_came_or_not(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 item 5: --explain lists the candidates with score parts and the deciding rule."""
+    from tests.conftest import run_cli
+
+    mem.save("Run the tests with tox", "tox -e py311 runs the tests")
+    mem.save("Windows installer", "run build.ps1 to build the installer", conditions=[{"key": "targetOs", "value": "windows"}])
+    r = run_cli(home, "recall", "--explain", "--format", "json", "--message", "build the windows installer with tox tests",
+                "--project", str(project))
+    out = json.loads(r.stdout)
+    verdicts = {c["title"]: c["verdict"] for c in out["candidates"]}
+    assert verdicts["Windows installer"].startswith("gate: not_applicable")
+    assert verdicts["Run the tests with tox"] == "CARD" and out["cards"]
+    assert all({"score", "matched", "coverage"} <= set(c) for c in out["candidates"])
+    assert not (home / "spool").exists()  # explaining opens no turn
