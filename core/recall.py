@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -33,14 +34,34 @@ HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
 # message shares stray words with many notes, and weak cards cost the model context for nothing.
 
 
-def card_text(rec: dict[str, Any], layer: str) -> str:
-    """One card: a header that says what it is and names the id, layer and date, then the note."""
+MORE = "(more: memory_read {id})"
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])|\n+")
+
+
+def card_text(rec: dict[str, Any], layer: str, room: int | None = None) -> str | None:
+    """One card: a header that says what it is and names the id, layer and date, then the note.
+    When the whole note does not fit in `room` bytes, the card keeps the leading sentences that do
+    and says how to read the rest; a sentence is never cut. None when not even one fits."""
     header = HEADER.format(id=rec["id"], layer=layer, date=str(rec.get("updated", ""))[:10])
     lines = [header, str(rec.get("title", ""))]
     if rec.get("when"):
         lines.append(f"When: {rec['when']}")
-    lines.append(str(rec.get("summary") or rec.get("body") or ""))
-    return "\n".join(line for line in lines if line)
+    text = str(rec.get("summary") or rec.get("body") or "")
+    whole = "\n".join(line for line in [*lines, text] if line)
+    if room is None or len(whole.encode("utf-8")) <= room:
+        return whole
+    # A shortened card takes its share, so one long note does not crowd out the others.
+    room = min(room, MAX_BYTES // MAX_CARDS)
+    more = MORE.format(id=rec["id"])
+    kept = ""
+    for sentence in (s.strip() for s in _SENTENCE_END.split(text)):
+        if not sentence:
+            continue
+        trial = f"{kept} {sentence}".strip() if kept else sentence
+        if len("\n".join([*lines, f"{trial} {more}"]).encode("utf-8")) > room:
+            break
+        kept = trial
+    return "\n".join([*lines, f"{kept} {more}"]) if kept else None
 
 
 def card_content(rec: dict[str, Any]) -> str:
@@ -183,11 +204,17 @@ def select(
         if not card_passes_scan(ws, rec, layer):
             decided[rec["id"]] = "fails the safety scan"
             continue
-        candidate = card_text(rec, layer)
+        # What the cards so far leave of the budget: the separator and the final newline count too.
+        room = MAX_BYTES - len(render(cards).encode("utf-8")) - (2 if cards else 1)
+        candidate = card_text(rec, layer, room)
+        if candidate is None:
+            skipped_for_budget += 1
+            decided[rec["id"]] = f"over the {MAX_BYTES}-byte budget"
+            continue  # skipped whole: not even its first sentence fits
         if len(render([*cards, candidate]).encode("utf-8")) > MAX_BYTES:
             skipped_for_budget += 1
             decided[rec["id"]] = f"over the {MAX_BYTES}-byte budget"
-            continue  # skipped whole, never cut
+            continue
         cards.append(candidate)
         chosen.append((rec, layer))
         decided[rec["id"]] = "CARD"

@@ -454,6 +454,10 @@ def _make_room(state: dict[str, Any], tx: Tx, ref: LayerRef, *, keep: str | None
     return [tx.archive(state, victim["id"], "make_room", now).get("title", "") for victim in heapq.nsmallest(over, active, key=last_use)]
 
 
+# A body longer than this, without a summary, will not fit a recall card whole (SPEC §11.4).
+LONG_BODY = 600
+
+
 def _committed(rec: dict[str, Any], ref: LayerRef, state: dict[str, Any], *, whole_card_scanned: bool = False, **extra: Any) -> dict[str, Any]:
     if whole_card_scanned:
         # The scan has just passed every field the card shows: recall need not scan it again.
@@ -462,6 +466,10 @@ def _committed(rec: dict[str, Any], ref: LayerRef, state: dict[str, Any], *, who
     out: dict[str, Any] = {"ok": True, "id": rec["id"], "committed": True, "status": "ok", "revision": rec["revision"],
                            "layer": ref.kind, "pendingConflicts": len(state["conflicts"])}
     warnings = list(extra.pop("warnings", []))
+    body = str(rec.get("body") or "")
+    if not rec.get("summary") and len(body.encode("utf-8")) > LONG_BODY:
+        warnings.append(f"The body is {len(body.encode('utf-8'))} bytes with no summary: recall cards show only its leading "
+                        "sentences. Add a one-line summary (memory_save with this id and summary).")
     if active > SOFT_ACTIVE:
         warnings.append(f"The {ref.kind} layer holds {active} active records, over the soft limit of {SOFT_ACTIVE}; archive what you no longer need.")
     archived = extra.pop("archived", [])

@@ -202,3 +202,21 @@ def test_recall_takes_no_lock_and_writers_fold_what_it_left(home: Path, project:
     assert json.loads((home / "contexts.json").read_text())["sessions"]["sess-9"] == out["contextId"]
     turn = next(t for t in json.loads((home / "ledger.json").read_text())["turns"] if t.get("contextId") == out["contextId"])
     assert turn["recall"]["cards"] == [rid] and {c["group"] for c in turn["citations"]} == {"hits", "read"}
+
+
+def test_11_4_long_notes_come_back_by_their_leading_sentences(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 14/15: five relevant notes with 1.3 KB bodies and no summary do not silence the hook:
+    each card keeps the leading sentences that fit and says how to read the rest; no sentence is
+    cut; the save itself hinted at a summary."""
+    ids = []
+    for i in range(5):
+        sentences = [f"Deploy step {i} part {j} runs make deploy-{i}-{j} against the staging cluster." for j in range(18)]
+        r = mem.save(f"Deploy staging runbook {i} shop api", " ".join(sentences), resolution="distinct")
+        assert any("no summary" in w for w in r.get("warnings", []))
+        ids.append(r["id"])
+    text, report = recall(_ws(home, project), MSG)
+    assert len(report["cards"]) >= 2 and len(text.encode()) <= MAX_BYTES
+    for card in report["cards"]:
+        assert f"(more: memory_read {card['id']})" in text
+    body_lines = [line for line in text.splitlines() if line.startswith("Deploy step")]
+    assert body_lines and all(line.split(" (more:")[0].endswith("cluster.") for line in body_lines)
