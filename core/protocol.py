@@ -196,3 +196,32 @@ def forms_matching(verb: str, answer: dict[str, Any]) -> list[str]:
         if set(form["required"]) <= keys and keys <= allowed:
             out.append(name)
     return out
+
+
+_TYPED: dict[str, dict[str, Any]] = {
+    "ok": {"type": "boolean"},
+    "committed": {"type": "boolean"},
+    "id": {"type": "string"},
+    "message": {"type": "string"},
+    "hint": {"type": "string"},
+    "revision": {"type": "integer"},
+    "pendingConflicts": {"type": "integer"},
+    "layer": {"type": "string", "enum": ["project", "global"]},
+}
+
+
+def _form_schema(form: dict[str, Any]) -> dict[str, Any]:
+    from .statuses import STATUSES
+
+    keys = [*form["required"], *form["optional"], *DERIVE_EXTRA_KEYS, *NOTICE_KEYS]
+    props = {k: dict(_TYPED.get(k, {})) for k in dict.fromkeys(keys)}
+    props["status"] = {"type": "string", "enum": list(STATUSES)}
+    return {"type": "object", "required": list(form["required"]), "properties": props, "additionalProperties": False}
+
+
+def output_schema(tool: str) -> dict[str, Any]:
+    """The JSON Schema of every answer `tool` can give: one alternative per declared form of its
+    verbs (`memory_save` also answers as `supersede`). Published as the MCP tool's outputSchema."""
+    verbs = [TOOL_VERBS[tool], *(["supersede"] if tool == "memory_save" else [])]
+    forms = [_form_schema(form) for verb in verbs for form in VERB_SPECS[verb]["forms"].values()]
+    return {"type": "object", "anyOf": forms}

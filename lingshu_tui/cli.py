@@ -42,7 +42,10 @@ def _recall_fast(argv: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import lingshu_tui
+
     parser = argparse.ArgumentParser(prog="lingshu", description="Local-first long-term memory for coding agents.")
+    parser.add_argument("--version", action="version", version=f"lingshu {lingshu_tui.__version__}")
     _common(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -351,7 +354,10 @@ def _recall_explain(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from lingshu_tui.mcp_server import serve
 
-    serve(home=args.home, project=args.project, single_tool=args.single_tool)
+    try:
+        serve(home=args.home, project=args.project, single_tool=args.single_tool)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a person stops a server they started by hand: a clean exit
     return EXIT_OK
 
 

@@ -17,8 +17,9 @@ from pydantic import WithJsonSchema
 
 from core.models import TOOL_INPUTS
 from core.ops import memory_op
-from core.protocol import TOOL_FAULTS
+from core.protocol import TOOL_FAULTS, TOOL_VERBS, output_schema
 from core.tools import dispatch
+from lingshu_tui import __version__
 
 INSTRUCTIONS = (
     "Lingshu is this user's long-term memory for coding work: conventions, methods, entry points and notes "
@@ -100,21 +101,54 @@ def _signature(props: dict[str, dict[str, Any]], required: set[str]) -> inspect.
     return inspect.Signature(params, return_annotation=dict[str, Any])
 
 
+def _result(answer: dict[str, Any]) -> CallToolResult:
+    text = json.dumps(answer, ensure_ascii=False, indent=2)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=answer,
+                          is_error=answer.get("status") in TOOL_FAULTS)
+
+
 def _tool(fn_name: str, run: Any, props: dict[str, dict[str, Any]], required: set[str]) -> Any:
+    # Registered for its name, description and schema; `LingshuServer.call_tool` runs it with the
+    # caller's raw arguments, so this body only serves in-process callers of the SDK's tool manager.
     def tool(**kwargs: Any) -> Any:
-        answer = run({k: v for k, v in kwargs.items() if v is not None})
-        if answer.get("status") in TOOL_FAULTS:
-            text = json.dumps(answer, ensure_ascii=False, indent=2)
-            return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=answer, is_error=True)
-        return answer
+        return _result(run({k: v for k, v in kwargs.items() if v is not None}))
 
     tool.__name__ = fn_name
     tool.__signature__ = _signature(props, required)  # type: ignore[attr-defined]
     return tool
 
 
+class LingshuServer(MCPServer):
+    """The SDK's server, with two things it cannot do by itself: hand a tool the caller's arguments
+    exactly as sent (the SDK validates against the signature and silently drops unknown names, so
+    `{"scop": "global"}` would save to the project layer), and publish real schemas: inputs with
+    `additionalProperties: false`, outputs generated from `core/protocol.py`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.runners: dict[str, Any] = {}
+
+    async def list_tools(self) -> list[Any]:
+        tools = await super().list_tools()
+        for tool in tools:
+            if tool.name in self.runners:
+                tool.input_schema = {**tool.input_schema, "additionalProperties": False}
+                if tool.name in TOOL_VERBS:
+                    tool.output_schema = output_schema(tool.name)
+        return tools
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        run = self.runners.get(name)
+        if run is None:
+            return await super().call_tool(name, arguments, context)
+        import anyio
+
+        # The dispatch does file IO (and may wait for a lock): off the event loop.
+        return _result(await anyio.to_thread.run_sync(run, dict(arguments or {})))
+
+
 def build_server(home: str | Path | None = None, project: str | Path | None = None, *, single_tool: bool = False) -> MCPServer:
-    server: MCPServer = MCPServer("lingshu", title="Lingshu memory", instructions=INSTRUCTIONS, version="0.1.0")
+    server = LingshuServer("lingshu", title="Lingshu memory", instructions=INSTRUCTIONS, version=__version__)
     where = {"home": home, "project": project}
     if single_tool:
         props: dict[str, dict[str, Any]] = {"op": {"type": "string", "enum": ["route", "read", "write", "supersede", "forget"],
@@ -123,8 +157,9 @@ def build_server(home: str | Path | None = None, project: str | Path | None = No
         for model in TOOL_INPUTS.values():
             for name, schema in field_schemas(model)[0].items():
                 props.setdefault(name, schema)
+        server.runners["memory"] = lambda args: memory_op(args, **where)
         server.add_tool(
-            _tool("memory", lambda args: memory_op(args, **where), props, set()),
+            _tool("memory", server.runners["memory"], props, set()),
             name="memory", title="Lingshu memory",
             description=("One entry to long-term memory. op is route, read (by id, or search by query), write (needs title and body), "
                          "supersede (write with supersedes) or forget (by id, action archive/restore/undo/purge). Search before you write. "
@@ -134,8 +169,9 @@ def build_server(home: str | Path | None = None, project: str | Path | None = No
         return server
     for name, model in TOOL_INPUTS.items():
         props, required = field_schemas(model)
+        server.runners[name] = lambda args, name=name: dispatch(name, args, **where)
         server.add_tool(
-            _tool(name, lambda args, name=name: dispatch(name, args, **where), props, required),
+            _tool(name, server.runners[name], props, required),
             name=name, title=TITLES[name], description=DESCRIPTIONS[name], annotations=ANNOTATIONS[name],
         )
     return server

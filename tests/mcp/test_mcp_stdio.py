@@ -19,10 +19,20 @@ def _params(home: Path, project: Path, *extra: str) -> StdioServerParameters:
                                  env=cli_env(home), cwd=str(REPO))
 
 
+_SCHEMAS: dict[int, dict[str, Any]] = {}
+
+
 async def _call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    """One tool call; the answer is checked against the protocol's forms and against the
+    outputSchema the server published for the tool (issue 14)."""
+    import jsonschema
+
+    if id(client) not in _SCHEMAS:
+        _SCHEMAS[id(client)] = {t.name: t.output_schema for t in (await client.list_tools()).tools}
     result = await client.call_tool(tool, args)
     answer = result.structured_content
     assert isinstance(answer, dict)
+    jsonschema.validate(answer, _SCHEMAS[id(client)][tool])
     assert result.is_error == (answer["status"] in ("invalid", "busy"))  # tool faults are flagged to the client
     assert isinstance(answer, dict)
     assert json.loads(result.content[0].text) == answer  # the text block says the same
@@ -116,3 +126,46 @@ async def test_in_process_server_matches_the_cli(home: Path, project: Path) -> N
         bad = (await client.call_tool("memory_save", {"title": "x", "body": "y", "conditions": [{"key": "colour", "value": "red"}]})).structured_content
     r = run_cli(home, "call", "memory_save", '{"title": "x", "body": "y", "conditions": [{"key": "colour", "value": "red"}]}', "--project", str(project))
     assert bad == json.loads(r.stdout)
+
+
+
+async def test_14_unknown_and_missing_arguments_get_the_structured_answer_over_mcp(home: Path, project: Path) -> None:
+    """Issue 14: the SDK no longer drops unknown names (`scop` would have saved to the project
+    layer) nor answers with raw pydantic text: the dispatch sees the raw arguments, like the CLI."""
+    async with Client(_params(home, project)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert all(t.input_schema.get("additionalProperties") is False for t in tools.values())
+        assert all(t.output_schema and t.output_schema.get("anyOf") for t in tools.values())
+        typo = await _call(client, "memory_save", {"title": "Global rule", "body": "sign commits", "scop": "global"})
+        assert (typo["status"], typo["committed"]) == ("invalid", False) and "scop" in typo["message"]
+        rid = (await _call(client, "memory_save", {"title": "Use tox", "body": "tox -e py311", "summary": "the test runner"}))["id"]
+        rev = await _call(client, "memory_save", {"id": rid, "body": "tox -e py312", "rev": 1})
+        assert rev["status"] == "invalid" and "rev" in rev["message"]
+        missing = await client.call_tool("memory_read", {})
+        assert missing.is_error and missing.structured_content["status"] == "invalid" and "id" in missing.structured_content["message"]
+        assert "validation error" not in missing.content[0].text.lower()
+        cleared = await _call(client, "memory_save", {"id": rid, "summary": None})
+        assert cleared["committed"] is True
+        read = await _call(client, "memory_read", {"id": rid})
+    cli = run_cli(home, "call", "memory_read", json.dumps({"id": rid}), "--project", str(project))
+    assert read["summary"] == json.loads(cli.stdout)["summary"] == ""  # summary: null clears it on every face
+
+
+def test_14_version_and_a_clean_ctrl_c(home: Path, project: Path) -> None:
+    """Issue 14: `lingshu --version`; `lingshu mcp` stops on Ctrl-C with exit 0 and no traceback."""
+    import signal
+    import subprocess
+
+    r = run_cli(home, "--version")
+    assert r.returncode == 0 and r.stdout.startswith("lingshu ")
+    proc = subprocess.Popen([sys.executable, "-m", "lingshu_tui.cli", "mcp", "--project", str(project)], env=cli_env(home), cwd=str(REPO),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write((json.dumps(hello) + "\n").encode())
+    proc.stdin.flush()
+    assert b'"result"' in proc.stdout.readline()  # the server is up and answering
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and b"Traceback" not in err, err.decode()
