@@ -93,9 +93,13 @@ class ReadInput(TaskFields):
     """Read one record's current body by id."""
 
     id: str = Field(description="The record id from a search hit or a recall card (mem_…).")
+    taskKind: str | None = Field(None, max_length=100, description="The kind of task now (e.g. 'release'), for a record limited to it.")
+    seriesId: str | None = Field(None, max_length=100, description="The series of tasks now, for a record limited to it.")
+    phase: str | None = Field(None, max_length=100, description="The phase of the task now, for a record limited to it.")
     view: Literal["body", "links"] = Field("body", description="'body' for the record, 'links' for its usable relations only.")
 
     _id = field_validator("id")(lambda cls, v: _check_id(v))
+    _nul = field_validator("taskKind", "seriesId", "phase")(lambda cls, v: _no_nul(v))
 
 
 class SaveInput(TaskFields):

@@ -199,16 +199,20 @@ def _pack(ws: Workspace, ctx: dict[str, Any], hits: list[dict[str, Any]], budget
 # ---------------------------------------------------------------- memory_read
 
 
+NEEDS_TASK = ("This memory's conditions are not confirmed yet: describe the current task first "
+              "(memory_read takes taskKind, seriesId and phase), then read.")
+
+
 def memory_read(ws: Workspace, inp: ReadInput, actor: str = "agent") -> dict[str, Any]:
     if not ws.memory_on:
         return _disabled(write=False)
-    ctx = resolve_context(ws, inp.contextId)
+    ctx = resolve_context(ws, inp.contextId, {"taskKind": inp.taskKind, "seriesId": inp.seriesId, "phase": inp.phase})
     found = find(ws, inp.id)
     rec = found[1] if found else None
     gate = eligibility(rec, ctx, "read", _now())
     if not gate.ok:
         if gate.state == "needs_context":
-            msg = "This memory's conditions are not confirmed yet: describe the current task first, then read."
+            msg = NEEDS_TASK
         elif gate.state == "not_applicable":
             msg = "This memory clearly does not apply to the current task. Do not retry; carry on without it."
         else:

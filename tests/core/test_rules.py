@@ -15,6 +15,7 @@ from core.durable import checksum_holds, encode, with_checksum
 from core.eligibility import eligibility
 from core.statuses import GATE_FAILURES
 from core.ledger import citation_groups, latest_turn
+from core.tools import NEEDS_TASK
 from core.workspace import open_workspace
 from tests.conftest import Memory, all_records, read_layer, run_cli
 
@@ -60,7 +61,7 @@ def test_4_3_three_valued_conditions(mem: Memory) -> None:
     r = mem("memory_read", {"id": other})
     assert (r["ok"], r["status"]) == (False, "not_applicable")
     r = mem("memory_read", {"id": unknown})
-    assert (r["ok"], r["status"], r["message"]) == (False, "needs_context", "This memory's conditions are not confirmed yet: describe the current task first, then read.")
+    assert (r["ok"], r["status"], r["message"]) == (False, "needs_context", NEEDS_TASK)
     # a record is not_applicable if any condition is, before needs_context
     both = mem.save("Mixed", "x", conditions=[{"key": "targetOs", "value": "plan9"}, {"key": "runtime", "value": "x"}])["id"]
     assert mem("memory_read", {"id": both})["status"] == "not_applicable"
@@ -534,7 +535,7 @@ def test_10_one_failure_one_message_per_turn(home: Path, project: Path, mem: Mem
     first = mem("memory_read", {"id": rid})
     second = mem("memory_read", {"id": rid})
     assert first["status"] == second["status"] == "needs_context"
-    assert first["message"] == "This memory's conditions are not confirmed yet: describe the current task first, then read."
+    assert first["message"] == NEEDS_TASK
     assert second["message"] != first["message"] and "earlier in this turn" in second["message"]
     open_turn(ws, session_id="s", cwd=str(project))
     assert mem("memory_read", {"id": rid})["message"] == first["message"]
@@ -566,3 +567,15 @@ def test_6_3_3_null_clears_summary_but_never_the_title(home: Path, project: Path
     mem("memory_save", {"id": rid, "title": None, "body": None, "summary": None})
     stored = read_layer(home, project)["records"][rid]
     assert (stored["title"], stored["body"], stored["summary"]) == ("Lint", "ruff check .", "")
+
+
+def test_14_a_task_conditioned_note_can_be_read_by_naming_the_task(mem: Memory) -> None:
+    """Issue 14: memory_read takes the task fields search takes, so a note limited to a task kind,
+    series or phase can be read; without them it answers needs_context and says what to pass."""
+    rid = mem.save("Release checklist", "freeze merges, tag, announce", conditions=[{"key": "taskKind", "value": "release"}])["id"]
+    phased = mem.save("Canary phase", "watch error rates for 30 minutes", conditions=[{"key": "phase", "value": "canary"}])["id"]
+    r = mem("memory_read", {"id": rid})
+    assert r["status"] == "needs_context" and "taskKind" in r["message"]
+    assert mem("memory_read", {"id": rid, "taskKind": "release"})["body"] == "freeze merges, tag, announce"
+    assert mem("memory_read", {"id": rid, "taskKind": "hotfix"})["status"] == "not_applicable"
+    assert mem("memory_read", {"id": phased, "phase": "canary"})["status"] == "ok"
