@@ -39,21 +39,50 @@ def tools_from_source(source: str) -> tuple[set[str], set[str]]:
     return table, functions
 
 
+_CASE_FOLDS = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold"})
+
+
+def _is_op(node: ast.AST) -> bool:
+    """`op`, or `op` run through case and whitespace normalisation (`op.strip().lower()`, `str(op)`)."""
+    if isinstance(node, ast.Name):
+        return node.id == "op"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CASE_FOLDS:
+        return _is_op(node.func.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and len(node.args) == 1:
+        return _is_op(node.args[0])
+    return False
+
+
+def _case_values(pattern: ast.pattern) -> set[str]:
+    if isinstance(pattern, ast.MatchValue) and isinstance(pattern.value, ast.Constant) and isinstance(pattern.value.value, str):
+        return {pattern.value.value}
+    if isinstance(pattern, ast.MatchOr):
+        return {v for p in pattern.patterns for v in _case_values(p)}
+    if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+        return _case_values(pattern.pattern)
+    return set()
+
+
 def ops_from_source(source: str) -> set[str]:
-    """Every op the single dispatch branches on: `op == "x"`, `"x" == op`, `op in ("x", …)`."""
+    """Every op the single dispatch branches on, however it is spelled: `op == "x"`, `"x" == op`,
+    `op in ("x", …)`, the same on `op.strip().lower()` and other case folds, and `match op:` cases.
+    A branch this misses would let a reserved verb be implemented without the check failing."""
     ops: set[str] = set()
     for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Match) and _is_op(node.subject):
+            for case in node.cases:
+                ops |= _case_values(case.pattern)
+            continue
         if not isinstance(node, ast.Compare) or len(node.ops) != 1:
             continue
         left, right = node.left, node.comparators[0]
-        names = {n.id for n in (left, right) if isinstance(n, ast.Name)}
-        if "op" not in names:
+        if not (_is_op(left) or _is_op(right)):
             continue
-        other = right if isinstance(left, ast.Name) and left.id == "op" else left
+        other = right if _is_op(left) else left
         if isinstance(node.ops[0], ast.Eq) and isinstance(other, ast.Constant) and isinstance(other.value, str):
-            ops.add(str(other.value))
+            ops.add(str(other.value).strip().lower())
         elif isinstance(node.ops[0], ast.In) and isinstance(other, ast.Tuple | ast.List | ast.Set):
-            ops |= {e.value for e in other.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+            ops |= {str(e.value).strip().lower() for e in other.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return ops
 
 

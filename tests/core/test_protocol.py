@@ -89,3 +89,32 @@ def test_core_imports_no_ui_and_no_mcp() -> None:
             "print([m for m in ('textual', 'rich', 'mcp') if m in sys.modules])")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("spelling", [
+    'op.strip().lower() == "forget"',
+    'op.lower() in ("forget", "forgetting")',
+    '"FORGET" == str(op).upper()',
+    "match",
+])
+def test_14_5_a_reserved_verb_implemented_any_way_fails_the_check(tmp_path: Path, spelling: str) -> None:
+    """Issue 14: `lingshu check` has no false green: a verb marked reserved but still branched on,
+    however the branch spells the op (case folds, `in`, `match`), fails reserved_clean."""
+    copy = tmp_path / "src"
+    shutil.copytree(REPO / "core", copy / "core")
+    proto = copy / "core" / "protocol.py"
+    text = proto.read_text()
+    marker = '"forget": {\n        "status": "live",'
+    assert marker in text
+    proto.write_text(text.replace(marker, '"forget": {\n        "status": "reserved",\n        "map_to": "write",'))
+    ops = copy / "core" / "ops.py"
+    source = ops.read_text()
+    if spelling == "match":
+        branch = '    match op:\n        case "forget" | "purge":\n            pass\n'
+        source = source.replace('    elif op == "forget":', "    elif False:")
+        source = source.rstrip() + "\n\n\ndef _also(op: str) -> None:\n" + branch
+    else:
+        source = source.replace('elif op == "forget":', f"elif {spelling}:")
+    ops.write_text(source)
+    checks = {c.id: c.level for c in run_checks(copy)}
+    assert checks["protocol.verb.reserved_clean"] == "FAIL"
