@@ -48,6 +48,7 @@ class Snapshot:
     suggestions: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # standing conditions a person should see (recovery, quarantine)
+    excerpts: dict[str, str | None] = field(default_factory=dict)  # citation id -> what it says now (None: removed)
     generations: tuple[int, ...] = ()
 
 
@@ -105,6 +106,12 @@ def snapshot(ws: Workspace) -> Snapshot:
     snap.archived.sort(key=lambda e: (e.updated, e.id), reverse=True)
     turn = latest_turn(ws)
     snap.citations = citation_groups(turn)
+    # Read here, in the loader's thread: the panel draws citations without touching a file.
+    for rid in {c["id"] for items in snap.citations.values() for c in items}:
+        try:
+            snap.excerpts[rid] = citation_body(ws, rid)
+        except LingshuError:
+            snap.excerpts[rid] = None
     snap.recall_why = str(((turn or {}).get("recall") or {}).get("why", ""))
     snap.generations = tuple(gens)
     return snap

@@ -14,10 +14,10 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import OptionList, Static
+from textual.widgets import HelpPanel, OptionList, Static
 
 from core import actions
-from core.views import Snapshot, citation_body, detail, snapshot
+from core.views import Snapshot, detail, snapshot
 from core.workspace import Workspace, open_workspace
 from lingshu_tui.i18n import Labels, pick_language
 from lingshu_tui.messages import ActionFinished, SnapshotLoaded, StoreChanged
@@ -43,7 +43,8 @@ class LingshuApp(App[None]):
     BINDINGS = [
         Binding("o", "memory_on", "b.memory_on", tooltip="Switch memory on for this project"),
         Binding("p", "confirm_project", "b.confirm", tooltip="Confirm the current folder as a project root"),
-        Binding("question_mark", "help", "b.help", tooltip="Show every key"),
+        Binding("question_mark", "help", "b.help", tooltip="Show every key (again to hide)"),
+        Binding("escape", "close_help", "b.back", show=False, tooltip="Close the key help"),
         Binding("q", "quit", "b.quit", tooltip="Quit the panel"),
     ]
 
@@ -74,16 +75,13 @@ class LingshuApp(App[None]):
         return self.main
 
     def get_default_screen(self) -> MainScreen:
-        return MainScreen(self.t, self.clock, self._excerpt)
+        return MainScreen(self.t, self.clock)
 
     def first_show(self, main: MainScreen) -> None:
         self.main = main
         self.apply(snapshot(self.ws))
         if self.watch:
             self.watch_store()
-
-    def _excerpt(self, rid: str) -> str | None:
-        return citation_body(self.ws, rid)
 
     # ------------------------------------------------------------------ refresh
 
@@ -101,6 +99,16 @@ class LingshuApp(App[None]):
         self._stale = False
         self.load_snapshot()
 
+    def watched(self, _change: object, path: str) -> bool:
+        """The files whose change this panel shows: its project's layer, the global layer, the
+        turn bookkeeping and the settings; never another project's writes."""
+        name = os.path.basename(path)
+        if not name.endswith(".json") or name.startswith("."):
+            return False
+        projects = str(self.ws.home / "projects") + os.sep
+        mine = self.ws.project_layer
+        return not path.startswith(projects) or (mine is not None and path.startswith(str(mine.dir) + os.sep))
+
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_store(self) -> None:
         from watchfiles import awatch
@@ -108,11 +116,7 @@ class LingshuApp(App[None]):
         home = self.ws.home
         home.mkdir(parents=True, exist_ok=True)
 
-        def interesting(_change: object, path: str) -> bool:
-            name = os.path.basename(path)
-            return name.endswith(".json") and not name.endswith(".tmp")
-
-        async for _ in awatch(home, watch_filter=interesting, debounce=40, step=20, recursive=True):
+        async for _ in awatch(home, watch_filter=self.watched, debounce=40, step=20, recursive=True):
             self.post_message(StoreChanged())
 
     def on_store_changed(self, _: StoreChanged) -> None:
@@ -153,11 +157,10 @@ class LingshuApp(App[None]):
         self._main().query_one("#where", Static).update(Text(left))
         self._main().query_one("#refreshed", Static).update(Text(t("refreshed", time=self.refreshed_at) + " "))
         banner = self._main().query_one("#banner", Static)
-        lines = ([t("banner_off")] if not snap.memory_on else []) + snap.notices
+        # Problems stand in the banner while they last: a toast per refresh would stack.
+        lines = ([t("banner_off")] if not snap.memory_on else []) + list(dict.fromkeys(snap.problems)) + snap.notices
         banner.update(Text("\n".join(lines), style="bold"))
         banner.display = bool(lines)
-        if snap.problems:
-            self.notify("\n".join(snap.problems), severity="error", timeout=10)
 
     def _draw_boxes(self, snap: Snapshot) -> None:
         t = self.t
@@ -222,7 +225,15 @@ class LingshuApp(App[None]):
         self._push_list(ArchiveScreen(self.t))
 
     def action_help(self) -> None:
-        self.action_show_help_panel()
+        """`?` shows every key of the focused screen, and hides them again."""
+        if self.screen.query(HelpPanel):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def action_close_help(self) -> None:
+        if self.screen.query(HelpPanel):
+            self.action_hide_help_panel()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette lists the panel's own actions too, with their help text."""

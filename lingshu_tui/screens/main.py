@@ -34,11 +34,10 @@ class MainScreen(Screen[None]):
         Binding("e", "app.explain", "b.explain", tooltip="Say why nothing was recalled this turn", show=False),
     ]
 
-    def __init__(self, labels: Labels, clock: Callable[[], datetime], excerpt: Callable[[str], str | None]) -> None:
+    def __init__(self, labels: Labels, clock: Callable[[], datetime]) -> None:
         super().__init__()
         self.t = labels
         self.clock = clock
-        self.excerpt = excerpt
         translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
@@ -51,7 +50,7 @@ class MainScreen(Screen[None]):
             palace.border_title = self.t("palace")
             yield palace
             with Vertical(id="right"):
-                citations = Citations(self.t, self.clock, self.excerpt, id="citations")
+                citations = Citations(self.t, self.clock, id="citations")
                 citations.border_title = self.t("this_turn")
                 yield citations
                 yield Static(id="conflicts-box", classes="side-box")

@@ -15,11 +15,10 @@ from lingshu_tui.widgets.palace import ago
 
 
 class Citations(Tree[str]):
-    def __init__(self, labels: Labels, clock: Callable[[], datetime], excerpt: Callable[[str], str | None], **kw: object) -> None:
+    def __init__(self, labels: Labels, clock: Callable[[], datetime], **kw: object) -> None:
         super().__init__("citations", **kw)  # type: ignore[arg-type]
         self.t = labels
         self.clock = clock
-        self.excerpt = excerpt
         self.show_root = False
         self.explain = False
         self.auto_expand = True
@@ -40,7 +39,7 @@ class Citations(Tree[str]):
                 label = Text.assemble(c["title"], (f"  {self.t(c['layer'])} · {ago(c['updated'], now, self.t)}", "dim"))
                 key = f"cite:{group}:{c['id']}"
                 child = node.add(label, data=key, expand=key in opened)
-                body = self.excerpt(c["id"])
+                body = snap.excerpts.get(c["id"])
                 text = self.t("removed") if body is None else (body if len(body) <= 160 else body[:159] + "…")
                 child.add_leaf(Text(text, style="italic"))
         if not any_group or self.explain:

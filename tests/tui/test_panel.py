@@ -433,3 +433,53 @@ async def test_the_panel_shows_recovery_quarantine_and_trimmed_history(demo, siz
         await settle(pilot)
         assert isinstance(app.screen, DetailScreen)
         assert "older version(s) trimmed" in str(app.screen.query_one("#detail").render())
+
+
+async def test_10_a_broken_layer_never_crashes_the_panel_and_is_said_once(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.5: both files of the project layer unreadable: the panel stays up, the global
+    layer stays browsable, the problem stands once in the banner (not a toast per refresh)."""
+    app = demo.app()
+    ref = demo.ws().project_layer
+    ref.state_path.write_bytes(b"garbage one")
+    ref.prev_path.write_bytes(b"garbage two")
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for _ in range(3):
+            app._reload_soon()
+            await settle(pilot)
+        banner = str(app.query_one("#banner").render())
+        assert banner.count("unreadable") == 1 and "lingshu doctor" in banner
+        assert not [n for n in app._notifications if "unreadable" in n.message]  # type: ignore[attr-defined]
+        assert any("global" in r for r in rows(app)) or rows(app)  # the global layer is still shown
+
+
+async def test_10_question_mark_toggles_the_help_and_escape_closes_it(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.6: `?` opens the key help, `?` again or Esc closes it."""
+    from textual.widgets import HelpPanel
+
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen.query(HelpPanel)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert not app.screen.query(HelpPanel)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.screen.query(HelpPanel)
+
+
+def test_10_the_watcher_ignores_other_projects(demo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.8: another project's writes do not refresh this panel; this project's, the global
+    layer's and the turn bookkeeping's do."""
+    app = demo.app()
+    ws = demo.ws()
+    home = str(demo.home)
+    assert app.watched(None, str(ws.project_layer.state_path))
+    assert app.watched(None, str(ws.global_layer.state_path))
+    assert app.watched(None, f"{home}/ledger.json") and app.watched(None, f"{home}/spool/ledger/0001-ab.json")
+    assert not app.watched(None, f"{home}/projects/someone-else-0123456789/state.json")
+    assert not app.watched(None, str(ws.project_layer.dir / ".state.json.123.tmp"))
