@@ -42,22 +42,46 @@ class Palace(OptionList):
         self._first = True
 
     def show(self, snap: Snapshot) -> None:
-        """Rebuild from a snapshot, keeping the open room, its page, the selection and the scroll."""
+        """Rebuild from a snapshot, keeping the open room and the selection by identity: the
+        selected record stays selected wherever new records push it (its page follows it); if it
+        left the room, its neighbour takes the selection, never the first header."""
         keep_id = self.highlighted_option.id if self.highlighted_option is not None else None
         keep_scroll = self.scroll_y
-        self.snapshot = snap
+        previous, self.snapshot = self.snapshot, snap
         if self._first:
             self._first = False
             self.open_room = next((r for r in ROOMS if snap.rooms[r]), None)
+        target = keep_id
+        if keep_id and keep_id.startswith("rec:") and self.open_room:
+            target = self._follow(keep_id[4:], previous)
         self._render_options()
-        if keep_id is None and self.highlighted is None and self.option_count:
-            self.highlighted = 0
-        elif keep_id:
-            try:
-                self.highlighted = self.get_option_index(keep_id)
-            except Exception:  # noqa: BLE001 - the selected record left the room; keep the place
-                self.highlighted = min(self.highlighted or 0, self.option_count - 1)
+        if target is None:
+            if self.highlighted is None and self.option_count:
+                self.highlighted = 0
+            self.scroll_to(y=keep_scroll, animate=False)
+            return
+        try:
+            self.highlighted = self.get_option_index(target)
+        except Exception:  # noqa: BLE001 - an option id that no longer exists (its room closed)
+            self.highlighted = 0 if self.option_count else None
         self.scroll_to(y=keep_scroll, animate=False)
+        self.scroll_to_highlight()
+
+    def _follow(self, rid: str, previous: Snapshot | None) -> str:
+        """The option to select for record `rid` in the open room: itself (on whatever page it is
+        now), else the record now at its place, else the room's header."""
+        assert self.snapshot is not None and self.open_room is not None
+        room = self.open_room
+        ids = [e.id for e in self.snapshot.rooms[room]]
+        if rid in ids:
+            self.pages[room] = ids.index(rid) // PAGE_SIZE
+            return f"rec:{rid}"
+        before = [e.id for e in previous.rooms[room]] if previous else []
+        if not ids:
+            return f"room:{room}"
+        place = min(before.index(rid) if rid in before else 0, len(ids) - 1)
+        self.pages[room] = place // PAGE_SIZE
+        return f"rec:{ids[place]}"
 
     def pages_of(self, room: str) -> int:
         n = len(self.snapshot.rooms[room]) if self.snapshot else 0

@@ -483,3 +483,41 @@ def test_10_the_watcher_ignores_other_projects(demo) -> None:  # type: ignore[no
     assert app.watched(None, f"{home}/ledger.json") and app.watched(None, f"{home}/spool/ledger/0001-ab.json")
     assert not app.watched(None, f"{home}/projects/someone-else-0123456789/state.json")
     assert not app.watched(None, str(ws.project_layer.dir / ".state.json.123.tmp"))
+
+
+def _selected_id(app) -> str | None:  # type: ignore[no-untyped-def]
+    opt = app.query_one(Palace).highlighted_option
+    return opt.id if opt is not None else None
+
+
+async def test_10_the_selection_follows_its_record_while_the_agent_writes(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.1: on page 2 of an open room, new records arriving do not move the selection to
+    the first header: the selected record stays selected (its page follows it); archiving it
+    hands the selection to its neighbour."""
+    for i in range(30):
+        dispatch("memory_save", {"title": f"Older note {i} q{i}z", "body": f"note {i}", "kind": "note", "resolution": "distinct"},
+                 home=demo.home, project=demo.project)
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        palace = await open_room(pilot, "note")
+        await pilot.press("]")
+        await pilot.pause()
+        index = next(i for i, o in enumerate(palace._options) if o.id and o.id.startswith("rec:"))
+        palace.highlighted = index + 3
+        await pilot.pause()
+        chosen = _selected_id(app)
+        assert chosen and chosen.startswith("rec:")
+        for i in range(6):  # newer notes push the selected one down the room
+            dispatch("memory_save", {"title": f"Fresh note {i} w{i}y", "body": "new", "kind": "note", "resolution": "distinct"},
+                     home=demo.home, project=demo.project)
+        app._reload_soon()
+        await settle(pilot)
+        assert _selected_id(app) == chosen
+        before = [o.id for o in palace._options]
+        place = before.index(chosen)
+        neighbour = before[place + 1]
+        dispatch("memory_forget", {"id": chosen[4:]}, home=demo.home, project=demo.project)
+        app._reload_soon()
+        await settle(pilot)
+        assert _selected_id(app) == neighbour
