@@ -238,18 +238,21 @@ class LingshuApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette lists the panel's own actions too, with their help text."""
         yield from super().get_system_commands(screen)
-        for node in (screen, self):
-            for items in node._bindings.key_to_bindings.values():
-                for binding in items:
-                    yield SystemCommand(str(binding.description), str(binding.tooltip or binding.description),
-                                        lambda action=binding.action, node=node: self.run_action(action, node))
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding, node = active.binding, active.node
+            if binding.action in seen or not binding.description:
+                continue
+            seen.add(binding.action)
+            yield SystemCommand(str(binding.description), str(binding.tooltip or binding.description),
+                                lambda action=binding.action, node=node: self.run_action(action, node))
 
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Memory off: everything stays browsable; every action is disabled (SPEC §13.6)."""
         if action == "act" and parameters and parameters[0] in MUTATING:
-            return True if self.ws.memory_on else None  # None: shown, but disabled
+            return True  # memory off: the key still answers, with a notice (action_act), never silence
         if action == "memory_on":
             return not self.ws.memory_on
         if action == "confirm_project":
@@ -275,6 +278,11 @@ class LingshuApp(App[None]):
             screen = self.screen
             item = screen.current() if isinstance(screen, ConflictsScreen) else None
             if item is None:
+                return
+            if not screen.still_shown(item):
+                # Never decide on a proposal the person has not seen: show the current one first.
+                screen.redraw()
+                self.notify(self.t("conflict_changed"), severity="warning")
                 return
             decision = what.removeprefix("conflict_")
             self.run_core(lambda: actions.decide_conflict(self.ws, item["layerKind"], item["key"], decision),

@@ -45,6 +45,14 @@ class ListScreen(Screen[None]):
         yield OptionList(id="rows")
         yield Footer()
 
+    enter_action = ""
+
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter or a click on a row: the list's own Enter would otherwise swallow the key."""
+        event.stop()
+        if self.enter_action:
+            await self.app.run_action(self.enter_action)
+
     def selected_key(self) -> str | None:
         opt = self.query_one("#rows", OptionList).highlighted_option
         return opt.id if opt is not None else None
@@ -64,6 +72,7 @@ class ListScreen(Screen[None]):
 
 
 class ArchiveScreen(ListScreen):
+    enter_action = "act('open')"
     BINDINGS = [
         Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("r", "app.act('restore')", "b.restore", tooltip="Restore the selected record"),
@@ -77,6 +86,7 @@ class ArchiveScreen(ListScreen):
 
 
 class SuggestionsScreen(ListScreen):
+    enter_action = "act('keep')"
     BINDINGS = [
         Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("k,enter", "app.act('keep')", "b.keep", tooltip="Keep (保留): write it now"),
@@ -91,7 +101,7 @@ class SuggestionsScreen(ListScreen):
         rows: list[tuple[str, Text | str]] = []
         for s in snap.suggestions:
             rows.append((f"sug:{s['layerKind']}:{s['id']}",
-                         Text.assemble(s.get("title", ""), (f"  {self.t(s['layerKind'])}", "dim"), ("   [" + self.t("keep") + "]", "bold green"))))
+                         Text.assemble(s.get("title", ""), (f"  {self.t(s['layerKind'])}", "dim"), ("   " + self.t("keep_hint"), "dim green"))))
         for key, (position, title) in sorted(self.kept.items(), key=lambda kv: kv[1][0]):
             # a kept row stays where it was and turns into `memory · kept`
             rows.insert(min(position, len(rows)), (key, Text.assemble(title, ("  " + self.t("kept"), "bold green"))))
@@ -116,6 +126,8 @@ class ConflictsScreen(Screen[None]):
         self.t = labels
         self.index = 0
         self.items: list[dict[str, Any]] = []
+        self.drawn: Any = None
+        self.moved = False
         translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
@@ -132,19 +144,38 @@ class ConflictsScreen(Screen[None]):
     def action_step(self, step: int) -> None:
         if self.items:
             self.index = (self.index + step) % len(self.items)
+            self.moved = False
             self._draw()
 
+    @staticmethod
+    def key_of(item: dict[str, Any] | None) -> tuple[str, str] | None:
+        return (item.get("layerKind", ""), item.get("key", "")) if item else None
+
     def show(self, snap: Snapshot) -> None:
+        """New items arriving keep the cursor on the proposal the person is reading (by its key)."""
+        current = self.key_of(self.current())
         self.items = snap.conflicts
-        self.index = min(self.index, max(0, len(self.items) - 1))
+        keys = [self.key_of(i) for i in self.items]
+        self.index = keys.index(current) if current in keys else min(self.index, max(0, len(self.items) - 1))
+        if current is not None and self.key_of(self.current()) != current:
+            self.moved = True  # the proposal being read went away: the next decision key only shows the new one
         if self.is_mounted:
             self._draw()
+
+    def still_shown(self, item: dict[str, Any]) -> bool:
+        """Whether `item` is the proposal the person was reading, unchanged since it was drawn."""
+        return not self.moved and self.drawn == (self.key_of(item), item.get("proposal"), item.get("candidates"))
+
+    def redraw(self) -> None:
+        self.moved = False
+        self._draw()
 
     def on_mount(self) -> None:
         self._draw()
 
     def _draw(self) -> None:
         item = self.current()
+        self.drawn = (self.key_of(item), item.get("proposal"), item.get("candidates")) if item else None
         title = self.query_one("#conflict-title", Static)
         sides = [self.query_one(f"#side-{n}", Static) for n in ("proposal", "1", "2")]
         if item is None:
