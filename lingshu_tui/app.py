@@ -285,6 +285,7 @@ class LingshuApp(App[None]):
                 self.notify(self.t("conflict_changed"), severity="warning")
                 return
             decision = what.removeprefix("conflict_")
+            screen.decided = screen.key_of(item)
             self.run_core(lambda: actions.decide_conflict(self.ws, item["layerKind"], item["key"], decision),
                           self.t("done.decided", title=item.get("title", "")))
             return

@@ -128,6 +128,7 @@ class ConflictsScreen(Screen[None]):
         self.items: list[dict[str, Any]] = []
         self.drawn: Any = None
         self.moved = False
+        self.decided: tuple[str, str] | None = None  # the last proposal decided from this screen
         translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
@@ -157,8 +158,10 @@ class ConflictsScreen(Screen[None]):
         self.items = snap.conflicts
         keys = [self.key_of(i) for i in self.items]
         self.index = keys.index(current) if current in keys else min(self.index, max(0, len(self.items) - 1))
-        if current is not None and self.key_of(self.current()) != current:
-            self.moved = True  # the proposal being read went away: the next decision key only shows the new one
+        if current is not None and self.key_of(self.current()) != current and current != self.decided:
+            # The proposal being read went away (not by a decision made here): the next decision
+            # key only shows the proposal now under the cursor.
+            self.moved = True
         if self.is_mounted:
             self._draw()
 
