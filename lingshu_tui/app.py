@@ -177,8 +177,9 @@ class LingshuApp(App[None]):
         box.border_title = f"{t('suggestions')} {len(snap.suggestions)}"
         lines = Text()
         for s in snap.suggestions[:3]:
-            lines.append(f"{s.get('title', '')}  ")
-            lines.append(f"[{t('keep')}]\n", style="bold green")
+            lines.append(f"{s.get('title', '')}\n")
+        if snap.suggestions:
+            lines.append(t("suggestions_open"), style="dim")  # plain text, not a fake button
         lines.rstrip()
         box.update(lines if lines.plain else Text(t("no_suggestions"), style="dim"))
 

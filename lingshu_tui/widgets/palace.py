@@ -99,12 +99,17 @@ class Palace(OptionList):
             self.pages[room] = page
             line = Text()
             line.append("▾ " if is_open else "▸ ", style="bold")
-            line.append(f"{self.t('room.' + room):<28}", style="bold")
+            name = Text(self.t("room." + room), style="bold")
+            name.truncate(min(28, max(8, self._width() - 20)), overflow="ellipsis")
+            line.append_text(name)
+            # padded by display cells, not characters: a Chinese room name is two cells a character
+            line.append(" " * max(1, min(28, max(8, self._width() - 20)) - name.cell_len))
             line.append(f"{len(items):>4}")
             if not items:
                 line.append("   " + self.t("empty"), style="dim")
             elif is_open:
-                line.append("   " + self.t("page", page=page + 1, pages=self.pages_of(room)), style="dim")
+                line.append("  " + self.t("page", page=page + 1, pages=self.pages_of(room)), style="dim")
+            line.truncate(self._width(), overflow="ellipsis")
             options.append(Option(line, id=f"room:{room}"))
             if is_open:
                 for ex in items[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]:
@@ -114,16 +119,29 @@ class Palace(OptionList):
             options += [Option(Text(self.t(key), style="dim"), disabled=True) for key in ("empty_store", "empty_store_hint")]
         self.add_options(options)
 
+    def _width(self) -> int:
+        """The cells a row may take: the list's width less its border and scrollbar (120 before layout)."""
+        width = self.content_size.width or self.size.width
+        return max(30, width - 2) if width else 118
+
     def _exhibit_line(self, ex: Exhibit, now: datetime) -> Text:
+        """One row sized to the list: the title takes what the layer and age leave, by display width."""
+        meta = Text(f"{self.t(ex.layer)} · {ago(ex.updated, now, self.t)}", style="dim")
+        if ex.unreviewed:
+            meta.append(f" · {self.t('unreviewed')}", style="bold yellow")
+        width = self._width()
         title = Text(ex.title)
-        title.truncate(34, overflow="ellipsis")
+        title.truncate(max(10, width - 4 - 2 - meta.cell_len), overflow="ellipsis")
         line = Text("    ")
         line.append_text(title)
-        line.append(" " * max(2, 40 - line.cell_len))
-        line.append(f"{self.t(ex.layer)} · {ago(ex.updated, now, self.t)}", style="dim")
-        if ex.unreviewed:
-            line.append(f" · {self.t('unreviewed')}", style="bold yellow")
+        line.append(" " * max(2, width - line.cell_len - meta.cell_len))
+        line.append_text(meta)
+        line.truncate(width, overflow="ellipsis")
         return line
+
+    def on_resize(self) -> None:
+        if self.snapshot is not None:
+            self.show(self.snapshot)
 
     def toggle(self, room: str) -> None:
         self.open_room = None if self.open_room == room else room

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from core.views import snapshot
 from core.tools import dispatch
 from lingshu_tui.app import LingshuApp
@@ -587,3 +589,17 @@ async def test_10_memory_off_every_refused_key_says_so(demo, size) -> None:  # t
             await settle(pilot)
         notices = [n.message for n in app._notifications if "Memory is off" in n.message]  # type: ignore[attr-defined]
         assert len(notices) >= 1
+
+
+@pytest.mark.parametrize("width,height", [(80, 24), (200, 50)])
+async def test_10_rows_fit_the_terminal(demo, width: int, height: int) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.9: no palace row wraps at 80×24, and at 200 columns titles use the room they have."""
+    app = demo.app()
+    async with app.run_test(size=(width, height)) as pilot:
+        await settle(pilot)
+        palace = app.query_one(Palace)
+        room_width = palace.content_size.width
+        for opt in palace._options:
+            assert opt.prompt.cell_len <= room_width, (opt.prompt.plain, room_width)
+        if width == 200:
+            assert any(opt.prompt.cell_len > 60 for opt in palace._options if opt.id and opt.id.startswith("rec:"))
