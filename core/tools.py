@@ -518,7 +518,8 @@ def _save(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
     if result.get("committed"):
         found = find(ws, result["id"])
         if found:
-            ledger.record(ws, ctx, cite=[ledger.cite_entry("updated", found[1], found[0].kind, ws)])
+            if actor != "user":  # SPEC §9: citations are what the agent did or was shown, not the person's edits
+                ledger.record(ws, ctx, cite=[ledger.cite_entry("updated", found[1], found[0].kind, ws)])
     return result
 
 
@@ -787,7 +788,8 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
     if action == "purge":
         _scrub_copies(ws, ref, rec["id"])
         return out
-    ledger.record(ws, ctx, cite=[ledger.cite_entry("updated", rec if rec.get("title") else {**rec, "title": found[1].get("title", "")}, ref.kind, ws)])
+    if actor != "user":  # SPEC §9: the person's archive, restore and undo are not the agent's citations
+        ledger.record(ws, ctx, cite=[ledger.cite_entry("updated", rec if rec.get("title") else {**rec, "title": found[1].get("title", "")}, ref.kind, ws)])
     return out
 
 

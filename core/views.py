@@ -30,6 +30,7 @@ class Exhibit:
     updated: str
     revision: int
     unreviewed: bool = False
+    text: str = ""  # title, summary, body and condition values, casefolded: what the panel's filter looks in
 
 
 @dataclass
@@ -54,8 +55,10 @@ class Snapshot:
 
 def _exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
     kind = rec.get("kind") if rec.get("kind") in ROOMS else "note"
+    conds = " ".join(str(c.get("value", "")) for c in rec.get("conditions") or [] if isinstance(c, dict))
+    text = " ".join(str(rec.get(k) or "") for k in ("title", "summary", "when", "body")) + " " + conds
     return Exhibit(rec["id"], str(rec.get("title", "")), layer, str(kind), str(rec.get("updated", "")), int(rec.get("revision", 1)),
-                   rec.get("reviewState") == "legacy_unreviewed")
+                   rec.get("reviewState") == "legacy_unreviewed", text.casefold())
 
 
 def _layer_notices(ref: LayerRef, state: dict[str, Any]) -> list[str]:

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from lingshu_tui.i18n import Labels
 from lingshu_tui.widgets.citations import Citations
@@ -32,6 +32,7 @@ class MainScreen(Screen[None]):
         Binding("]", "app.page(1)", "b.next_page", tooltip="Next page of the open room"),
         Binding("[", "app.page(-1)", "b.prev_page", tooltip="Previous page of the open room"),
         Binding("e", "app.explain", "b.explain", tooltip="Say why nothing was recalled this turn", show=False),
+        Binding("slash", "filter", "b.filter", tooltip="Filter every room as you type (Esc clears)"),
     ]
 
     def __init__(self, labels: Labels, clock: Callable[[], datetime]) -> None:
@@ -45,6 +46,9 @@ class MainScreen(Screen[None]):
             yield Static(id="where")
             yield Static(id="refreshed")
         yield Static(id="banner")
+        filter_line = Input(placeholder=self.t("filter_hint"), id="filter")
+        filter_line.display = False
+        yield filter_line
         with Horizontal(id="main"):
             palace = Palace(self.t, self.clock, id="palace")
             palace.border_title = self.t("palace")
@@ -69,3 +73,25 @@ class MainScreen(Screen[None]):
             found.first().focus()
         else:
             self.call_after_refresh(self._focus_palace)
+
+    def action_filter(self) -> None:
+        line = self.query_one("#filter", Input)
+        line.display = True
+        line.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            self.query_one(Palace).set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            self.query_one(Palace).focus()  # keep the filter, go back to the rooms
+
+    def on_key(self, event: object) -> None:
+        line = self.query_one("#filter", Input)
+        if getattr(event, "key", "") == "escape" and line.has_focus:
+            event.stop()  # type: ignore[attr-defined]
+            line.value = ""
+            line.display = False
+            self.query_one(Palace).set_filter("")
+            self.query_one(Palace).focus()

@@ -39,6 +39,7 @@ class Palace(OptionList):
         self.open_room: str | None = None
         self.pages: dict[str, int] = {room: 0 for room in ROOMS}
         self.snapshot: Snapshot | None = None
+        self.filter_text = ""
         self._first = True
 
     def show(self, snap: Snapshot) -> None:
@@ -72,19 +73,38 @@ class Palace(OptionList):
         now), else the record now at its place, else the room's header."""
         assert self.snapshot is not None and self.open_room is not None
         room = self.open_room
-        ids = [e.id for e in self.snapshot.rooms[room]]
+        ids = [e.id for e in self.items_of(room)]
         if rid in ids:
             self.pages[room] = ids.index(rid) // PAGE_SIZE
             return f"rec:{rid}"
-        before = [e.id for e in previous.rooms[room]] if previous else []
+        before = [e.id for e in previous.rooms[room] if e.id in ids or not self.filter_text] if previous else []
         if not ids:
             return f"room:{room}"
         place = min(before.index(rid) if rid in before else 0, len(ids) - 1)
         self.pages[room] = place // PAGE_SIZE
         return f"rec:{ids[place]}"
 
+    def items_of(self, room: str) -> list[Exhibit]:
+        """The room's exhibits the filter lets through (all of them without a filter)."""
+        items = self.snapshot.rooms[room] if self.snapshot else []
+        if not self.filter_text:
+            return items
+        words = self.filter_text.casefold().split()
+        return [e for e in items if all(w in e.text for w in words)]
+
+    def set_filter(self, text: str) -> None:
+        """Narrow every room to the exhibits holding all the words typed (title, body, conditions)."""
+        self.filter_text = text.strip()
+        for room in self.pages:
+            self.pages[room] = 0
+        if self.snapshot is not None:
+            if self.filter_text and (self.open_room is None or not self.items_of(self.open_room)):
+                self.open_room = next((r for r in ROOMS if self.items_of(r)), self.open_room)
+            self._render_options()
+            self.highlighted = next((i for i, o in enumerate(self._options) if o.id and o.id.startswith("rec:")), 0) if self.option_count else None
+
     def pages_of(self, room: str) -> int:
-        n = len(self.snapshot.rooms[room]) if self.snapshot else 0
+        n = len(self.items_of(room)) if self.snapshot else 0
         return max(1, (n + PAGE_SIZE - 1) // PAGE_SIZE)
 
     def _render_options(self) -> None:
@@ -93,7 +113,7 @@ class Palace(OptionList):
         self.clear_options()
         options: list[Option] = []
         for room in ROOMS:
-            items = self.snapshot.rooms[room]
+            items = self.items_of(room)
             is_open = room == self.open_room
             page = min(self.pages[room], self.pages_of(room) - 1)
             self.pages[room] = page
@@ -104,7 +124,7 @@ class Palace(OptionList):
             line.append_text(name)
             # padded by display cells, not characters: a Chinese room name is two cells a character
             line.append(" " * max(1, min(28, max(8, self._width() - 20)) - name.cell_len))
-            line.append(f"{len(items):>4}")
+            line.append(f"{len(items):>4}" if not self.filter_text else f"{len(items):>4}/{len(self.snapshot.rooms[room])}")
             if not items:
                 line.append("   " + self.t("empty"), style="dim")
             elif is_open:

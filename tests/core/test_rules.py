@@ -579,3 +579,17 @@ def test_14_a_task_conditioned_note_can_be_read_by_naming_the_task(mem: Memory) 
     assert mem("memory_read", {"id": rid, "taskKind": "release"})["body"] == "freeze merges, tag, announce"
     assert mem("memory_read", {"id": rid, "taskKind": "hotfix"})["status"] == "not_applicable"
     assert mem("memory_read", {"id": phased, "phase": "canary"})["status"] == "ok"
+
+
+def test_9_the_persons_own_changes_are_not_cited(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 11, SPEC §9: "updated this turn" lists what the agent did; the person's saves,
+    archives and restores from the panel (actor user) are not the agent's citations."""
+    ws = open_workspace(home, project)
+    open_turn(ws, session_id="s", cwd=str(project))
+    agent = mem.save("Agent note", "written by the agent")["id"]
+    person = mem("memory_save", {"title": "Person note", "body": "written by the person"}, actor="user")["id"]
+    mem("memory_forget", {"id": agent}, actor="user")
+    mem("memory_forget", {"id": agent, "action": "restore"}, actor="user")
+    updated = [c["id"] for c in citation_groups(latest_turn(ws))["updated"]]
+    assert agent in updated and person not in updated
+    assert len([c for c in citation_groups(latest_turn(ws))["updated"] if c["id"] == agent]) == 1

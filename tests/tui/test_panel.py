@@ -603,3 +603,27 @@ async def test_10_rows_fit_the_terminal(demo, width: int, height: int) -> None: 
             assert opt.prompt.cell_len <= room_width, (opt.prompt.plain, room_width)
         if width == 200:
             assert any(opt.prompt.cell_len > 60 for opt in palace._options if opt.id and opt.id.startswith("rec:"))
+
+
+async def test_11_the_filter_narrows_every_room_and_letters_type_text(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11: `/` opens a filter line that narrows every room as you type (title, body,
+    conditions; English and Chinese) with match counts; keys in it type text and trigger no action;
+    Esc clears it."""
+    app = demo.app()
+    before = demo.layer_bytes()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.press(*"ruff")  # "u" would be undo and "r" restore outside the filter line
+        await pilot.pause()
+        assert any("Format with ruff" in r for r in rows(app))
+        assert not any("Never commit secrets" in r for r in rows(app))
+        assert any("/" in r for r in rows(app) if r.startswith(("▸", "▾")))  # "matches/total" per room
+        assert demo.layer_bytes() == before  # no key acted on the store
+        await pilot.press("escape")
+        await pilot.pause()
+        assert any("Never commit secrets" in r for r in rows(app))
+        await pilot.press("slash", *"日志")
+        await pilot.pause()
+        assert any("日志里不写个人信息" in r for r in rows(app))
