@@ -20,7 +20,8 @@ from typing import Any
 
 from core import index
 from core.contexts import open_turn
-from core.recall import select
+from core.recall import card_content, select, verdict_key
+from core.scan import card_problem
 from core.store import HARD_ACTIVE, LayerRef, Tx, iso, transact, utc_now
 from core.tools import dispatch, new_id
 from core.workspace import Workspace, open_workspace
@@ -69,6 +70,10 @@ def fill(ref: LayerRef, count: int, seed: int, *, archived: int = 0) -> None:
             state["records"][rec["id"]] = rec
 
     transact(ref, put)
+    # A save scans its card and records the verdict for recall; these records skipped the save path.
+    for rec in recs:
+        content = card_content(rec)
+        index.set_verdict(ref, verdict_key(content), rec["id"], card_problem(content))
 
 
 def _prompts() -> list[str]:
