@@ -139,7 +139,8 @@ def move(ws: Workspace, rid: str, to: str) -> dict[str, Any]:
     return {"ok": True, "status": "ok", "id": rid, "layer": to}
 
 
-def mark_reviewed(ws: Workspace, rid: str) -> dict[str, Any]:
+def mark_reviewed(ws: Workspace, rid: str, reviewed: bool = True) -> dict[str, Any]:
+    """Mark an imported record reviewed (or, to undo that from the panel, unreviewed again)."""
     if (stop := _off(ws)) is not None:
         return stop
     found = find(ws, rid)
@@ -149,7 +150,7 @@ def mark_reviewed(ws: Workspace, rid: str) -> dict[str, Any]:
     def change(state: dict[str, Any], tx: Tx) -> None:
         if rid in state["records"]:
             r = tx.edit(state, rid)
-            r["reviewState"] = "reviewed"
+            r["reviewState"] = "reviewed" if reviewed else "legacy_unreviewed"
             r["revision"] = int(r.get("revision", 1)) + 1
             r["updated"] = iso(utc_now())
 

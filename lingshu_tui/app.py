@@ -56,6 +56,7 @@ class LingshuApp(App[None]):
         self.clock = clock
         self.watch = watch
         self.snap: Snapshot | None = None
+        self.undo_stack: list[tuple[str, Callable[[], dict[str, Any]]]] = []
         self.refreshed_at = ""
         self._loading = False
         self._stale = False
@@ -290,6 +291,9 @@ class LingshuApp(App[None]):
             self.run_core(lambda: actions.decide_conflict(self.ws, item["layerKind"], item["key"], decision),
                           self.t("done.decided", title=item.get("title", "")))
             return
+        if what == "undo":
+            self._undo_last()
+            return
         if what == "room_reviewed":
             palace = self._main().query_one(Palace)
             if self.snap and palace.open_room:
@@ -310,7 +314,9 @@ class LingshuApp(App[None]):
                 if isinstance(screen, SuggestionsScreen):
                     position = next((i for i, s in enumerate(self.snap.suggestions if self.snap else []) if s["id"] == sid), 0)
                     screen.kept[f"kept:{sid}"] = (position, title)
-                self.run_core(lambda: actions.keep_suggestion(self.ws, layer, sid), self.t("done.keep", title=title))
+                self.run_core(lambda: actions.keep_suggestion(self.ws, layer, sid), self.t("done.keep", title=title),
+                              undo=(self.t("undo.keep", title=title),
+                                    lambda r: actions.archive(self.ws, r["id"]) if r.get("committed") else {"ok": True, "status": "ok"}))
             elif what == "ignore":
                 self.run_core(lambda: actions.ignore_suggestion(self.ws, layer, sid), self.t("done.ignore", title=title))
             return
@@ -323,23 +329,35 @@ class LingshuApp(App[None]):
         if what == "open":
             self._open(f"rec:{key}")
         elif what == "archive":
-            self.run_core(lambda: actions.archive(self.ws, key), self.t("done.archive", title=title))
+            self.run_core(lambda: actions.archive(self.ws, key), self.t("done.archive", title=title),
+                          undo=(self.t("undo.archive", title=title), lambda _r: actions.restore(self.ws, key)))
         elif what == "restore":
-            self.run_core(lambda: actions.restore(self.ws, key), self.t("done.restore", title=title))
-        elif what == "undo":
-            revision = int(rec.get("revision", 1))
-            self.run_core(lambda: actions.undo(self.ws, key, revision), self.t("done.undo", title=title))
+            self.run_core(lambda: actions.restore(self.ws, key), self.t("done.restore", title=title),
+                          undo=(self.t("undo.restore", title=title), lambda _r: actions.archive(self.ws, key)))
         elif what == "reviewed":
-            self.run_core(lambda: actions.mark_reviewed(self.ws, key), self.t("done.reviewed", title=title))
+            self.run_core(lambda: actions.mark_reviewed(self.ws, key), self.t("done.reviewed", title=title),
+                          undo=(self.t("undo.reviewed", title=title), lambda _r: actions.mark_reviewed(self.ws, key, reviewed=False)))
         elif what == "move":
             to = "global" if rec["layer"] == "project" else "project"
-            self.run_core(lambda: actions.move(self.ws, key, to), self.t("done.move", title=title, layer=self.t(to)))
+            back = rec["layer"]
+            self.run_core(lambda: actions.move(self.ws, key, to), self.t("done.move", title=title, layer=self.t(to)),
+                          undo=(self.t("undo.move", title=title), lambda _r: actions.move(self.ws, key, back)))
         elif what == "remove":
             def answered(yes: bool | None) -> None:
                 if yes:
                     self.run_core(lambda: actions.remove(self.ws, key), self.t("done.remove", title=title))
 
             self.push_screen(Confirm(self.t("confirm_remove", title=title), self.t), answered)
+
+    def _undo_last(self) -> None:
+        """`u`: take back the person's last action in this panel, named first; never a change made
+        elsewhere (the agent's edits have their own history, kept in the record's versions)."""
+        if not self.undo_stack:
+            self.notify(self.t("undo.nothing"), severity="warning")
+            return
+        label, reverse = self.undo_stack.pop()
+        self.notify(label)
+        self.run_core(reverse, self.t("undo.done"))
 
     def action_confirm_project(self) -> None:
         self.run_core(lambda: actions.confirm_here(self.ws), self.t("done.confirmed", folder=Path(self.ws.cwd).name))
@@ -348,24 +366,29 @@ class LingshuApp(App[None]):
         self.run_core(lambda: actions.set_memory(self.ws, True), self.t("done.on"))
 
     @work(thread=True, exclusive=False, group="act", exit_on_error=False)
-    def run_core(self, call: Callable[[], dict[str, Any]], done: str) -> None:
-        """Locks and fsyncs happen here, off the UI thread; the answer comes back as a message."""
+    def run_core(self, call: Callable[[], dict[str, Any]], done: str, undo: Any = None) -> None:
+        """Locks and fsyncs happen here, off the UI thread; the answer comes back as a message.
+        `undo` is (label, result -> call) for an action the person may take back with `u`."""
         try:
             result = call()
         except Exception as err:  # noqa: BLE001 - any failure becomes a notice, never a crash
             result = {"ok": False, "status": "invalid", "message": getattr(err, "message", str(err))}
-        self.post_message(ActionFinished(result, done))
+        self.post_message(ActionFinished(result, done, undo))
 
     def on_action_finished(self, message: ActionFinished) -> None:
         r = message.result
-        if r.get("ok") and r.get("status") in ("ok", None) and (r.get("committed", True) or r.get("dup_of")):
+        succeeded = r.get("ok") and r.get("status") in ("ok", None) and (r.get("committed", True) or r.get("dup_of"))
+        if succeeded:
             self.notify(message.done)
+            if message.undo is not None:
+                label, reverse = message.undo
+                self.undo_stack.append((label, lambda r=r, reverse=reverse: reverse(r)))
         else:
             self.notify(r.get("message") or r.get("hint") or r.get("status", ""), severity="warning", timeout=8)
         if r.get("status") == "ok" and isinstance(self.screen, DetailScreen) and r.get("tombstone"):
             self.pop_screen()
         self.ws = self._reopen()
-        self.apply(snapshot(self.ws))
+        self._reload_soon()  # the store is read in the loader's thread, never here
 
 
 def _all_ok(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -58,7 +58,7 @@ class DetailScreen(Screen[None]):
         Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("a", "app.act('archive')", "b.archive", tooltip="Archive this record (recoverable)"),
         Binding("r", "app.act('restore')", "b.restore", tooltip="Restore this archived record"),
-        Binding("u", "app.act('undo')", "b.undo", tooltip="Undo the last change (by revision)"),
+        Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
         Binding("m", "app.act('move')", "b.move", tooltip="Move to the other layer"),
         Binding("x", "app.act('remove')", "b.remove", tooltip="Remove for good, after a confirmation"),
         Binding("v", "app.act('reviewed')", "b.reviewed", tooltip="Mark an imported record reviewed"),

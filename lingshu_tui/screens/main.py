@@ -22,7 +22,7 @@ class MainScreen(Screen[None]):
         Binding("enter", "app.open", "b.open", tooltip="Open a room, or an exhibit's detail"),
         Binding("a", "app.act('archive')", "b.archive", tooltip="Archive the selected record (recoverable)"),
         Binding("m", "app.act('move')", "b.move", tooltip="Move the selected record to the other layer"),
-        Binding("u", "app.act('undo')", "b.undo", tooltip="Undo the selected record's last change"),
+        Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
         Binding("x", "app.act('remove')", "b.remove", tooltip="Remove the selected record for good, after a confirmation"),
         Binding("v", "app.act('reviewed')", "b.reviewed", tooltip="Mark the selected imported record reviewed", show=False),
         Binding("V", "app.act('room_reviewed')", "b.room_reviewed", tooltip="Mark every unreviewed record of the open room reviewed", show=False),

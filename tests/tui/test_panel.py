@@ -141,6 +141,8 @@ async def test_13_5_archive_and_restore(demo, size) -> None:  # type: ignore[no-
 
 
 async def test_13_5_undo_move_remove(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.3: `u` takes back the person's last action in this panel, naming it first, and
+    never a change made elsewhere (the demo's agent edited «Format with ruff»: u leaves it alone)."""
     app = demo.app()
     async with app.run_test(size=size) as pilot:
         before = rec_by_title(demo, "Format with ruff")
@@ -148,9 +150,25 @@ async def test_13_5_undo_move_remove(demo, size) -> None:  # type: ignore[no-unt
         await select_title(pilot, "Format with ruff")
         await pilot.press("u")
         await settle(pilot)
-        assert rec_by_title(demo, "Format with ruff")["body"] == before["versions"][0]["body"]
+        assert rec_by_title(demo, "Format with ruff") == before  # nothing of the person's to undo
+        assert any("Nothing to undo" in n.message for n in app._notifications)  # type: ignore[attr-defined]
         await select_title(pilot, "Never commit secrets")
         assert rec_by_title(demo, "Never commit secrets")["layer"] == "global"
+        await pilot.press("m")
+        await settle(pilot)
+        assert rec_by_title(demo, "Never commit secrets")["layer"] == "project"
+        await pilot.press("u")  # takes back the move, and says so first
+        await settle(pilot)
+        assert rec_by_title(demo, "Never commit secrets")["layer"] == "global"
+        assert any("Undo: move «Never commit secrets»" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        await select_title(pilot, "Never commit secrets")
+        await pilot.press("a")
+        await settle(pilot)
+        assert rec_by_title(demo, "Never commit secrets")["status"] == "archived"
+        await pilot.press("u")
+        await settle(pilot)
+        assert rec_by_title(demo, "Never commit secrets")["status"] == "active"
+        await select_title(pilot, "Never commit secrets")
         await pilot.press("m")
         await settle(pilot)
         assert rec_by_title(demo, "Never commit secrets")["layer"] == "project"
