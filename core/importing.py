@@ -27,7 +27,9 @@ _KIND_WORDS = {
 }
 _BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_SENTENCE = re.compile(r"^(.+?[.!?。！？])(\s|$)")
+# The first sentence: a stop right after a word and before a new sentence (or the end), or a CJK
+# stop. "ruff format ." and "20.11" and ".nvmrc" are not sentence ends.
+_SENTENCE = re.compile(r"^(.+?(?:(?<=\S)[.!?](?=\s+[A-Z0-9\"'(\[]|\s*$)|[。！？]))")
 
 
 def guess_kind(section: str, text: str = "") -> str:
@@ -45,7 +47,7 @@ def title_from(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
     line = re.sub(r"[*_`]+", "", line).strip()
     m = _SENTENCE.match(line)
-    title = (m.group(1) if m else line).rstrip(".。")
+    title = (m.group(1) if m else line).rstrip(".。！？!?")
     return title if len(title) <= 80 else title[:79].rstrip() + "…"
 
 
@@ -235,9 +237,10 @@ def _import_problem(rec: Any) -> str | None:
     return f"record {rec.get('id')}: {problem}" if problem else None
 
 
-def import_json(ws: Workspace, data: dict[str, Any]) -> list[dict[str, Any]]:
+def import_json(ws: Workspace, data: dict[str, Any], *, dry_run: bool = False) -> list[dict[str, Any]]:
     """Restore records exactly as exported (ids, revisions, times, versions, archived bodies).
-    Each still passes the safety scan; an id already present is left as it is."""
+    Each still passes the safety scan; an id already present is left as it is. `dry_run` runs the
+    very same decisions on a copy of each layer and writes nothing: it predicts the apply exactly."""
     if not ws.memory_on:
         # the same switch as every save: off is a permission change, so nothing is restored
         return [{"source": "json", "title": "Lingshu export", "status": "refused", "reason": MEMORY_OFF}]
@@ -296,13 +299,41 @@ def import_json(ws: Workspace, data: dict[str, Any]) -> list[dict[str, Any]]:
                 else:
                     room -= 1
                     state["records"][rec["id"]] = rec
-                done.append({"source": "json", "title": title, "status": "written", "layer": kind})
+                done.append({"source": "json", "title": title, "status": "new" if dry_run else "written", "layer": kind,
+                             "kind": rec.get("kind", "note")})
             return done
 
-        if accepted:
+        if accepted and dry_run:
+            current = load(ref)
+            results.extend(change({**current, "records": dict(current["records"])}, Tx(ref)))
+        elif accepted:
             done, _ = transact(ref, change)
             results.extend(done)
     return results
+
+
+def predict(ws: Workspace, plan: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The dry run of a Markdown plan, told as the apply would tell it: a note already remembered
+    word for word is a skip, and what would not fit under the layer's limit is refused."""
+    known: dict[str, set[tuple[str, str]]] = {}
+    for kind in ("project", "global"):
+        ref = ws.layer(kind)
+        records = load(ref)["records"].values() if ref else []
+        known[kind] = {(str(r.get("title", "")).strip().casefold(), str(r.get("body", "")).strip()) for r in records if r.get("status") == "active"}
+    room = {kind: room_in(ws, kind) for kind in ("project", "global")}
+    wanted = {kind: sum(1 for i in plan if i["status"] == "new" and i["scope"] == kind) for kind in room}
+    out = []
+    for item in plan:
+        if item["status"] != "new":
+            out.append(item)
+        elif (item["title"].strip().casefold(), item["body"].strip()) in known[item["scope"]]:
+            out.append({**item, "status": "skip", "reason": "already remembered (identical)"})
+        elif room[item["scope"]] <= 0:
+            out.append({**item, "status": "refused", "reason": full_message(item["scope"], wanted[item["scope"]])})
+        else:
+            room[item["scope"]] -= 1
+            out.append(item)
+    return out
 
 
 def load_json_export(path: Path) -> dict[str, Any] | None:

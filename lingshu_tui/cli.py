@@ -390,7 +390,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from core.importing import apply_plan, import_json, load_json_export, plan_file
+    from core.importing import apply_plan, import_json, load_json_export, plan_file, predict
 
     try:
         sources = _import_sources(args.paths)
@@ -410,11 +410,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     for source in sources:
         export = load_json_export(source) if source.suffix == ".json" else None
         if export is not None:
-            if args.apply:
-                rows += import_json(ws, export)
-            else:
-                count = sum(len(v) for v in export.get("layers", {}).values())
-                rows.append({"source": source.name, "title": f"{count} records from a Lingshu export", "status": "new", "reason": "restored as exported"})
+            rows += [{**row, "source": source.name} for row in import_json(ws, export, dry_run=not args.apply)]
             continue
         plan += plan_file(source, args.scope)
     if args.apply and plan:
@@ -425,7 +421,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         else:
             rows += apply_plan(ws, plan)
     else:
-        rows += plan
+        rows += predict(ws, plan)
     table = Table(title="What was imported" if args.apply else "What would be imported (dry run: nothing written; add --apply)")
     for column in ("file", "title", "kind", "layer", "result"):
         table.add_column(column)

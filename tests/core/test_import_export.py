@@ -104,3 +104,34 @@ def test_memory_off_refuses_every_import(home: Path, project: Path, tmp_path: Pa
     r = run_cli(home2, "import", str(export), str(FIXTURES / "CLAUDE.md"), "--apply", "--project", str(project2), COLUMNS="200")
     assert "0 written" in r.stdout and "Memory is off for this project" in r.stdout
     assert not (home2 / "projects").exists() or not read_layer(home2, project2)["records"]
+
+
+def test_14_the_dry_run_predicts_the_apply(home: Path, project: Path, tmp_path: Path) -> None:
+    """Issue 14: after an apply, a second dry run says everything would be skipped; a JSON dry run
+    names each record with kind and layer and predicts the same skips as its apply."""
+    run_cli(home, "import", str(FIXTURES), "--project", str(project), "--apply", COLUMNS="200")
+    again = run_cli(home, "import", str(FIXTURES), "--project", str(project), COLUMNS="200")
+    assert "0 to write" in again.stdout, again.stdout[-400:]
+    export = tmp_path / "e.json"
+    run_cli(home, "export", "--format", "json", "--out", str(export), "--project", str(project))
+    dry = run_cli(home, "import", str(export), "--project", str(project), COLUMNS="250")
+    applied = run_cli(home, "import", str(export), "--project", str(project), "--apply", COLUMNS="250")
+    assert "0 to write" in dry.stdout and "0 written" in applied.stdout
+    assert dry.stdout.count("already there (same id)") == applied.stdout.count("already there (same id)") > 0
+    home2 = tmp_path / "home2"
+    home2.mkdir()
+    fresh = run_cli(home2, "import", str(export), "--project", str(project), COLUMNS="250")
+    wrote = run_cli(home2, "import", str(export), "--project", str(project), "--apply", COLUMNS="250")
+    n = fresh.stdout.split(" to write")[0].split()[-1]
+    assert f"{n} written" in wrote.stdout and int(n) > 0
+    assert "convention" in fresh.stdout or "method" in fresh.stdout or "note" in fresh.stdout
+
+
+def test_14_titles_are_not_cut_inside_a_sentence() -> None:
+    """Issue 14: a period inside code, a version or a dotfile does not end the title."""
+    from core.importing import title_from
+
+    assert title_from("Format with `ruff format .` before committing. Then push.") == "Format with ruff format . before committing"
+    assert title_from("Pin node 20.11.1 in .nvmrc; CI reads it.") == "Pin node 20.11.1 in .nvmrc; CI reads it"
+    assert title_from("Use tox. It is good.") == "Use tox"
+    assert title_from("部署前先跑测试。然后发布。") == "部署前先跑测试"
