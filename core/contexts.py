@@ -94,6 +94,14 @@ def open_turn(ws: Workspace, *, session_id: str | None, cwd: str | None, task: d
     return ctx
 
 
+def remember(ws: Workspace, ctx: dict[str, Any]) -> str:
+    """Keep a context a call built (a search that named its task) under a new id, so the reads
+    that follow can pass that id instead of naming the task again."""
+    kept = {**ctx, "id": "ctx_" + secrets.token_hex(8), "created": iso(utc_now()), "source": "search"}
+    spool.put(ws.home, "contexts", kept, keep=KEEP)
+    return str(kept["id"])
+
+
 def fold(ws: Workspace) -> None:
     """Write the spooled contexts into `contexts.json` (a writer's chore, under its lock)."""
     with locked(ws.home / ".contexts.lock", what="the turn list"):
@@ -127,7 +135,9 @@ def resolve_context(ws: Workspace, context_id: str | None, task: dict[str, Any] 
             )
         ctx = dict(ctx)
     else:
-        latest = [c for c in _load(ws)["contexts"] if c.get("projectId") == ws.project_id and not _expired(c, now)]
+        # A context a search kept is used by id only: it never becomes the turn's context.
+        latest = [c for c in _load(ws)["contexts"]
+                  if c.get("projectId") == ws.project_id and not _expired(c, now) and c.get("source") != "search"]
         ctx = dict(latest[-1]) if latest else build_context(ws)
     for key in TASK_FIELDS:
         if task and task.get(key):

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import index, ledger
-from .contexts import resolve_context
+from .contexts import remember, resolve_context
 from .durable import encode
 from .eligibility import eligibility, is_current
 from .errors import ColdBodyError, LingshuError
@@ -168,6 +168,10 @@ def memory_search(ws: Workspace, inp: SearchInput, actor: str = "agent") -> dict
         return _fail("budget_exhausted", "This turn's search budget is spent. Use what you already found; search again next turn.", write=False, results=[], meta=meta)
     meta["returned"] = len(kept)
     meta["cut"] = len(hits) - len(kept)
+    if inp.taskKind or inp.seriesId:
+        # The reads that follow reuse this task by passing meta.contextId (issue 14).
+        with contextlib.suppress(LingshuError):
+            meta["contextId"] = remember(ws, ctx)
     ledger.record(
         ws, ctx, usage={"searchEntries": len(kept), "searchBytes": used},
         cite=[{**ledger.cite_entry("hits", {"id": h["id"], "title": h["title"], "updated": h["updated"]}, h["layer"], ws), "excerpt": h["summary"]} for h in kept],

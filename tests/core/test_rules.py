@@ -593,3 +593,13 @@ def test_9_the_persons_own_changes_are_not_cited(home: Path, project: Path, mem:
     updated = [c["id"] for c in citation_groups(latest_turn(ws))["updated"]]
     assert agent in updated and person not in updated
     assert len([c for c in citation_groups(latest_turn(ws))["updated"] if c["id"] == agent]) == 1
+
+
+def test_14_a_search_that_names_its_task_hands_back_a_context_for_the_reads(mem: Memory) -> None:
+    """Issue 14: search with taskKind returns meta.contextId; a read passing it sees the task."""
+    rid = mem.save("Release checklist", "freeze merges, tag, announce", conditions=[{"key": "taskKind", "value": "release"}])["id"]
+    found = mem("memory_search", {"query": "release checklist", "taskKind": "release"})
+    assert [h["id"] for h in found["results"]] == [rid]
+    ctx = found["meta"]["contextId"]
+    assert mem("memory_read", {"id": rid})["status"] == "needs_context"
+    assert mem("memory_read", {"id": rid, "contextId": ctx})["body"] == "freeze merges, tag, announce"
