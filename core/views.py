@@ -31,6 +31,8 @@ class Exhibit:
     revision: int
     unreviewed: bool = False
     text: str = ""  # title, summary, body and condition values, casefolded: what the panel's filter looks in
+    archive_reason: str = ""  # by_user, by_agent or make_room (archived records only)
+    archived_at: str = ""
 
 
 @dataclass
@@ -58,7 +60,8 @@ def _exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
     conds = " ".join(str(c.get("value", "")) for c in rec.get("conditions") or [] if isinstance(c, dict))
     text = " ".join(str(rec.get(k) or "") for k in ("title", "summary", "when", "body")) + " " + conds
     return Exhibit(rec["id"], str(rec.get("title", "")), layer, str(kind), str(rec.get("updated", "")), int(rec.get("revision", 1)),
-                   rec.get("reviewState") == "legacy_unreviewed", text.casefold())
+                   rec.get("reviewState") == "legacy_unreviewed", text.casefold(),
+                   str(rec.get("archiveReason") or ""), str(rec.get("archivedAt") or ""))
 
 
 def _layer_notices(ref: LayerRef, state: dict[str, Any]) -> list[str]:

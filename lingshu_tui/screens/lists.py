@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from core.views import Snapshot
 from lingshu_tui.i18n import Labels
+from lingshu_tui.widgets.palace import ago
 from lingshu_tui.widgets.translated import translate_bindings
 
 
@@ -81,7 +83,11 @@ class ArchiveScreen(ListScreen):
     ]
 
     def draw(self, snap: Snapshot) -> None:
-        rows = [(f"rec:{e.id}", Text.assemble(e.title, (f"  {self.t(e.layer)}", "dim"))) for e in snap.archived]
+        now = datetime.now(timezone.utc)
+        rows = [(f"rec:{e.id}", Text.assemble(
+                    e.title, (f"  {self.t(e.layer)} · {self.t('room.' + e.kind)}", "dim"),
+                    (f"  {self.t('archived.' + (e.archive_reason or 'unknown'))} · {ago(e.archived_at or e.updated, now, self.t)}", "italic")))
+                for e in snap.archived]
         self.fill(f"{self.t('archived')} {len(snap.archived)}", rows, self.t("no_archived"))
 
 

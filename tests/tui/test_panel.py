@@ -645,3 +645,21 @@ async def test_11_the_filter_narrows_every_room_and_letters_type_text(demo, size
         await pilot.press("slash", *"日志")
         await pilot.pause()
         assert any("日志里不写个人信息" in r for r in rows(app))
+
+
+async def test_11_the_archive_says_who_archived_and_when(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11: each archived record shows why it was archived (by you, by the agent, to make
+    room) and when, with its room."""
+    app = demo.app()
+    rid = rec_by_title(demo, "Type hints everywhere")["id"]
+    dispatch("memory_forget", {"id": rid}, home=demo.home, project=demo.project)  # the agent archives it
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await select_title(pilot, "Format with ruff")
+        await pilot.press("a")  # the person archives one
+        await settle(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        labels = [str(o.prompt) for o in app.screen.query_one("#rows")._options]
+        assert any("Type hints everywhere" in label and "archived by the agent" in label for label in labels), labels
+        assert any("Format with ruff" in label and "archived by you" in label and "Habits & conventions" in label for label in labels)
