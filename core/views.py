@@ -64,6 +64,19 @@ def _exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
                    str(rec.get("archiveReason") or ""), str(rec.get("archivedAt") or ""))
 
 
+def _candidate_now(ws: Workspace, cand: dict[str, Any]) -> dict[str, Any]:
+    """A conflict candidate as it is now, with what a person needs to decide: body, room, layer, date."""
+    try:
+        found = find(ws, str(cand.get("id", "")))
+    except LingshuError:
+        found = None
+    if not found:
+        return {**cand, "body": "", "gone": True}
+    ref, rec = found
+    return {**cand, "body": str(rec.get("body", "")), "kind": rec.get("kind", "note"), "layer": ref.kind,
+            "updated": rec.get("updated", ""), "title": rec.get("title", cand.get("title", ""))}
+
+
 def _layer_notices(ref: LayerRef, state: dict[str, Any]) -> list[str]:
     out = []
     notice = recovery_notice(ref)
@@ -105,7 +118,8 @@ def snapshot(ws: Workspace) -> Snapshot:
             elif is_current(rec, now):
                 ex = _exhibit(rec, ref.kind)
                 snap.rooms[ex.kind].append(ex)
-        snap.conflicts += [{**c, "layerKind": ref.kind} for c in state.get("conflicts", [])]
+        snap.conflicts += [{**c, "layerKind": ref.kind, "candidates": [_candidate_now(ws, cand) for cand in c.get("candidates", [])]}
+                           for c in state.get("conflicts", [])]
         snap.suggestions += [{**s, "layerKind": ref.kind} for s in state.get("suggestions", [])]
     for room in snap.rooms.values():
         room.sort(key=lambda e: (e.updated, e.id), reverse=True)

@@ -253,6 +253,11 @@ class LingshuApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Memory off: everything stays browsable; every action is disabled (SPEC §13.6)."""
+        if action == "act" and parameters and str(parameters[0]).startswith("conflict_replace") and isinstance(self.screen, ConflictsScreen):
+            item = self.screen.current()
+            wanted = int(str(parameters[0]).removeprefix("conflict_replace"))
+            if item is None or len(item.get("candidates", [])) < wanted:
+                return False  # only the keys that exist: no "2 replace 2" with one candidate
         if action == "act" and parameters and parameters[0] in MUTATING:
             return True  # memory off: the key still answers, with a notice (action_act), never silence
         if action == "memory_on":
@@ -288,8 +293,17 @@ class LingshuApp(App[None]):
                 return
             decision = what.removeprefix("conflict_")
             screen.decided = screen.key_of(item)
-            self.run_core(lambda: actions.decide_conflict(self.ws, item["layerKind"], item["key"], decision),
-                          self.t("done.decided", title=item.get("title", "")))
+            cands = item.get("candidates", [])
+
+            def told(result: dict[str, Any]) -> str:
+                if decision == "discard":
+                    return self.t("done.discarded", title=item.get("title", ""))
+                if decision == "new":
+                    return self.t("done.saved_new", title=item.get("title", ""))
+                target = cands[int(decision.removeprefix("replace")) - 1].get("title", "") if cands else ""
+                return self.t("done.replaced", title=target, revision=result.get("revision", ""))
+
+            self.run_core(lambda: actions.decide_conflict(self.ws, item["layerKind"], item["key"], decision), told)
             return
         if what == "undo":
             self._undo_last()
@@ -366,7 +380,7 @@ class LingshuApp(App[None]):
         self.run_core(lambda: actions.set_memory(self.ws, True), self.t("done.on"))
 
     @work(thread=True, exclusive=False, group="act", exit_on_error=False)
-    def run_core(self, call: Callable[[], dict[str, Any]], done: str, undo: Any = None) -> None:
+    def run_core(self, call: Callable[[], dict[str, Any]], done: Any, undo: Any = None) -> None:
         """Locks and fsyncs happen here, off the UI thread; the answer comes back as a message.
         `undo` is (label, result -> call) for an action the person may take back with `u`."""
         try:
@@ -379,7 +393,7 @@ class LingshuApp(App[None]):
         r = message.result
         succeeded = r.get("ok") and r.get("status") in ("ok", None) and (r.get("committed", True) or r.get("dup_of"))
         if succeeded:
-            self.notify(message.done)
+            self.notify(message.done(r) if callable(message.done) else message.done)
             if message.undo is not None:
                 label, reverse = message.undo
                 self.undo_stack.append((label, lambda r=r, reverse=reverse: reverse(r)))

@@ -30,7 +30,7 @@ class SnapshotLoaded(Message):
 class ActionFinished(Message):
     """A person's action ran in a worker: its core result and the line to tell them."""
 
-    def __init__(self, result: dict[str, Any], done: str, undo: Any = None) -> None:
+    def __init__(self, result: dict[str, Any], done: Any, undo: Any = None) -> None:
         super().__init__()
         self.result = result
         self.done = done

@@ -194,15 +194,38 @@ class ConflictsScreen(Screen[None]):
             return
         title.update(Text(f"{self.t('conflicts')} {len(self.items)} · {self.t('item', n=self.index + 1, total=len(self.items))}", style="bold"))
         p = item.get("proposal", {})
+        cands = item.get("candidates", [])
         for side in sides:
             side.display = True
-        sides[0].update(Text.assemble((self.t("proposal") + "\n", "bold"), (p.get("title", "") + "\n", "bold"), str(p.get("body", ""))))
+        proposal_body = str(p.get("body", ""))
+        first_body = str(cands[0].get("body", "")) if cands else ""
+        sides[0].update(Text.assemble((self.t("proposal") + "\n", "bold"), (p.get("title", "") + "\n", "bold"),
+                                      (self.t(p.get("scope") or item.get("layerKind", "project")) + "\n", "dim"),
+                                      _marked(proposal_body, first_body)))
         for n, side in enumerate(sides[1:]):
-            cands = item.get("candidates", [])
             if n >= len(cands):
                 side.display = False
                 continue
             c = cands[n]
             conds = ", ".join(f"{x['key']} = {x['value']}" for x in c.get("conditions", [])) or self.t("d.none")
+            where = f"{self.t(c.get('layer', 'project'))} · {self.t('room.' + str(c.get('kind', 'note')))} · {str(c.get('updated', ''))[:10]}"
             side.update(Text.assemble((self.t("candidate", n=n + 1) + "\n", "bold"), (c.get("title", "") + "\n", "bold"),
-                                      f"{self.t('d.conditions')}: {conds}\n", (f"~ {self.t(c.get('reason', 'similar_title'))}", "italic")))
+                                      (where + "\n", "dim"), f"{self.t('d.conditions')}: {conds}\n",
+                                      (f"~ {self.t(c.get('reason', 'similar_title'))}\n", "italic"),
+                                      self.t("removed") if c.get("gone") else _marked(str(c.get("body", "")), proposal_body)))
+
+
+def _marked(text: str, other: str) -> Text:
+    """`text` with the words `other` does not have highlighted (a word diff, difflib)."""
+    import difflib
+
+    words, theirs = text.split(" "), other.split(" ")
+    out = Text()
+    for tag, i1, i2, _, _ in difflib.SequenceMatcher(a=words, b=theirs, autojunk=False).get_opcodes():
+        chunk = " ".join(words[i1:i2])
+        if not chunk:
+            continue
+        if out.plain:
+            out.append(" ")
+        out.append(chunk, style="bold reverse" if tag in ("replace", "delete") else "")
+    return out

@@ -663,3 +663,27 @@ async def test_11_the_archive_says_who_archived_and_when(demo, size) -> None:  #
         labels = [str(o.prompt) for o in app.screen.query_one("#rows")._options]
         assert any("Type hints everywhere" in label and "archived by the agent" in label for label in labels), labels
         assert any("Format with ruff" in label and "archived by you" in label and "Habits & conventions" in label for label in labels)
+
+
+async def test_11_conflicts_show_both_bodies_the_diff_and_say_what_a_decision_did(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11: the proposal and its candidate side by side with their bodies, the differing
+    words marked; only keys that exist are offered; the notice says what happened."""
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        item = app.screen.current()
+        cand = item["candidates"][0]
+        side = app.screen.query_one("#side-1").render()
+        assert cand["body"] and cand["body"].split()[0] in str(side)
+        from lingshu_tui.screens.lists import _marked
+
+        marked = _marked(item["proposal"]["body"], cand["body"])
+        differing = {marked.plain[span.start:span.end] for span in marked.spans if "reverse" in str(span.style)}
+        assert differing and all(part not in cand["body"] for part in differing)  # the words the candidate lacks
+        if len(item["candidates"]) < 2:
+            assert app.check_action("act", ("conflict_replace2",)) is False
+        await pilot.press("1")
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]  # type: ignore[attr-defined]
+        assert any(m.startswith(f"Replaced «{cand['title']}» — revision") for m in messages), messages
