@@ -3,7 +3,8 @@ and the record shape for checking files. Inside, the core works on plain dicts."
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -23,6 +24,14 @@ def _no_nul(value: str | None) -> str | None:
     if value is not None and "\x00" in value:
         raise ValueError("contains a NUL byte; remove it")
     return value
+
+
+def _checked(rule: Callable[[Any], str | None], data: Any) -> Any:
+    """The model holds what the plain rule holds (one rule, in one place: the rule's module)."""
+    problem = rule(data)
+    if problem:
+        raise ValueError(problem)
+    return data
 
 
 def _stored_text(value: str | None) -> str | None:
@@ -206,13 +215,7 @@ class Record(BaseModel):
     links: list[Link] = Field(default_factory=list, description="Real relations.")
     ownerProjectId: str | None = Field(None, description="The project a project-layer record belongs to.")
 
-    @model_validator(mode="before")
-    @classmethod
-    def usable(cls, data: object) -> object:
-        problem = record_problem(data)
-        if problem:
-            raise ValueError(problem)
-        return data
+    _usable = model_validator(mode="before")(classmethod(lambda cls, data: _checked(record_problem, data)))
 
 
 class LayerFile(BaseModel):
@@ -247,10 +250,4 @@ class Settings(BaseModel):
     format: str = Field("lingshu-settings/1", description="lingshu-settings/1")
     projects: dict[str, ProjectSettings] = Field(default_factory=dict, description="Confirmed projects by id.")
 
-    @model_validator(mode="before")
-    @classmethod
-    def sound(cls, data: object) -> object:
-        problem = settings_problem(data)
-        if problem:
-            raise ValueError(problem)
-        return data
+    _sound = model_validator(mode="before")(classmethod(lambda cls, data: _checked(settings_problem, data)))

@@ -93,18 +93,7 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
         for i, prompt in enumerate(data["prompts"]):
             text, report = recall(ws, prompt["text"], session_id=f"eval-{i}", cwd=str(project), deadline_ms=10_000)
             keys = [ids.get(card["id"], "?") for card in report["cards"]]
-            if prompt.get("judge") == "forbidden":
-                # A trap: only whether a forbidden note came back counts.
-                for cls in (prompt.get("class", "trap"), "all"):
-                    row = rows.setdefault(cls, {"prompts": 0, "answerable": 0, "hits": 0, "no_answer": 0, "quiet": 0,
-                                                "forbidden": 0, "cards": 0, "bytes": 0})
-                    row["prompts"] += 1
-                    row["cards"] += len(keys)
-                    row["bytes"] += len(text.encode("utf-8"))
-                    row["forbidden"] += sum(1 for k in keys if k in forbidden)
-                if any(k in forbidden for k in keys):
-                    misses.append(f"trap: {prompt['text']!r} recalled forbidden {keys}")
-                continue
+            trap = prompt.get("judge") == "forbidden"  # a trap: only whether a forbidden note came back counts
             for cls in (prompt.get("class", "all"), "all"):
                 row = rows.setdefault(cls, {"prompts": 0, "answerable": 0, "hits": 0, "no_answer": 0, "quiet": 0,
                                             "forbidden": 0, "cards": 0, "bytes": 0})
@@ -112,12 +101,18 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
                 row["cards"] += len(keys)
                 row["bytes"] += len(text.encode("utf-8"))
                 row["forbidden"] += sum(1 for k in keys if k in forbidden)
+                if trap:
+                    continue
                 if prompt.get("expect"):
                     row["answerable"] += 1
                     row["hits"] += prompt["expect"] in keys
                 else:
                     row["no_answer"] += 1
                     row["quiet"] += not keys
+            if trap:
+                if any(k in forbidden for k in keys):
+                    misses.append(f"trap: {prompt['text']!r} recalled forbidden {keys}")
+                continue
             ok = prompt["expect"] in keys if prompt.get("expect") else not keys
             if not ok:
                 misses.append(f"{prompt.get('class', '')}: {prompt['text']!r} expected {prompt.get('expect')} got {keys}")
