@@ -74,6 +74,15 @@ EN = {
     "no": "Cancel",
     "done.archive": "Archived «{title}». Restore it from the archive (h).",
     "done.restore": "Restored «{title}».",
+    "status.active": "active",
+    "status.archived": "archived",
+    "rel.replaces": "replaces",
+    "rel.replaced_by": "replaced by",
+    "rel.supersedes": "replaces",
+    "rel.supersededBy": "replaced by",
+    "reason.updated": "updated",
+    "reason.superseded": "replaced",
+    "reason.undo": "undone",
     "archived.by_user": "archived by you",
     "archived.by_agent": "archived by the agent",
     "archived.make_room": "archived to make room at the layer limit",
@@ -199,6 +208,15 @@ ZH = {
     "no": "取消",
     "done.archive": "已归档「{title}」。可在归档视图（h）恢复。",
     "done.restore": "已恢复「{title}」。",
+    "status.active": "有效",
+    "status.archived": "已归档",
+    "rel.replaces": "替代了",
+    "rel.replaced_by": "被替代为",
+    "rel.supersedes": "替代了",
+    "rel.supersededBy": "被替代为",
+    "reason.updated": "更新",
+    "reason.superseded": "被替代",
+    "reason.undo": "撤销",
     "archived.by_user": "由你归档",
     "archived.by_agent": "由智能体归档",
     "archived.make_room": "因层已满被归档以腾出空间",
@@ -273,3 +291,8 @@ class Labels:
 
     def __call__(self, key: str, **kw: object) -> str:
         return self.table[key].format(**kw) if kw else self.table[key]
+
+    def word(self, group: str, value: str) -> str:
+        """A stored word (a status, a relation, a reason) in the panel's language; itself when the
+        table does not know it, so a value from a newer store never breaks the screen."""
+        return self.table.get(f"{group}.{value}", value)

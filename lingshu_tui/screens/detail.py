@@ -19,7 +19,7 @@ def render_detail(rec: dict[str, Any], t: Labels) -> Text:
     out = Text()
     out.append(f"{rec.get('title', '')}\n", style="bold underline")
     status = rec.get("status", "active")
-    out.append(f"{t('d.layer')}: {t(rec['layer'])} · {t('d.status')}: {status}")
+    out.append(f"{t('d.layer')}: {t(rec['layer'])} · {t('d.status')}: {t.word('status', str(status))}")
     if rec.get("reviewState") == "legacy_unreviewed":
         out.append(f" · {t('unreviewed')}", style="bold yellow")
     out.append("\n\n")
@@ -37,14 +37,14 @@ def render_detail(rec: dict[str, Any], t: Labels) -> Text:
         validity.append(t("d.until", end=str(rec["validUntil"])[:16].replace("T", " ")))
     row(t("d.validity"), " ".join(validity))
     chain = rec.get("chain") or []
-    row(t("d.chain"), "; ".join(f"{rel} «{title}»" for rel, title in chain) or t("d.none"))
+    row(t("d.chain"), "; ".join(f"{t.word('rel', rel.replace(' ', '_'))} «{title}»" for rel, title in chain) or t("d.none"))
     versions = rec.get("versions") or []
-    revs = [t("d.current", rev=rec.get("revision", 1))] + [f"r{v.get('revision')} {str(v.get('time', ''))[:16].replace('T', ' ')} {v.get('reason', '')} «{v.get('title', '')}»" for v in versions]
+    revs = [t("d.current", rev=rec.get("revision", 1))] + [f"r{v.get('revision')} {str(v.get('time', ''))[:16].replace('T', ' ')} {t.word('reason', str(v.get('reason', '')))} «{v.get('title', '')}»" for v in versions]
     if rec.get("versionsTrimmed"):
         revs.append(t("d.trimmed", n=rec["versionsTrimmed"]))
     row(t("d.revisions"), "; ".join(revs))
     links = rec.get("linkTitles") or []
-    row(t("d.links"), "; ".join(f"{rel} «{title}»" for rel, title in links) or t("d.none"))
+    row(t("d.links"), "; ".join(f"{t.word('rel', rel)} «{title}»" for rel, title in links) or t("d.none"))
     out.append(f"\n{t('d.body')}\n", style="bold")
     if rec.get("bodyProblem"):
         out.append(rec["bodyProblem"], style="bold red")

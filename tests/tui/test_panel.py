@@ -687,3 +687,18 @@ async def test_11_conflicts_show_both_bodies_the_diff_and_say_what_a_decision_di
         await settle(pilot)
         messages = [n.message for n in app._notifications]  # type: ignore[attr-defined]
         assert any(m.startswith(f"Replaced «{cand['title']}» — revision") for m in messages), messages
+
+
+def test_11_the_detail_speaks_chinese_words_for_stored_values() -> None:
+    """Issue 11: status, relations and revision reasons are worded in the panel's language; an
+    unknown stored word shows as itself, never breaks the screen."""
+    from lingshu_tui.i18n import Labels
+    from lingshu_tui.screens.detail import render_detail
+
+    rec = {"title": "部署", "layer": "project", "status": "active", "chain": [("replaced by", "新部署")],
+           "versions": [{"revision": 1, "time": "2026-01-01T00:00", "reason": "superseded", "title": "旧"},
+                        {"revision": 2, "time": "2026-01-02T00:00", "reason": "some_new_reason", "title": "x"}],
+           "linkTitles": [("supersedes", "旧部署")], "body": "正文"}
+    text = render_detail(rec, Labels("zh")).plain
+    assert "有效" in text and "active" not in text and "被替代为" in text and "替代了" in text and "被替代" in text
+    assert "some_new_reason" in text
