@@ -145,6 +145,8 @@ _LEET_WORD = re.compile(r"[a-z@$|]*[0-9@$|][a-z0-9@$|]*")
 _LEET_HINT = re.compile(r"[a-z][0-9@$|]|[0-9@$|][a-z]")
 _HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])[-\u2010-\u2015\u00ad.·*~]+(?=[a-z])")
 _SPACED_LETTERS = re.compile(r"\b(?:[a-z] ){2,}[a-z]\b")
+_JOINED_WORDS = re.compile(r"[a-z]{2,}(?:[-._][a-z]{2,}){2,}")
+_JOINERS = re.compile(r"(?<=[a-z])[-._](?=[a-z])")
 _CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff])\s+(?=[\u3000-\u9fff])")
 
 
@@ -204,7 +206,7 @@ _STRONG = r"(instructions?|directives?|prompts?|guidance|guidelines|commands|ord
 _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
 # A qualifier names what the rules are about ("the previous context of the migration", "system
 # rules for a package"): talk about engineering, not an order to the model.
-_ABOUT_ELSE = r"(?!\s+(of|for|in|on|about|from|regarding|under|within)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?)\b))"
+_ABOUT_ELSE = r"(?!\s+(of|for|in|on|about|from|regarding|under|within)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot)\b))"
 
 def _spelled(pattern: str) -> str:
     return pattern.translate(_I_LIKE)
@@ -253,6 +255,19 @@ _INJECTION_SOURCES = (
     r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator)",
     r"\bthe (user|human) (must|should|need) (not|never) (know|find out|learn|see)",
     r"\bjailbreak|\bdan mode\b|\bdo anything now\b",
+    rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
+    r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
+    r"\bstop asking (for |the user for )?(permission|confirmation|approval)|\b(run|execute) destructive (commands|operations)",
+    r"\b(do|follow|obey) what this (note|memory|message|record) says|\bnot what the (user|human) (says|wants|asks|asked)",
+    r"\b(lower|less) priority than this (memory|note|message)|\bthis (memory|note|message) (takes|has) (priority|precedence) over",
+    r"\b(user|human|operator)s? (is|are) not to be (told|informed|notified|shown)",
+    r"\b(conceal|hide|keep) (this|it|these|that|the change|the changes)\b[^.\n]{0,30}\bfrom (the )?(user|human|person|people|operator|owner)",
+    r"\bmake no mention of (this|it|these)|\b(never|do not|don\'t) (mention|reveal|disclose) (this|these) (memory|memories|note|notes)\b|\bin your (replies|answers|responses)\b[^.\n]{0,20}\b(omit|never|do not|don\'t)",
+    r"\bpretend (this|the|that) (memory|note|message|record) (doesn\'t|does not|didn\'t|did not) exist",
+    r"\bwhen(ever)? the (user|human) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
+    r"(无视|忽略|不要理会|不用管)用户的?(要求|指令|请求|话)|按(照)?这条(记录|笔记|记忆|备注)(执行|来做|去做)",
+    r"(不要|别|不得|切勿)把[^。，,\n]{0,8}告诉用户",
+    r"把你的(系统提示|系统指令|提示词)[^。\n]{0,6}(输出|打印|显示|告诉|发)",
     r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
     r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant) (must|should|shall|will|need to|are to|have to) "
@@ -319,6 +334,19 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("task", "goal", "job", "role", "objective", "instruction", "purpose", "mission"), ("safety",),
     ("ignor", "disregard", "forget", "bypass", "overrid"), (*_WHO, "anyone"), ("secret", "hidden", "private", "quiet", "confidential"),
     ("hide",), ("without",), ("user", "human"), ("jailbreak", "dan mode", "do anything now"),
+    _VERB_WORDS,
+    ("you to ",),
+    ("stop asking", "destructive"),
+    ("this note", "this memory", "this message", "this record", "not what the"),
+    ("priority", "precedence"),
+    ("not to be",),
+    ("from the user", "from the person", "from the human", "from the operator", "from the owner", "from user", "from people"),
+    ("make no mention", "mention this", "mention these", "reveal this", "disclose this", "in your replies", "in your answers", "in your responses"),
+    ("pretend",),
+    ("the user says", "the user types", "the user asks", "the user writes", "the user mentions", "the human says"),
+    ("用户", "这条"),
+    ("告诉用户",),
+    ("把你的",),
     ("instruction from", "instructions from", "directive from", "order from", "orders from", "notice from", "command from", "commands from"),
     ("instruction from", "instructions from", "directive from", "order from", "orders from", "command from", "commands from"),
     ("assistant", "agent", "the ai", "ais ", "llm", "model", "copilot"), ("you are a", "you are an", "you are now"),
@@ -431,7 +459,8 @@ _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
 _ALWAYS_TAG = re.compile(
     r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|tool_calls?|tool_result|tool_use|"
     r"instructions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
-    r"system[_-](prompt|reminder|message|instructions?|note|override|context|role)|user[_-](message|input|query|prompt|instructions?|turn))\b[^<>]{0,60}>"
+    r"system[_-](prompt|reminder|message|instructions?|note|override|context|role)|user[_-](message|input|query|prompt|instructions?|turn)|"
+    r"assistant[_-](response|message|turn|reply|output))\b[^<>]{0,60}>"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|assistant|developer|user|inst)\]",
 )
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
@@ -530,6 +559,9 @@ def _instruction_problem(text: str) -> str | None:
     skeleton = _skeleton(folded)
     if _injection(skeleton):
         return "reads as an instruction aimed at the model (prompt injection)"
+    if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
+        # words strung together with separators ("ignore_all-previous.instructions")
+        return "reads as an instruction aimed at the model (prompt injection)"
     if text.isascii() and _rot13_hint(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
         return "hides an instruction aimed at the model in rot13"
     for decoded in _decoded_payloads(text):
@@ -594,6 +626,8 @@ _NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|secret(?:[_\- ]?key)?|api[_\- ]?
 _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)", re.IGNORECASE)
 _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-]+){{0,2}}"
                     rf"(?:\s+(?:is|was|are|:|=|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)", re.IGNORECASE)
+# "Password123! is the prod database password": the value first, then what it is.
+_VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b", re.IGNORECASE)
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=])\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
 # form (DER, "MII…") has its own shape above.
@@ -663,7 +697,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             if _keylike(m.group()):
                 return "contains a long random-looking key or token"
     for window in _windows(text, _NAME_WORDS, 30, 80, find_in=lower):
-        for regex in (_ASSIGNED, _PROSE, _ASSIGNED_ZH):
+        for regex in (_ASSIGNED, _PROSE, _ASSIGNED_ZH, _VALUE_FIRST):
             for m in regex.finditer(window):
                 if _literal_secret(m.group("value")):
                     return f"contains what looks like a {m.group('name').lower()} value"
