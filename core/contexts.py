@@ -104,6 +104,8 @@ def remember(ws: Workspace, ctx: dict[str, Any]) -> str:
 
 def fold(ws: Workspace) -> None:
     """Write the spooled contexts into `contexts.json` (a writer's chore, under its lock)."""
+    if not spool.pending(ws.home, "contexts"):
+        return  # nothing to fold: no lock taken
     with locked(ws.home / ".contexts.lock", what="the turn list"):
         obj, entries = _with_pending(ws)
         if not entries:

@@ -185,12 +185,13 @@ def sealed_checksum(state_path: Path) -> str | None:
 
 def current(ref: Any) -> _Conn:
     """The layer's index, brought up to the generation on disk first when it is behind."""
-    confine(ref)
     conn = _connect(ref.dir)
     key = file_key(ref.state_path)
     tag = conn.meta("tag")
     if key is not None and conn.checked is not None and conn.checked[0] == key and conn.checked[1] == tag:
         return conn  # the file and the index are both as this process last saw them agree
+    # Any change of the layer file (a swap for a link included) changes its key and comes here.
+    confine(ref)
     if key is not None and tag is not None and conn.meta("schema") == SCHEMA and sealed_checksum(ref.state_path) == tag:
         conn.checked = (key, tag)
         return conn

@@ -570,6 +570,7 @@ def cold_file(rid: str, payload: dict[str, Any]) -> dict[str, Any]:
 def read_cold(ref: LayerRef, rid: str) -> dict[str, Any]:
     """An archived body (and, since the layer file stopped holding archived records, the record
     itself), checked; never an empty body in place of a lost one."""
+    confine(ref)
     path = ref.cold_dir / f"{rid}.json"
     try:
         obj = read_json(path)
