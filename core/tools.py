@@ -287,12 +287,6 @@ def _precheck(ws: Workspace, inp: SaveInput) -> dict[str, Any] | None:
     finding = scan_fields(_text_fields(inp))
     if finding:
         return _gate("unsafe", "safety_scan", finding.message(), "Rewrite the named field as the message says, then save again.", rid=inp.id or "", field=finding.field)
-    for name in ("title", "body"):
-        if getattr(inp, name) is not None and not getattr(inp, name).strip():
-            return _fail("invalid", f"The {name} is empty or only whitespace; a record that says nothing can never be used. "
-                         f"Write the {name}, then save again.", write=True, rid=inp.id or "")
-    if inp.applicability == "conditional" and not inp.conditions and (inp.id is None or inp.conditions is not None):
-        return _fail("invalid", "applicability 'conditional' needs at least one condition. Add one, or use 'all_in_scope'.", write=True, rid=inp.id or "")
     return None
 
 
@@ -533,6 +527,10 @@ def _create(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         return _no_project(routing.get("detail"))
 
     def change(state: dict[str, Any], tx: Tx) -> dict[str, Any]:
+        rec = _new_record(ws, ref, inp, actor)
+        stop = _unusable(rec)  # before anything else in the transaction: a refused save changes nothing
+        if stop:
+            return stop
         dup, cands = _candidates(state, ref, inp)
         if dup:
             return _short_circuit("ok", "none", "", f"Already remembered as {dup}; to change it, save with that id.", rid=dup, state="ACCEPT",
@@ -549,10 +547,6 @@ def _create(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
                                   needsResolution=True, candidates=cands, pendingConflicts=len(state["conflicts"]))
         _drop_conflicts(state, title=inp.title)
         archived = _make_room(state, tx, ref)
-        rec = _new_record(ws, ref, inp, actor)
-        stop = _unusable(rec)
-        if stop:
-            return stop
         state["records"][rec["id"]] = rec
         return {"rec": rec, "archived": archived}
 
@@ -594,8 +588,6 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
             new["conditions"] = given["conditions"] or []
             if "applicability" not in given:
                 new["applicability"] = "conditional" if new["conditions"] else "all_in_scope"
-        if new.get("applicability") == "conditional" and not new.get("conditions"):
-            return _fail("invalid", "applicability 'conditional' needs at least one condition. Add one, or use 'all_in_scope'.", write=True, rid=rec["id"])
         stop = _unusable(new)
         if stop:
             return stop
@@ -656,8 +648,11 @@ def _supersede(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         if cands and inp.resolution != "distinct":
             return _gate("conflict", "topic_slot", f"The topic slot '{topic}' already has another current record («{cands[0]['title']}»).",
                          "Replace that record instead, or choose another topicKey.", candidates=cands, pendingConflicts=len(state["conflicts"]))
-        archived = _make_room(state, tx, ref, keep=old_id)
         rec = _new_record(ws, ref, probe, actor)
+        stop = _unusable(rec)  # a refused save changes nothing: checked before room is made
+        if stop:
+            return stop
+        archived = _make_room(state, tx, ref, keep=old_id)
         now = rec["created"]
         old = tx.edit(state, old_id)
         rec["supersedes"] = old_id

@@ -449,3 +449,29 @@ def test_a_link_out_of_the_home_is_refused_never_followed(home: Path, project: P
     if link == "state.json":  # the one file a search reads; it opens no lock, cold store or previous generation
         assert s["ok"] is False and "symbolic link" in s["message"]
     assert sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in outside.parent.rglob("*")) == before
+
+
+def test_2_an_unusable_save_at_the_limit_archives_nothing(home: Path, project: Path, mem: Memory) -> None:
+    """A save refused by the record check is refused before room is made: at the hard limit it
+    archives no record (the answer says committed: false, and the layer is unchanged)."""
+    from core.store import HARD_ACTIVE, transact
+    from core.workspace import open_workspace
+
+    ref = open_workspace(home, project).project_layer
+    assert ref is not None
+
+    def fill(state, tx):  # type: ignore[no-untyped-def]
+        for i in range(HARD_ACTIVE):
+            rid = f"mem_full{i:012d}"
+            state["records"][rid] = {"id": rid, "title": f"note {i}", "body": "x", "status": "active", "revision": 1,
+                                     "updated": "2026-01-01T00:00:00.000000Z"}
+
+    transact(ref, fill)
+    before = layer_file(home, project).read_bytes()
+    for args in ({"title": "Blank body", "body": "   "}, {"title": "Needs a condition", "body": "x", "applicability": "conditional"}):
+        r = mem("memory_save", args)
+        assert (r["status"], r["committed"]) == ("invalid", False)
+    old = next(iter(read_layer(home, project)["records"]))
+    r = mem("memory_save", {"title": "Replacement", "body": "  ", "supersedes": old})
+    assert (r["status"], r["committed"]) == ("invalid", False)
+    assert layer_file(home, project).read_bytes() == before
