@@ -126,7 +126,7 @@ class Palace(OptionList):
             line.append(" " * max(1, min(28, max(8, self._width() - 20)) - name.cell_len))
             line.append(f"{len(items):>4}" if not self.filter_text else f"{len(items):>4}/{len(self.snapshot.rooms[room])}")
             if not items:
-                line.append("   " + self.t("empty"), style="dim")
+                line.append("   " + self.t("no_match" if self.filter_text else "empty"), style="dim")
             elif is_open:
                 line.append("  " + self.t("page", page=page + 1, pages=self.pages_of(room)), style="dim")
             line.truncate(self._width(), overflow="ellipsis")

@@ -638,6 +638,7 @@ async def test_11_the_filter_narrows_every_room_and_letters_type_text(demo, size
         assert any("Format with ruff" in r for r in rows(app))
         assert not any("Never commit secrets" in r for r in rows(app))
         assert any("/" in r for r in rows(app) if r.startswith(("▸", "▾")))  # "matches/total" per room
+        assert any("(no match)" in r for r in rows(app) if r.startswith(("▸", "▾")))  # a filtered-out room is not "empty"
         assert demo.layer_bytes() == before  # no key acted on the store
         await pilot.press("escape")
         await pilot.pause()
