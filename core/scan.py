@@ -142,12 +142,17 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _I_LIKE = str.maketrans({"l": "i"})
 _LEET_WORD = re.compile(r"[a-z@$|]*[0-9@$|][a-z0-9@$|]*")
 # Leetspeak puts digits or symbols between letters ("1gn0re", "s3cret") or spells a word in digits.
-_LEET_HINT = re.compile(r"[a-z][0-9@$|]|[0-9@$|][a-z]")
-_HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])[-\u2010-\u2015\u00ad.·*~]+(?=[a-z])")
-_SPACED_LETTERS = re.compile(r"\b(?:[a-z] ){2,}[a-z]\b")
-_JOINED_WORDS = re.compile(r"[a-z]{2,}(?:[-._][a-z]{2,}){2,}")
-_JOINERS = re.compile(r"(?<=[a-z])[-._](?=[a-z])")
-_CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff])\s+(?=[\u3000-\u9fff])")
+# Each pattern here starts with one character class and looks back from it: Python's re tries a
+# leading look-behind or alternation at every position of the text, a class only where it fits.
+_LEET_HINT = re.compile(r"[0-9@$|](?<=[a-z][0-9@$|])|[0-9@$|](?=[a-z])")
+_HYPHEN_IN_WORD = re.compile(r"[-\u2010-\u2015\u00ad.·*~](?<=[a-z][-\u2010-\u2015\u00ad.·*~])[-\u2010-\u2015\u00ad.·*~]*(?=[a-z])")
+# Matched from the space after the first lone letter: "i g n o r e" -> "i" + "gnore".
+_SPACED_LETTERS = re.compile(r" (?:(?<=^[a-z] )|(?<=\W[a-z] ))[a-z] [a-z](?: [a-z])*(?!\w)")
+# Three words of 2+ letters strung with separators, found from the first separator.
+_JOINED_WORDS = re.compile(r"[-._](?<=[a-z]{2}[-._])[a-z]{2,}+[-._][a-z]{2}")
+_JOINERS = re.compile(r"[-._](?<=[a-z][-._])(?=[a-z])")
+# Found from the CJK character before the gap (kept by the `\1` replacement): rarer than spaces.
+_CJK_GAP = re.compile(r"([\u3000-\u9fff])\s+(?=[\u3000-\u9fff])")
 
 
 @lru_cache(maxsize=4096)
@@ -173,13 +178,17 @@ class _FoldTable(dict):  # type: ignore[type-arg]
 
 
 _FOLD = _FoldTable()
+# CJK unified ideographs fold to themselves (no decomposition, no look-alike but 丿 for "/"):
+# runs of them are left as they are.
+_FOLDS = re.compile(r"[^\x00-\x7f\u4e00-\u4e3e\u4e40-\u9fff]+")
 
 
 def _fold(text: str) -> str:
     """Compatibility forms and accents taken apart (NFKD), look-alikes to ASCII, no marks or
     invisible characters, lowercase. Lines are kept."""
     if not text.isascii():
-        text = unicodedata.normalize("NFKD", text).translate(_FOLD)
+        # Only the runs that can change: translating every character costs a table lookup each.
+        text = _FOLDS.sub(lambda m: unicodedata.normalize("NFKD", m.group()).translate(_FOLD), text)
     return text.casefold()
 
 
@@ -191,7 +200,7 @@ def _skeleton(folded: str) -> str:
     text = _HYPHEN_IN_WORD.sub("", text.replace("_", " "))
     text = _SPACED_LETTERS.sub(lambda m: m.group().replace(" ", ""), text)
     if not text.isascii():
-        text = _CJK_GAP.sub("", text)
+        text = _CJK_GAP.sub(r"\1", text)
     return " ".join(text.split()).replace("l", "i")
 
 
@@ -220,6 +229,7 @@ _INJECTION_SOURCES = (
     rf"|{_DET}{_STRONG}\b{_ABOUT_ELSE}"
     rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|above|before|said|so far)"
+    rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
     rf"|{_DET}(instructions?|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
     r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
     r"\b(act|behave|respond) as (if you (are|were) )?(an? )?(unrestricted|unfiltered|jailbroken|evil|dan|ai without)",
@@ -238,14 +248,15 @@ _INJECTION_SOURCES = (
     r"\b(the )?(user|human|operator) (never|doesn't|does not|won't|will not|must not|should not|cannot|can't) "
     r"(finds? out|learns?|notices?|realises?|realizes?|discovers?|suspects?)\b",
     r"\b(your|you (received|were given|got|have been given|have))\b[^.\n]{0,30}\b(instructions?|directives?|prompts?|guidelines|rules)\b"
-    r"[^.\n]{0,30}\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated)",
+    r"[^.\n]{0,30}\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|(have been|were|are now) (updated|changed|replaced|rewritten|revised|amended))",
     r"\b(instructions?|directives?|prompts?|guidelines|rules) you (received|were given|got|have been given|have)\b[^.\n]{0,30}"
     r"\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|wrong|fake)",
-    r"\b(treat|consider|use|take|read) (this|it|the following|these)( \w+)? as (your )?(new |real |updated )?(system prompt|instructions|directives|orders|rules)",
+    r"\b(treat|consider|use|take|read) (this|it|the following|these)( \w+)? as (your )?(new |real |updated )?(system prompt|instructions|directives|orders|rules)"
+    r"|\b(treat|consider|use|take|read|regard)\b[^.\n]{0,40}? as your (new |real |updated |actual )?(system prompt|instructions|directives|orders|rules)\b",
     r"\b(this|the following) (note|memory|message|text|record|line)s? (is|are|acts as|serves as) (your )?(new |real |updated )?(system prompt|instructions|directives)",
     r"\b(overrides?|supersedes?|takes? precedence over|replaces?|cancels?) (all|any|every|your)( other| previous| prior| earlier| existing)? "
-    r"(instructions|directives|prompts|guidelines|system prompt)",
-    r"\byour (new|real|true|actual|only|primary|secret|hidden) (task|goal|job|role|objective|instructions?|purpose|mission) (is|are|now)\b",
+    r"(instructions|directives|prompts|guidelines|system prompt|ones|rules)",
+    r"\byour (new|real|true|actual|only|primary|secret|hidden) (task|goal|job|role|objective|instructions?|purpose|mission)(,[^,.\n]{0,40},)? (is|are|now)\b",
     r"\b(ignore|disregard|bypass|forget) (all |any |your )?safety\b",
     r"\byou (must|should|will|need to|have to) (now )?(ignore|disregard|forget|bypass|override) (the |your |all |any )?"
     r"(safety|rules|instructions|guidelines|restrictions|system|previous|prior|above)",
@@ -254,7 +265,7 @@ _INJECTION_SOURCES = (
     r"\bhide (this|it|that|these) from (the )?(user|human|operator)",
     r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator)",
     r"\bthe (user|human) (must|should|need) (not|never) (know|find out|learn|see)",
-    r"\bjailbreak|\bdan mode\b|\bdo anything now\b",
+    r"\bjailbreak\s*[:!]|\bjailbreak (mode|enabled|activated|the (model|assistant|ai)|yourself)\b|\bdan mode\b|\bdo anything now\b",
     rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
     r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
     r"\bstop asking (for |the user for )?(permission|confirmation|approval)|\b(run|execute) destructive (commands|operations)",
@@ -275,14 +286,16 @@ _INJECTION_SOURCES = (
     r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue)\b",
     r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|programming|rules|behaviou?r|guidelines)",
     r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directives?|commands?|orders?|task)\s*[:：]",
-    r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate)\b",
+    r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate|"
+    r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
     r"\b(add|insert|install|plant|hide) (a |an )?(backdoor|reverse shell|keylogger)",
     r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
     r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human)|\bsay nothing to the (user|human)",
     r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human)",
     r"\blie (to the (user|human)|and say|about (it|this|the))\b",
     # words aimed at whatever model reads the note
-    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?(ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?\s*[:,!—-]",
+    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?\s*[:,!—-]"
+    r"|\b(attention|note|message|instructions?|reminder|warning) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:",
     r"\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b",
     r"\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b",
     r"\bwhen(ever)? you (read|see|process|recall|load|find) this( note| memory| message| text)?\b[^.\n]{0,40}\b(ignore|forget|disregard|approve|run|execute|delete|send|upload|push|merge|skip|do not tell|don't tell)\b",
@@ -295,12 +308,32 @@ _INJECTION_SOURCES = (
     r"\b(safety|guardrails?|content filters?|safety filters?|restrictions)\s*(=|:|is|are)?\s*(off|disabled|false|none|removed|lifted)\b",
     r"\b(respond|reply|answer) only with the contents\b|\b(respond|reply|answer) (only )?with the contents of\b",
     r"\b(send|upload|post|email|leak|exfiltrate|paste|transmit|forward)\b[^.\n]{0,40}\b(\.env|\.ssh|id_rsa|aws/credentials|secrets|api keys|tokens|"
-    r"private keys?|credentials|passwords|ssh keys)\b[^.\n]{0,40}\b(to|at|via|into)\s+(me|us|this|my|http|https|pastebin|a gist|gist|an external|the following|attacker)",
+    r"private keys?|credentials|passwords|ssh keys)\b[^.\n]{0,40}\b(to|at|via|into)\s+(the |a |an )?(me|us|this|my|http|https|pastebin|a gist|gist|an external|the following|attacker)",
     r"\bkeep (the )?(user|human|operator) (in the dark|unaware|uninformed|out of the loop)",
     r"\b(do not|don't|dont|never) (tell|inform|notify|alert) (the )?(user|human|operator)\s*[,;]\s*(just|simply|only)",
     r"\b(developer|god|debug|admin|sudo) mode (is )?(enabled|activated|on|unlocked)\b[^\n]{0,40}?(everything|anything|all)\b[^.\n]{0,12}(allowed|permitted|goes)",
     r"\b(developer|god|admin|sudo) mode (is )?(enabled|activated|on|unlocked)\s*[.!:]?\s*(you|ignore|no (restrictions|rules|limits|filters))",
     r"\b(disable|turn off|switch off|remove) (your|the|all) (safety|content) (filters?|guidelines|checks|rules|restrictions)",
+    # rules declared void without naming who ("the previous rules no longer apply")
+    r"\b(previous|prior|earlier|above|old|original|initial|existing|all|any|these|those) ((safety|system|other) )?(rules|instructions|guidelines|guidance|"
+    r"directives|prompts?|restrictions|constraints|guardrails) (no longer (apply|count|matter|hold|bind)|(are|were|have been|is) (now )?(void|obsolete|"
+    r"cancell?ed|revoked|suspended|lifted|null|invalid|superseded|overridden|removed|disabled|gone))",
+    r"\b(hidden|secret|private|covert) (instructions?|directives?|commands?|orders?|task) (for|to) (the |any |all )?(ai|model|llm|assistant|agent|bot)s?\b",
+    r"\b(unrestricted|unfiltered|uncensored|jailbroken|no[- ]limits?|no[- ]rules|no[- ]filter) mode\b",
+    r"\b(this|the following) (note|memory|message|text|record) (outranks|overrides|supersedes|trumps|beats|takes precedence over) (your|the|any|all)\b"
+    r"|\beven if (it|this) (conflicts|contradicts|disagrees) with (your|the|any|earlier|previous|prior|other) (\w+ )?(orders|instructions|rules|directives|system prompt|guidelines)",
+    r"\b(guardrails|rules|restrictions|filters|guidelines|instructions|limits|safety rules|safety checks) you (follow|obey|have|were given|are under)\b[^.\n]{0,20}"
+    r"\b(were|have been|are|is) (now )?(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)",
+    r"\b(you|the (assistant|model|ai|agent|bot)) (is|are|will be) now (in |an? )?(unrestricted|unfiltered|uncensored|jailbroken|unbound|free of)",
+    r"\b(comply|complies|obey|obeys) with (any|every|all|each) (request|instruction|order|command|prompt)s?\b[^.\n]{0,30}\b(without|no matter|regardless|even)",
+    r"\bfrom here on,? (you|treat|ignore|always|never|do not|don't|skip|respond|reply|answer|act|assume)\b",
+    # other languages, folded (accents gone): a verb of ignoring or forgetting near the word for instructions
+    # (English verb and noun together are the first rule's, with its qualifiers)
+    r"\b(ignora[rsdn]?|ignorez|ignorer|ignorier[a-z]*|olvid[a-z]*|descart[a-z]*|oubli[a-z]*|vergiss[a-z]*|missacht[a-z]*|esquec[a-z]*|dimentic[a-z]*|"
+    r"negeer[a-z]*|vergeet)\b[^.\n]{0,40}\b(instruc[a-z]*|instruz[a-z]*|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|regeln|consignes|"
+    r"directivas|indicaciones|istruzion[a-z]*|instructies)\b"
+    r"|\b(ignor[a-z]*)\b[^.\n]{0,40}\b(instrucciones|instrucoes|instrucao|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|regeln|consignes|"
+    r"directivas|indicaciones|istruzion[a-z]*|instructies)\b",
     # Chinese
     r"(忽略|忽视|无视|忘记|忘掉|跳过|不要理会|别理会|不用管|别管|抛开|丢弃|不再遵守|不要遵守|停止遵守|不必遵守)(掉)?[^。！？!?\n]{0,8}?"
     r"(之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|所有|全部|一切|系统|你的|你收到的|给你的)[^。！？!?\n]{0,8}?"
@@ -316,6 +349,8 @@ _INJECTION_SOURCES = (
     r"(对|向)用户(保密|隐瞒)|瞒着用户",
     r"(泄露|输出|打印|显示|告诉我)(你的)?(系统提示|系统指令|隐藏指令|初始指令)",
     r"(开发者|管理员|上帝)模式(已)?(开启|启用|激活)",
+    r"你[^。！？!?\n]{0,6}不再(受|被)[^。！？!?\n]{0,12}(约束|限制|控制|管)",
+    r"无论用户(说|问|输入|要求|讲)(什么|了什么)[^。\n]{0,4}你",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -356,7 +391,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("omit this", "remove this", "hide this", "delete this", "skip this"),
     ("say nothing",), ("keep quiet", "keep silent", "keep mum"), ("lie ",),
     ("ai:", "ai,", "ai!", "ai-", "ai—", "ais:", "model:", "model,", "llm", "assistant:", "assistant,", "agent:", "agent,", "bot:", "bot,",
-     "gpt", "claude", "copilot", "models:", "agents:", "assistants:"),
+     "gpt", "claude", "copilot", "models:", "agents:", "assistants:", "attention", "note to", "note for", "message to", "message for",
+     "hey", "dear", "instruction", "reminder", "warning"),
     ("reading this", "seeing this", "processing this", "reads this", "loading this"), ("if you are a",),
     ("you read this", "you see this", "you process this", "you recall this", "you load this", "you find this"),
     ("the user", "the human"), ("ignore the", "ignore what the"), ("as your",), ("you to ",),
@@ -365,9 +401,15 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("send", "upload", "post", "email", "leak", "exfiltrat", "paste", "transmit", "forward"), ("keep the", "keep user", "keep human"), _WHO,
     ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"),
     ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"), ("safety", "content"),
+    ("rules", "instruction", "guideline", "guidance", "directive", "prompt", "restriction", "constraint", "guardrail"),
+    ("hidden", "secret", "private", "covert"), ("mode",),
+    ("outrank", "overrides", "supersedes", "trumps", "beats", "precedence", "even if"),
+    ("you follow", "you obey", "you have", "you were given", "you are under"), ("now",),
+    ("compi", "obey"), ("from here on",),
+    ("ignor", "oivid", "descart", "oubii", "vergiss", "missacht", "esquec", "dimentic", "negeer", "vergeet"),
     ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守"), ("当作", "作为", "视为", "当成"),
     ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后"), ("指令", "指示"), ("用户",), ("用户",),
-    ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",),
+    ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",), ("不再",), ("无论用户",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -412,16 +454,17 @@ for _n, (_rule, _words) in enumerate(_RULES):
 
 
 # Each word's first characters up to 4 (as the text's word starts are cut): one set lookup rules
-# out every word that starts so. Words in scripts without spaces are looked for directly.
+# out every word that starts so. Words in scripts without spaces are looked for directly, those
+# whose first character the text holds.
 _START = re.compile(r"(?<![a-z0-9])[a-z0-9][^\s]{0,3}")
 _BY_START: dict[str, list[str]] = {}
-_UNSPACED: list[str] = []
+_UNSPACED: dict[str, list[str]] = {}
 for _w in _WORD_GROUPS:
     _m = _START.match(_w)
     if _w.isascii() and _m:
         _BY_START.setdefault(_m.group(), []).append(_w)
     else:
-        _UNSPACED.append(_w)
+        _UNSPACED.setdefault(_w[0], []).append(_w)
 
 
 def _injection(skeleton: str) -> bool:
@@ -430,7 +473,9 @@ def _injection(skeleton: str) -> bool:
     starts = set(_START.findall(skeleton))
     candidates = [w for key in starts & _BY_START.keys() for w in _BY_START[key]]
     if not skeleton.isascii():
-        candidates += [w for w in _UNSPACED if w in skeleton]
+        for first, words in _UNSPACED.items():
+            if first in skeleton:
+                candidates += [w for w in words if w in skeleton]
     spans: dict[int, list[list[int]]] = {}
     for word in candidates:
         at = skeleton.find(word)
@@ -461,11 +506,14 @@ _ALWAYS_TAG = re.compile(
     r"instructions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
     r"system[_-](prompt|reminder|message|instructions?|note|override|context|role)|user[_-](message|input|query|prompt|instructions?|turn)|"
     r"assistant[_-](response|message|turn|reply|output))\b[^<>]{0,60}>"
+    r"|<!--\s*(system|assistant|developer|instructions?|system prompt)\s*:"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|assistant|developer|user|inst)\]",
 )
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
 _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
 _HEADING_ROLE = re.compile(rf"^\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
+# A heading that is nothing but a role in capitals opens a fake turn; "## System design" is a title.
+_HEADING_ROLE_ALONE = re.compile(r"^\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
 _CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
 _ROLE_LINE = re.compile(rf"^[\s>*\-+•]*(system prompt|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$", re.MULTILINE)
@@ -494,14 +542,14 @@ _CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
 def _role_problem(folded: str, nfkc: str) -> str | None:
     if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
-    if ("#" in folded and _HEADING_ROLE.search(folded)) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)):
+    if ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
     if ("memory note" in folded or "end of" in folded or "begin" in folded or "start of" in folded or "stop of" in folded
             or "close of" in folded or "end the" in folded or "end memory" in folded or "end notes" in folded) and (
             _CARD_HEADER.search(folded) or _BOUNDARY.search(folded)):
         return "imitates Lingshu's memory-card header or the end of the notes"
     turns: set[str] = set()
-    role_lines = _ROLE_LINE.finditer(folded) if _ROLE_WORD_COLON.search(folded) else ()
+    role_lines = _ROLE_LINE.finditer(folded) if (":" in folded or "：" in folded) and _ROLE_WORD_COLON.search(folded) else ()
     for m in role_lines:
         role, rest = m.group(1).lower(), m.group("rest").strip()
         if not rest:
@@ -516,7 +564,8 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
             turns.add(role)
     if len(turns & {"user", "assistant", "system", "human", "ai", "model"}) >= 2:
         return "holds a made-up conversation (lines opened by 'user:' and 'assistant:')"
-    for m in _ROLE_LINE_ZH.finditer(folded) if not folded.isascii() else ():
+    zh_roles = not folded.isascii() and any(w in folded for w in ("系统", "助手", "用户", "开发者"))
+    for m in _ROLE_LINE_ZH.finditer(folded) if zh_roles else ():
         if _TO_MODEL_ZH.search(m.group("rest")):
             return f"opens a line as '{m.group(1)}：' with an order (a fake role)"
     return None
@@ -528,7 +577,8 @@ _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 def _decoded_payloads(text: str) -> list[str]:
     """What base64 runs in the text say, when they decode to readable text."""
     out = []
-    for m in _BASE64_RUN.finditer(text):
+    # A run is part of one whitespace-separated token: only long tokens are searched.
+    for m in (m for token in text.split() if len(token) >= 16 for m in _BASE64_RUN.finditer(token)):
         run = m.group()
         try:
             raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
@@ -550,8 +600,12 @@ def _rot13_hint(skeleton: str) -> bool:
     return any(hint in padded for hint in _ROT13_HINTS)
 
 
-def _instruction_problem(text: str) -> str | None:
-    nfkc = text if text.isascii() else unicodedata.normalize("NFKC", text)
+def _nfkc(text: str) -> str:
+    return text if text.isascii() or unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+
+
+def _instruction_problem(text: str, nfkc: str) -> str | None:
+    """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded = _fold(text)
     role = _role_problem(folded, nfkc)
     if role:
@@ -613,21 +667,26 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("auth_header", r"\bAuthorization\s*[:=]\s*['\"]?(?:Basic|Bearer|Token|Digest)\s+[A-Za-z0-9+/=._~\-]{8,}"),
     ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
     ("telegram", r"\b\d{8,10}:[0-9A-Za-z_\-]{35}\b"),
+    ("webhook", r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}|webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{30,}"),
 )), re.IGNORECASE)
 _SHAPE_NAMES = {
     "aws_id": "an AWS access key", "pem": "a private key", "der": "a private key body", "hf": "a Hugging Face token",
     "api_key": "an API key", "stripe": "a Stripe key", "github": "a GitHub token", "slack": "a Slack token or webhook",
     "google": "a Google API key", "npm": "an npm token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
-    "bearer": "a bearer token", "telegram": "a Telegram bot token",
+    "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
 }
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@[\w.\-\[]", re.IGNORECASE)
 _NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
-_ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)", re.IGNORECASE)
+# The named-value patterns run on the lowercased window without IGNORECASE (several times
+# faster in Python's re); the value is then cut from the window as written.
+_ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
 _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-]+){{0,2}}"
-                    rf"(?:\s+(?:is|was|are|:|=|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)", re.IGNORECASE)
+                    rf"(?:\s*[:=]|\s+(?:is|was|are|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
-_VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b", re.IGNORECASE)
+_VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b")
+# "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
+_WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=])\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
 # form (DER, "MII…") has its own shape above.
@@ -667,20 +726,18 @@ def _keylike(value: str) -> bool:
 
 # Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
-_RUN = re.compile(r"\S{12,}")
 _CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer")
 _HAS_DIGIT = re.compile(r"[0-9]")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
-_NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "密码", "口令", "密钥", "令牌", "秘钥")
+_NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "密码", "口令", "密钥", "令牌", "秘钥")
 
 
 def _credential_problem(text: str, *, light: bool = False) -> str | None:
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
+    """`text` is in NFKC form already (`_nfkc`)."""
     low = text.lower()
     lower = low if len(low) == len(text) else text
     # A key or token mixes letters and digits; a URL with a password has "://" and "@".
-    runs = [r for r in _RUN.findall(text) if ("@" in r and "://" in r) or (_HAS_DIGIT.search(r) and _HAS_LETTER.search(r))]
+    runs = [r for r in text.split() if len(r) >= 12 and ( ("@" in r and "://" in r) or (_HAS_DIGIT.search(r) and _HAS_LETTER.search(r)))]
     sample = "\n".join([*runs, *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
     if sample:
         m = _SHAPES.search(sample)
@@ -697,10 +754,21 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             if _keylike(m.group()):
                 return "contains a long random-looking key or token"
     for window in _windows(text, _NAME_WORDS, 30, 80, find_in=lower):
-        for regex in (_ASSIGNED, _PROSE, _ASSIGNED_ZH, _VALUE_FIRST):
-            for m in regex.finditer(window):
-                if _literal_secret(m.group("value")):
-                    return f"contains what looks like a {m.group('name').lower()} value"
+        # Each pattern needs a character or word the window may lack: that test is far cheaper.
+        lowered = window.lower()
+        regexes = [_PROSE, _WEAK_NAMED] if "auth" in lowered or "pass" in lowered else [_PROSE]
+        if ":" in window or "=" in window:
+            regexes.append(_ASSIGNED)
+        if not window.isascii():
+            regexes.append(_ASSIGNED_ZH)
+        if " is " in lowered or " was " in lowered:
+            regexes.append(_VALUE_FIRST)
+        # Lowercasing keeps the length of nearly every text; where it does not, the lowercase value is judged.
+        written = window if len(lowered) == len(window) else lowered
+        for regex in regexes:
+            for m in regex.finditer(lowered):
+                if _literal_secret(written[m.start("value"):m.end("value")]):
+                    return f"contains what looks like a {m.group('name')} value"
     return None
 
 
@@ -721,18 +789,19 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
         bad = _bad_char(text)
         if bad:
             return Finding(name, f"contains an invisible or control character ({bad})", _INVISIBLE_FIX)
-    problem = _instruction_problem("\n".join(texts.values())) if texts else None
+    nfkc = {name: _nfkc(text) for name, text in texts.items()}
+    problem = _instruction_problem("\n".join(texts.values()), "\n".join(nfkc.values())) if texts else None
     if problem:
         if len(texts) == 1:
             return Finding(next(iter(texts)), problem, _INJECTION_FIX)
         for name, text in texts.items():
-            alone = _instruction_problem(text)
+            alone = _instruction_problem(text, nfkc[name])
             if alone:
                 return Finding(name, alone, _INJECTION_FIX)
         names = list(texts)
         return Finding(" and ".join(names[:2]) + (" (read together)" if len(names) <= 2 else " and the rest (read together)"),
                        problem, _INJECTION_FIX)
-    for name, text in texts.items():
+    for name, text in nfkc.items():
         problem = _credential_problem(text)
         if problem:
             return Finding(name, problem, _CREDENTIAL_FIX)
@@ -746,4 +815,5 @@ def card_problem(card: str) -> str | None:
     bad = _bad_char(card)
     if bad:
         return f"contains an invisible or control character ({bad})"
-    return _instruction_problem(card) or _credential_problem(card, light=True)
+    nfkc = _nfkc(card)
+    return _instruction_problem(card, nfkc) or _credential_problem(nfkc, light=True)

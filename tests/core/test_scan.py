@@ -7,6 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.durable import encode, with_checksum
 from core.scan import scan_fields, scan_text
@@ -140,3 +142,55 @@ def test_7_the_card_header_cannot_be_forged(mem: Memory) -> None:
 def test_first_field_wins() -> None:
     found = scan_fields({"title": "ok", "summary": "<system>x</system>", "body": "password = hunter2x9"})
     assert found is not None and found.field == "summary"
+
+
+# The scan's patterns are written for speed (a character class first, look-behind after it); these
+# are the plain readings they must agree with, on text made of the characters they care about.
+_PLAIN = {
+    "_LEET_HINT": r"[a-z][0-9@$|]|[0-9@$|][a-z]",
+    "_HYPHEN_IN_WORD": r"(?<=[a-z])[-\u2010-\u2015\u00ad.·*~]+(?=[a-z])",
+    "_SPACED_LETTERS": r"\b(?:[a-z] ){2,}[a-z]\b",
+    "_JOINED_WORDS": r"[a-z]{2,}(?:[-._][a-z]{2,}){2,}",
+    "_JOINERS": r"(?<=[a-z])[-._](?=[a-z])",
+    "_CJK_GAP": r"(?<=[\u3000-\u9fff])\s+(?=[\u3000-\u9fff])",
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="abgilnor 0135@$|-._*~\u2010\u00ad中文丿\u3000\n", max_size=40))
+def test_7_fast_patterns_find_what_their_plain_reading_finds(text: str) -> None:
+    """SPEC §7: the speed-ups change no verdict. Each rewritten pattern finds a match exactly when
+    its plain form does, and rewrites the text to the same skeleton; folding only the runs that
+    can change equals folding the whole text."""
+    import re
+    import unicodedata
+
+    from core import scan
+
+    for name, plain in _PLAIN.items():
+        fast = getattr(scan, name)
+        assert bool(fast.search(text)) == bool(re.search(plain, text)), name
+    assert scan._HYPHEN_IN_WORD.sub("", text) == re.sub(_PLAIN["_HYPHEN_IN_WORD"], "", text)
+    assert scan._CJK_GAP.sub(r"\1", text) == re.sub(_PLAIN["_CJK_GAP"], "", text)
+    assert (scan._SPACED_LETTERS.sub(lambda m: m.group().replace(" ", ""), text)
+            == re.sub(_PLAIN["_SPACED_LETTERS"], lambda m: m.group().replace(" ", ""), text))
+    whole = unicodedata.normalize("NFKD", text).translate(scan._FOLD).casefold()
+    assert scan._fold(text) == whole
+    assert scan._nfkc(text) == unicodedata.normalize("NFKC", text)
+
+
+def test_7_every_rule_is_looked_for_by_its_own_words() -> None:
+    """SPEC §7: an instruction rule runs only near the words it cannot match without. A rule
+    paired with another rule's words would never run; on every hostile text a rule matches in
+    full, one of its words is there."""
+    from core import scan
+
+    texts = [text for _, text in HOSTILE] + [" ".join(part.values()) for part in SPLIT]
+    matched = set()
+    for text in texts:
+        skeleton = scan._skeleton(scan._fold(text))
+        for n, (rule, words) in enumerate(scan._RULES):
+            if rule.search(skeleton):
+                matched.add(n)
+                assert any(w in skeleton for w in words), (n, words, text)
+    assert len(matched) >= len(scan._RULES) * 3 // 4  # the corpus exercises most rules
