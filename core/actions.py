@@ -54,8 +54,11 @@ def ignore_suggestion(ws: Workspace, layer: str, suggestion_id: str) -> dict[str
     ref = ws.layer(layer)
     if ref is None:
         return {"ok": False, "status": "gone", "message": "That layer is not available."}
+    item = next((x for x in _state(ref)["suggestions"] if x.get("id") == suggestion_id), None)
+    if item is None:
+        return {"ok": False, "status": "gone", "message": "That suggestion is no longer there (kept or ignored elsewhere)."}
     _drop_from_queue(ref, "suggestions", "id", suggestion_id)
-    return {"ok": True, "status": "ok"}
+    return {"ok": True, "status": "ok", "item": item}
 
 
 def decide_conflict(ws: Workspace, layer: str, key: str, decision: str) -> dict[str, Any]:
@@ -69,7 +72,7 @@ def decide_conflict(ws: Workspace, layer: str, key: str, decision: str) -> dict[
     proposal = {k: v for k, v in item["proposal"].items() if k not in ("id", "revision", "contextId", "resolution")}
     if decision == "discard":
         _drop_from_queue(ref, "conflicts", "key", key)
-        return {"ok": True, "status": "ok"}
+        return {"ok": True, "status": "ok", "item": item}
     if decision == "new":
         result = _call(ws, "memory_save", {**proposal, "resolution": "distinct"})
     else:
@@ -81,7 +84,51 @@ def decide_conflict(ws: Workspace, layer: str, key: str, decision: str) -> dict[
         result = _call(ws, "memory_save", {**proposal, "id": target})
     if result.get("committed"):
         _drop_from_queue(ref, "conflicts", "key", key)
-    return result
+    return {**result, "item": item}
+
+
+def requeue(ws: Workspace, layer: str, which: str, item: dict[str, Any]) -> dict[str, Any]:
+    """Put an ignored suggestion or a decided conflict back in its queue as it was (the panel's
+    undo). An item with the same id or key already there (the agent proposed it again) stays."""
+    if (stop := _off(ws)) is not None:
+        return stop
+    ref = ws.layer(layer)
+    if ref is None:
+        return {"ok": False, "status": "gone", "message": "That layer is not available."}
+    match = "id" if which == "suggestions" else "key"
+
+    def change(state: dict[str, Any], tx: Tx) -> None:
+        if not any(x.get(match) == item.get(match) for x in state[which]):
+            state[which].append(item)
+
+    transact(ref, change)
+    return {"ok": True, "status": "ok"}
+
+
+def undo_decision(ws: Workspace, layer: str, decision: str, result: dict[str, Any]) -> dict[str, Any]:
+    """Take back a conflict decision: the note saved as new is archived, a replaced note gets its
+    earlier text back as a new revision (both stay in its history), and the proposal returns to
+    the queue. A replaced note the agent changed since is left alone (`conflict`). `result` is
+    what `decide_conflict` answered; its `item` is the conflict as it was queued."""
+    if decision == "new" and result.get("id"):
+        taken = archive(ws, result["id"])
+    elif decision.startswith("replace") and result.get("id"):
+        taken = _previous_text(ws, result["id"], int(result.get("revision", 0)))
+    else:
+        taken = {"ok": True, "status": "ok"}
+    if not taken.get("ok"):
+        return taken
+    return requeue(ws, layer, "conflicts", result["item"])
+
+
+def _previous_text(ws: Workspace, rid: str, revision: int) -> dict[str, Any]:
+    found = find(ws, rid)
+    versions = found[1].get("versions") if found else None
+    if not found or not versions:
+        return {"ok": False, "status": "gone", "message": "That note has no earlier text to go back to."}
+    prev = versions[0]
+    return _call(ws, "memory_save", {"id": rid, "revision": revision,
+                                     **{k: prev.get(k, "") for k in ("title", "summary", "body", "when")}})
 
 
 def archive(ws: Workspace, rid: str) -> dict[str, Any]:

@@ -35,3 +35,12 @@ class ActionFinished(Message):
         self.result = result
         self.done = done
         self.undo = undo  # (label, call) that reverses it, when it succeeded and can be reversed
+
+
+class DetailLoaded(Message):
+    """A record's detail, looked up in a worker thread (None: it is gone or no longer shown)."""
+
+    def __init__(self, rid: str, record: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.rid = rid
+        self.record = record

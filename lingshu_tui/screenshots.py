@@ -64,7 +64,7 @@ def scene_app(base: Path, lang: str = "en", memory_on: bool = True) -> LingshuAp
     return make_app(home, project, lang=lang, clock=lambda: CLOCK, watch=False)
 
 
-async def _ready(pilot: Any) -> Any:
+async def ready(pilot: Any) -> Any:
     """The main screen, once it is mounted and shows the store."""
     while getattr(pilot.app, "main", None) is None or pilot.app.snap is None:
         await pilot.pause(0.01)
@@ -77,20 +77,20 @@ async def _settle(pilot: Any) -> None:
 
 
 async def open_room_page_2(pilot: Any) -> None:
-    palace = (await _ready(pilot)).query_one("#palace")
+    palace = (await ready(pilot)).query_one("#palace")
     palace.toggle("method")
     palace.turn_page(1)
     await pilot.pause()
 
 
 async def open_detail(pilot: Any) -> None:
-    await _ready(pilot)
+    await ready(pilot)
     await pilot.press("down", "down", "enter")
     await pilot.pause()
 
 
 async def open_citations(pilot: Any) -> None:
-    tree = (await _ready(pilot)).query_one("#citations")
+    tree = (await ready(pilot)).query_one("#citations")
     hits = tree.root.children[0]
     hits.expand()
     hits.children[0].expand()
@@ -98,19 +98,19 @@ async def open_citations(pilot: Any) -> None:
 
 
 async def open_conflicts(pilot: Any) -> None:
-    await _ready(pilot)
+    await ready(pilot)
     await pilot.press("c")
     await pilot.pause()
 
 
 async def keep_a_suggestion(pilot: Any) -> None:
-    await _ready(pilot)
+    await ready(pilot)
     await pilot.press("s", "k")
     await _settle(pilot)
 
 
 async def nothing(pilot: Any) -> None:
-    await _ready(pilot)
+    await ready(pilot)
     await pilot.pause()
 
 

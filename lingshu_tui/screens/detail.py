@@ -69,6 +69,7 @@ class DetailScreen(Screen[None]):
         self.rid = rid
         self.t = labels
         self.record: dict[str, Any] | None = None
+        self.loaded = False  # the lookup runs in a worker: until it answers, the screen says so
         translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
@@ -81,9 +82,11 @@ class DetailScreen(Screen[None]):
 
     def show(self, rec: dict[str, Any] | None) -> None:
         self.record = rec
+        self.loaded = True
         if self.is_mounted:
             self._draw()
 
     def _draw(self) -> None:
         rec = self.record
-        self.query_one("#detail", Static).update(render_detail(rec, self.t) if rec else Text(self.t("removed")))
+        text = render_detail(rec, self.t) if rec else Text(self.t("removed") if self.loaded else self.t("loading"))
+        self.query_one("#detail", Static).update(text)

@@ -79,6 +79,7 @@ class ArchiveScreen(ListScreen):
         Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("r", "app.act('restore')", "b.restore", tooltip="Restore the selected record"),
         Binding("x", "app.act('remove')", "b.remove", tooltip="Remove for good, after a confirmation"),
+        Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
         Binding("enter", "app.act('open')", "b.open", tooltip="Open the record's detail", show=False),
     ]
 
@@ -97,6 +98,7 @@ class SuggestionsScreen(ListScreen):
         Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("k,enter", "app.act('keep')", "b.keep", tooltip="Keep (保留): write it now"),
         Binding("i", "app.act('ignore')", "b.ignore", tooltip="Ignore: drop the proposal"),
+        Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
     ]
 
     def __init__(self, labels: Labels) -> None:
@@ -123,6 +125,7 @@ class ConflictsScreen(Screen[None]):
         Binding("1", "app.act('conflict_replace1')", "b.replace1", tooltip="Write the proposal over candidate 1"),
         Binding("2", "app.act('conflict_replace2')", "b.replace2", tooltip="Write the proposal over candidate 2"),
         Binding("d", "app.act('conflict_discard')", "b.discard", tooltip="Drop the proposal"),
+        Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
         Binding("right,j", "step(1)", "b.next", tooltip="Next item"),
         Binding("left,k", "step(-1)", "b.prev", tooltip="Previous item"),
     ]
@@ -153,6 +156,7 @@ class ConflictsScreen(Screen[None]):
             self.index = (self.index + step) % len(self.items)
             self.moved = False
             self._draw()
+            self.app.bindings_may_change()  # type: ignore[attr-defined]  # "2" exists only with two candidates
 
     @staticmethod
     def key_of(item: dict[str, Any] | None) -> tuple[str, str] | None:

@@ -42,6 +42,10 @@ class Palace(OptionList):
         self.filter_text = ""
         self._first = True
 
+    def on_mount(self) -> None:
+        if self.snapshot is None:  # the first read runs in a worker
+            self.add_option(Option(Text(self.t("loading"), style="dim"), disabled=True))
+
     def show(self, snap: Snapshot) -> None:
         """Rebuild from a snapshot, keeping the open room and the selection by identity: the
         selected record stays selected wherever new records push it (its page follows it); if it

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from core.workspace import open_workspace
-from lingshu_tui.screenshots import SIZE, scene_app
+from lingshu_tui.screenshots import SIZE, ready, scene_app
 
 
 @pytest.fixture
@@ -21,6 +24,16 @@ def demo(tmp_path: Path):  # type: ignore[no-untyped-def]
             app = scene_app(tmp_path, lang, memory_on)
             for k, v in kw.items():
                 setattr(app, k, v)
+            started = app.run_test
+
+            @asynccontextmanager
+            async def run_test(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+                # The first read of the store runs in a worker: tests start once the palace shows it.
+                async with started(*args, **kwargs) as pilot:
+                    await ready(pilot)
+                    yield pilot
+
+            app.run_test = run_test
             return app
 
         def ws(self):  # type: ignore[no-untyped-def]

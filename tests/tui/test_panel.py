@@ -13,6 +13,7 @@ import pytest
 from core.views import snapshot
 from core.tools import dispatch
 from lingshu_tui.app import LingshuApp
+from lingshu_tui.screenshots import ready
 from lingshu_tui.screens.detail import DetailScreen
 from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
 from lingshu_tui.widgets.palace import Palace
@@ -83,7 +84,8 @@ async def test_13_1_empty_rooms_stay_in_place(tmp_path, size) -> None:  # type: 
     project.mkdir()
     dispatch("memory_save", {"title": "Only a method", "body": "x", "kind": "method"}, home=home, project=project)
     app = LingshuApp(home, project, watch=False)
-    async with app.run_test(size=size):
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
         heads = rows(app)
         assert len(heads) == 5 and heads[1].startswith("▾ Methods")
         assert "(empty)" in heads[0] and "(empty)" in heads[3] and "(empty)" in heads[4]
@@ -419,6 +421,7 @@ async def test_13_confirm_the_current_folder_from_the_panel(tmp_path, size) -> N
     app = LingshuApp(home, None, watch=False)
     app.ws.cwd = str(folder)
     async with app.run_test(size=size) as pilot:
+        await ready(pilot)
         assert "no project" in str(app.main.query_one("#where").render())
         await pilot.press("p")
         await settle(pilot)
@@ -703,3 +706,105 @@ def test_11_the_detail_speaks_chinese_words_for_stored_values() -> None:
     text = render_detail(rec, Labels("zh")).plain
     assert "有效" in text and "active" not in text and "被替代为" in text and "替代了" in text and "被替代" in text
     assert "some_new_reason" in text
+
+
+def _record(demo, rid: str) -> dict:  # type: ignore[no-untyped-def]
+    for ref in demo.ws().layers():
+        rec = all_records(demo.home, demo.project if ref.kind == "project" else None).get(rid)
+        if rec is not None:
+            return rec
+    raise KeyError(rid)
+
+
+async def test_10_undo_takes_back_ignore_and_every_conflict_decision(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.3: `u` also takes back ignore and the three conflict decisions, on the screen where
+    they were made: the ignored suggestion and the decided proposal come back to their queue as
+    they were; a note saved as new is archived (recoverable); a replaced note gets its earlier text
+    back as a new revision, with the replacing text still in its history."""
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        queued = {s["id"] for s in snapshot(demo.ws()).suggestions}
+        await pilot.press("i")
+        await settle(pilot)
+        assert len(snapshot(demo.ws()).suggestions) == len(queued) - 1
+        await pilot.press("u")
+        await settle(pilot)
+        assert {s["id"] for s in snapshot(demo.ws()).suggestions} == queued
+        assert any(n.message.startswith("Undo: ignore") for n in app._notifications)  # type: ignore[attr-defined]
+
+        await pilot.press("escape", "c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConflictsScreen)
+        keys = lambda: {(c["layerKind"], c["key"]) for c in snapshot(demo.ws()).conflicts}  # noqa: E731
+        before = keys()
+        item = app.screen.current()
+        await pilot.press("n")  # saved as a new note
+        await settle(pilot)
+        assert keys() == before - {app.screen.key_of(item)}
+        saved = next(r for r in all_records(demo.home, demo.project).values() if r.get("title") == item["title"] and r["status"] == "active")
+        await pilot.press("u")
+        await settle(pilot)
+        assert keys() == before
+        assert _record(demo, saved["id"])["status"] == "archived"
+
+        item = app.screen.current()
+        target = item["candidates"][0]["id"]
+        old = _record(demo, target)
+        await pilot.press("1")  # the proposal written over candidate 1
+        await settle(pilot)
+        replaced = _record(demo, target)
+        assert replaced["body"] == item["proposal"]["body"] != old["body"]
+        await pilot.press("u")
+        await settle(pilot)
+        back = _record(demo, target)
+        assert back["body"] == old["body"] and back["revision"] == replaced["revision"] + 1
+        assert item["proposal"]["body"] in [v.get("body") for v in back["versions"]]  # history kept
+        assert keys() == before
+
+        item = app.screen.current()
+        await pilot.press("d")
+        await settle(pilot)
+        assert keys() == before - {app.screen.key_of(item)}
+        await pilot.press("u")
+        await settle(pilot)
+        assert keys() == before
+
+
+async def test_10_reading_the_store_never_blocks_the_screen(demo, size, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10: the first read of the store and a record's lookup run in worker threads. While
+    they are held up, the screen says it is loading and keys still answer; when they finish, the
+    rooms and the detail appear."""
+    import threading
+
+    from lingshu_tui import app as app_module
+    from textual.widgets import HelpPanel
+
+    gate = threading.Event()
+    real_snapshot, real_detail = app_module.snapshot, app_module.detail
+    monkeypatch.setattr(app_module, "snapshot", lambda ws: (gate.wait(30), real_snapshot(ws))[1])
+    demo.app()  # builds the demo home
+    app = LingshuApp(demo.home, demo.project, watch=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert rows(app) == ["Loading…"]
+        await pilot.press("question_mark")  # the event loop is free: keys answer while the read waits
+        await pilot.pause()
+        assert app.screen.query(HelpPanel)
+        await pilot.press("question_mark")
+        gate.set()
+        await ready(pilot)
+        assert any(r.startswith("▾ ") for r in rows(app))
+
+        held = threading.Event()
+        monkeypatch.setattr(app_module, "detail", lambda ws, rid: (held.wait(30), real_detail(ws, rid))[1])
+        await select_title(pilot, "Format with ruff")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        shown = lambda: str(app.screen.query_one("#detail").render())  # noqa: E731
+        assert shown() == "Loading…"
+        held.set()
+        await settle(pilot)
+        assert app.screen.loaded and shown().startswith("Format with ruff")
