@@ -26,6 +26,7 @@ from lingshu_tui.screens.confirm import Confirm
 from lingshu_tui.screens.detail import DetailScreen
 from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
 from lingshu_tui.screens.main import MainScreen
+from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.citations import Citations
 from lingshu_tui.widgets.palace import Palace
 from lingshu_tui.widgets.translated import translate_bindings
@@ -152,6 +153,8 @@ class LingshuApp(App[None]):
         self._main().query_one(Citations).show(snap)
         self._draw_boxes(snap)
         for screen in self.screen_stack:
+            for line in screen.query(Attention):
+                line.show(snap)
             if isinstance(screen, (ArchiveScreen, SuggestionsScreen, ConflictsScreen)):
                 screen.show(snap)
             elif isinstance(screen, DetailScreen):
@@ -170,9 +173,10 @@ class LingshuApp(App[None]):
 
     def _draw_header(self, snap: Snapshot) -> None:
         t = self.t
-        where = f"{Path(snap.project_root).name} ({t('project')}) + {t('global')}" if snap.project_root else f"{t('no_project')} · {t('global')}"
-        left = f" Lingshu · {where} · {t('memory_on') if snap.memory_on else t('memory_off')} · {t('direct') if snap.write_mode == 'direct' else t('review')}"
-        self._main().query_one("#where", Static).update(Text(left))
+        # What matters first, so a narrow terminal cuts the least of it: the project, memory on/off.
+        where = f"{Path(snap.project_root).name} + {t('global')}" if snap.project_root else f"{t('no_project')} · {t('global')}"
+        left = f" {where} · {t('memory_on') if snap.memory_on else t('memory_off')} · {t('direct') if snap.write_mode == 'direct' else t('review')}"
+        self._main().query_one("#where", Static).update(Text(left, no_wrap=True, overflow="ellipsis"))
         self._main().query_one("#refreshed", Static).update(Text(t("refreshed", time=self.refreshed_at) + " "))
         banner = self._main().query_one("#banner", Static)
         # Problems stand in the banner while they last: a toast per refresh would stack.
@@ -184,21 +188,25 @@ class LingshuApp(App[None]):
         t = self.t
         box = self._main().query_one("#conflicts-box", Static)
         box.border_title = f"{t('conflicts')} {len(snap.conflicts)}"
+        box.set_class(bool(snap.conflicts), "waiting")
         lines = Text()
         for item in snap.conflicts[:2]:
             lines.append(f"{item.get('title', '')}\n")
             for c in item.get("candidates", [])[:2]:
                 lines.append(f"  ~ {c.get('title', '')} ({t(c.get('reason', 'similar_title'))})\n", style="dim")
         lines.rstrip()
+        lines.no_wrap, lines.overflow = True, "ellipsis"  # one line per item at any width
         box.update(lines if lines.plain else Text(t("no_conflicts"), style="dim"))
         box = self._main().query_one("#suggestions-box", Static)
         box.border_title = f"{t('suggestions')} {len(snap.suggestions)}"
+        box.set_class(bool(snap.suggestions), "waiting")
         lines = Text()
         for s in snap.suggestions[:3]:
             lines.append(f"{s.get('title', '')}\n")
         if snap.suggestions:
             lines.append(t("suggestions_open"), style="dim")  # plain text, not a fake button
         lines.rstrip()
+        lines.no_wrap, lines.overflow = True, "ellipsis"
         box.update(lines if lines.plain else Text(t("no_suggestions"), style="dim"))
 
     # ------------------------------------------------------------------ navigation

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from lingshu_tui.i18n import Labels
+from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.translated import translate_bindings
 
 
@@ -73,6 +74,7 @@ class DetailScreen(Screen[None]):
         translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
+        yield Attention(self.t, memory=True, classes="status-line")
         with VerticalScroll(id="detail-scroll"):
             yield Static(id="detail")
         yield Footer()

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from core.views import Snapshot
 from lingshu_tui.i18n import Labels
+from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.palace import ago
 from lingshu_tui.widgets.translated import translate_bindings
 
@@ -43,6 +44,7 @@ class ListScreen(Screen[None]):
         raise NotImplementedError
 
     def compose(self) -> ComposeResult:
+        yield Attention(self.t, memory=True, classes="status-line")
         yield Static(id="list-title", classes="screen-title")
         yield OptionList(id="rows")
         yield Footer()
@@ -141,6 +143,7 @@ class ConflictsScreen(Screen[None]):
         translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
+        yield Attention(self.t, memory=True, classes="status-line")
         yield Static(id="conflict-title", classes="screen-title")
         with Horizontal(id="sides"):
             yield Static(id="side-proposal", classes="side")

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from lingshu_tui.i18n import Labels
+from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.citations import Citations
 from lingshu_tui.widgets.palace import Palace
 from lingshu_tui.widgets.translated import translate_bindings
@@ -44,6 +45,7 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="header"):
             yield Static(id="where")
+            yield Attention(self.t, id="attention")
             yield Static(id="refreshed")
         yield Static(id="banner")
         filter_line = Input(placeholder=self.t("filter_hint"), id="filter")

@@ -426,7 +426,7 @@ async def test_13_confirm_the_current_folder_from_the_panel(tmp_path, size) -> N
         await pilot.press("p")
         await settle(pilot)
         assert app.ws.project_id and app.ws.project_id.startswith("my-repo-")
-        assert "my-repo (project)" in str(app.main.query_one("#where").render())
+        assert "my-repo + global" in str(app.main.query_one("#where").render())
         assert app.check_action("confirm_project", ()) is False
 
 
@@ -808,3 +808,62 @@ async def test_10_reading_the_store_never_blocks_the_screen(demo, size, monkeypa
         held.set()
         await settle(pilot)
         assert app.screen.loaded and shown().startswith("Format with ruff")
+
+
+def _screen_lines(app: LingshuApp) -> list[str]:
+    """The terminal's rows as text (from the SVG export: one <text> run per styled span)."""
+    import html
+    import re
+
+    rows: dict[float, list[str]] = {}
+    for m in re.finditer(r'<text[^>]*?y="([\d.]+)"[^>]*>(.*?)</text>', app.export_screenshot()):
+        rows.setdefault(float(m.group(1)), []).append(html.unescape(re.sub(r"<[^>]+>", "", m.group(2))).replace("\xa0", " "))
+    return ["".join(parts) for _, parts in sorted(rows.items())]
+
+
+async def test_10_at_80x24_the_header_keeps_what_matters_and_no_box_line_wraps(demo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10.9 / 11: at 80×24 the header still names the project, memory on/off and the counts
+    that wait for the person; each conflict and suggestion takes one line in its box (cut with …)."""
+    app = demo.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        snap = app.snap
+        assert snap is not None and snap.conflicts and snap.suggestions
+        header = _screen_lines(app)[0]
+        assert "shop-api" in header and "memory on" in header
+        assert f"Conflicts {len(snap.conflicts)}" in header and f"Suggestions {len(snap.suggestions)}" in header
+        lines = _screen_lines(app)
+        for box, items in (("Suggestions", snap.suggestions[:3]), ("Conflicts", snap.conflicts[:2])):
+            top = next(i for i, line in enumerate(lines) if f"─ {box} " in line)
+            bottom = next(i for i in range(top + 1, len(lines)) if "╰" in lines[i].split("│")[-1] or lines[i].rstrip().endswith("╯"))
+            inside = bottom - top - 1
+            wanted = sum(1 + len(c.get("candidates", [])[:2]) for c in items) if box == "Conflicts" else len(items) + 1
+            assert inside == wanted, (box, lines[top:bottom + 1])
+
+
+async def test_11_attention_counts_and_memory_off_stand_on_every_screen(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (attention) and 10.7: every screen carries the pending counts; with memory off every
+    screen also says so, with the key that switches it on. Boxes with something waiting stand out
+    (a theme class), and the focused pane has its own border."""
+    from lingshu_tui.widgets.attention import Attention
+
+    app = demo.app(memory_on=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        snap = app.snap
+        assert snap is not None
+        assert app.query_one("#conflicts-box").has_class("waiting") and app.query_one("#suggestions-box").has_class("waiting")
+        palace = app.query_one(Palace)
+        assert palace.has_focus and palace.styles.border_top[1] != app.query_one("#citations").styles.border_top[1]
+        for key in ("c", "s", "h"):
+            await pilot.press(key)
+            await pilot.pause()
+            line = str(app.screen.query_one(Attention).render())
+            assert f"Conflicts {len(snap.conflicts)}" in line and f"Suggestions {len(snap.suggestions)}" in line, key
+            assert "Memory is off" in line and "Press o" in line, key
+            await pilot.press("escape")
+            await pilot.pause()
+        await select_title(pilot, "Format with ruff")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Memory is off" in str(app.screen.query_one(Attention).render())
