@@ -152,8 +152,11 @@ def detail(ws: Workspace, rid: str) -> dict[str, Any] | None:
             out["body"], out["versions"] = cold["body"], cold["versions"]
         except ColdBodyError as err:
             out["body"], out["bodyProblem"] = "", err.message
+    out["summaryStale"] = summary_stale(out)
     chain: list[tuple[str, str]] = []
     prev = rec.get("supersedes")
+    if prev and (hit := find(ws, prev)):
+        out["predecessor"] = {"id": prev, "title": hit[1].get("title", "")}
     while prev and len(chain) < 10:
         hit = find(ws, prev)
         if not hit:
@@ -164,6 +167,8 @@ def detail(ws: Workspace, rid: str) -> dict[str, Any] | None:
     if nxt:
         hit = find(ws, nxt)
         chain.insert(0, ("replaced by", hit[1].get("title", "(removed)") if hit else "(removed)"))
+        if hit:
+            out["successor"] = {"id": nxt, "title": hit[1].get("title", "")}
     out["chain"] = chain
     out["linkTitles"] = []
     for link in rec.get("links") or []:
@@ -171,6 +176,20 @@ def detail(ws: Workspace, rid: str) -> dict[str, Any] | None:
         if hit and hit[1].get("status") != "purged":
             out["linkTitles"].append((link.get("rel", ""), hit[1].get("title", "")))
     return out
+
+
+def summary_stale(rec: dict[str, Any]) -> bool:
+    """The body changed after the summary was last written: walking back through the versions
+    that carry today's summary, one of them had another body."""
+    summary = rec.get("summary")
+    if not summary:
+        return False
+    for version in rec.get("versions") or []:
+        if version.get("summary") != summary:
+            return False
+        if version.get("body") != rec.get("body"):
+            return True
+    return False
 
 
 def citation_body(ws: Workspace, rid: str) -> str | None:

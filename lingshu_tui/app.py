@@ -13,7 +13,6 @@ from typing import Any, Callable
 from rich.text import Text
 from textual import on, work
 from textual.app import App, SystemCommand
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import HelpPanel, OptionList, Static
 
@@ -29,7 +28,7 @@ from lingshu_tui.screens.main import MainScreen
 from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.citations import Citations
 from lingshu_tui.widgets.palace import Palace
-from lingshu_tui.widgets.translated import translate_bindings
+from lingshu_tui.widgets.translated import localized
 
 MUTATING = {"archive", "restore", "undo", "move", "remove", "keep", "ignore", "reviewed", "room_reviewed",
             "conflict_new", "conflict_replace1", "conflict_replace2", "conflict_discard"}
@@ -42,13 +41,8 @@ def _local_now() -> datetime:
 class LingshuApp(App[None]):
     CSS_PATH = "lingshu.tcss"
     TITLE = "Lingshu"
-    BINDINGS = [
-        Binding("o", "memory_on", "b.memory_on", tooltip="Switch memory on for this project"),
-        Binding("p", "confirm_project", "b.confirm", tooltip="Confirm the current folder as a project root"),
-        Binding("question_mark", "help", "b.help", tooltip="Show every key (again to hide)"),
-        Binding("escape", "close_help", "b.back", show=False, tooltip="Close the key help"),
-        Binding("q", "quit", "b.quit", tooltip="Quit the panel"),
-    ]
+    # Keys live on the screens (screens/base.py holds the ones every screen answers), so their
+    # descriptions follow the panel's language through `localized`.
 
     def __init__(self, home: Path | str | None = None, project: Path | str | None = None, *, lang: str | None = None,
                  clock: Callable[[], datetime] = _local_now, watch: bool = True) -> None:
@@ -64,7 +58,6 @@ class LingshuApp(App[None]):
         self._stale = False
         if os.environ.get("LINGSHU_REDUCED_MOTION") or os.environ.get("REDUCED_MOTION"):
             self.animation_level = "none"
-        translate_bindings(self, self.t)
         self.main: MainScreen | None = None
         self._binding_state: tuple[object, ...] = ()
 
@@ -79,7 +72,7 @@ class LingshuApp(App[None]):
         return self.main
 
     def get_default_screen(self) -> MainScreen:
-        return MainScreen(self.t, self.clock)
+        return localized(MainScreen, self.t)(self.t, self.clock)
 
     def first_show(self, main: MainScreen) -> None:
         self.main = main
@@ -219,8 +212,12 @@ class LingshuApp(App[None]):
         if key.startswith("room:"):
             self._main().query_one(Palace).toggle(key[5:])
         elif key.startswith("rec:"):
-            self.push_screen(DetailScreen(key[4:], self.t))
-            self.load_detail(key[4:])
+            self.open_record(key[4:])
+
+    def open_record(self, rid: str) -> None:
+        """A record's detail, on top of what is open (Esc goes back, through a replacement chain too)."""
+        self.push_screen(localized(DetailScreen, self.t)(rid, self.t))
+        self.load_detail(rid)
 
     @work(thread=True, exclusive=False, group="detail", exit_on_error=False)
     def load_detail(self, rid: str) -> None:
@@ -230,6 +227,7 @@ class LingshuApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, DetailScreen) and screen.rid == message.rid:
                 screen.show(message.record)
+        self.refresh_bindings()  # the keys a detail offers depend on the record (restore only when archived…)
 
     def _shown(self, rid: str) -> dict[str, Any] | None:
         """A record as the panel last read it (title, layer): actions never look the store up on the UI thread."""
@@ -261,13 +259,13 @@ class LingshuApp(App[None]):
             screen.show(self.snap)  # type: ignore[attr-defined]
 
     def action_conflicts(self) -> None:
-        self._push_list(ConflictsScreen(self.t))
+        self._push_list(localized(ConflictsScreen, self.t)(self.t))
 
     def action_suggestions(self) -> None:
-        self._push_list(SuggestionsScreen(self.t))
+        self._push_list(localized(SuggestionsScreen, self.t)(self.t))
 
     def action_archive_view(self) -> None:
-        self._push_list(ArchiveScreen(self.t))
+        self._push_list(localized(ArchiveScreen, self.t)(self.t))
 
     def action_help(self) -> None:
         """`?` shows every key of the focused screen, and hides them again."""
@@ -282,13 +280,16 @@ class LingshuApp(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette lists the panel's own actions too, with their help text."""
-        yield from super().get_system_commands(screen)
-        seen: set[str] = set()
+        system = list(super().get_system_commands(screen))
+        yield from system
+        # Each command once: Textual's own (quit, copy, focus…) are listed above already.
+        seen = {command.title.casefold() for command in system}
         for active in screen.active_bindings.values():
             binding, node = active.binding, active.node
-            if binding.action in seen or not binding.description:
+            if binding.system or not binding.description or binding.action in seen or binding.description.casefold() in seen \
+                    or binding.action.removeprefix("app.") in ("quit", "command_palette"):
                 continue
-            seen.add(binding.action)
+            seen.update((binding.action, binding.description.casefold()))
             yield SystemCommand(str(binding.description), str(binding.tooltip or binding.description),
                                 lambda action=binding.action, node=node: self.run_action(action, node))
 
@@ -301,6 +302,10 @@ class LingshuApp(App[None]):
             wanted = int(str(parameters[0]).removeprefix("conflict_replace"))
             if item is None or len(item.get("candidates", [])) < wanted:
                 return False  # only the keys that exist: no "2 replace 2" with one candidate
+        if action == "act" and parameters and isinstance(self.screen, DetailScreen) and self.ws.memory_on:
+            applies = _applies(self.screen.record, str(parameters[0]))
+            if applies is not None:
+                return applies
         if action == "act" and parameters and parameters[0] in MUTATING:
             return True  # memory off: the key still answers, with a notice (action_act), never silence
         if action == "memory_on":
@@ -408,7 +413,7 @@ class LingshuApp(App[None]):
                 if yes:
                     self.run_core(lambda: actions.remove(self.ws, key), self.t("done.remove", title=title))
 
-            self.push_screen(Confirm(self.t("confirm_remove", title=title), self.t), answered)
+            self.push_screen(localized(Confirm, self.t)(self.t("confirm_remove", title=title), self.t), answered)
 
     def _undo_last(self) -> None:
         """`u`: take back the person's last action in this panel, named first; never a change made
@@ -421,7 +426,14 @@ class LingshuApp(App[None]):
         self.run_core(reverse, self.t("undo.done"))
 
     def action_confirm_project(self) -> None:
-        self.run_core(lambda: actions.confirm_here(self.ws), self.t("done.confirmed", folder=Path(self.ws.cwd).name))
+        """`p` asks first: confirming a folder makes it a project root for good (`lingshu project forget` undoes it)."""
+        folder = self.ws.cwd
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_core(lambda: actions.confirm_here(self.ws), self.t("done.confirmed", folder=Path(folder).name))
+
+        self.push_screen(localized(Confirm, self.t)(self.t("confirm_project", folder=folder), self.t), answered)
 
     def action_memory_on(self) -> None:
         self.run_core(lambda: actions.set_memory(self.ws, True), self.t("done.on"))
@@ -445,11 +457,28 @@ class LingshuApp(App[None]):
                 label, reverse = message.undo
                 self.undo_stack.append((label, lambda r=r, reverse=reverse: reverse(r)))
         else:
-            self.notify(r.get("message") or r.get("hint") or r.get("status", ""), severity="warning", timeout=8)
+            self.notify(self.t.answer(r), severity="warning", timeout=8)
         if r.get("status") == "ok" and isinstance(self.screen, DetailScreen) and r.get("tombstone"):
             self.pop_screen()
         self.ws = self._reopen()
         self._reload_soon()  # the store is read in the loader's thread, never here
+
+
+def _applies(rec: dict[str, Any] | None, what: str) -> bool | None:
+    """Whether a detail's action fits its record (no restore on an active one, no `v` on a reviewed
+    one, nothing but reading on a replaced one); None for actions that do not depend on it."""
+    if what not in ("archive", "restore", "move", "reviewed", "remove"):
+        return None
+    if rec is None or rec.get("supersededBy"):
+        return False  # a replaced note is history: it is read, not changed
+    status = rec.get("status", "active")
+    if what == "restore":
+        return status == "archived"
+    if what == "remove":
+        return status in ("active", "archived")
+    if what == "reviewed":
+        return status == "active" and rec.get("reviewState") == "legacy_unreviewed"
+    return status == "active"
 
 
 def _all_ok(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -51,6 +51,7 @@ EN = {
     "empty_store_hint": "Bring in CLAUDE.md and the like: lingshu import .",
     "removed": "(removed since)",
     "loading": "Loading…",
+    "confirm_project": "Confirm {folder} as a project root? Its notes will be kept for this folder from now on (lingshu project forget undoes it).",
     "ago.now": "just now",
     "ago.m": "{n} min ago",
     "ago.h": "{n} h ago",
@@ -71,6 +72,13 @@ EN = {
     "d.until": "until {end}",
     "d.current": "current revision {rev}",
     "d.trimmed": "{n} older version(s) trimmed to keep history within its budget",
+    "d.summary_stale": "the body changed after this summary was written",
+    "d.replaced": "Replaced",
+    "d.replaced_by": "by «{title}» on {when} ({reason})",
+    "d.open_older": "[ opens «{title}», the note this one replaced",
+    "d.open_newer": "] opens «{title}», which replaced it",
+    "b.older": "replaced note",
+    "b.newer": "replacement",
     "confirm_remove": "Remove «{title}» for good? Its body and copies are deleted; this cannot be undone.",
     "yes": "Remove",
     "no": "Cancel",
@@ -85,6 +93,7 @@ EN = {
     "reason.updated": "updated",
     "reason.superseded": "replaced",
     "reason.undo": "undone",
+    "reason.user_replaced": "replaced",
     "archived.by_user": "archived by you",
     "archived.by_agent": "archived by the agent",
     "archived.make_room": "archived to make room at the layer limit",
@@ -126,6 +135,8 @@ EN = {
     "b.memory_on": "memory on",
     "b.quit": "quit",
     "b.back": "back",
+    "b.yes": "yes",
+    "b.no": "no",
     "b.restore": "restore",
     "b.keep": "keep",
     "b.ignore": "ignore",
@@ -189,6 +200,7 @@ ZH = {
     "empty_store_hint": "导入 CLAUDE.md 等文件：lingshu import .",
     "removed": "（已被移除）",
     "loading": "加载中…",
+    "confirm_project": "把 {folder} 确认为项目根目录？此后这个文件夹的笔记会单独保存（lingshu project forget 可撤销）。",
     "ago.now": "刚刚",
     "ago.m": "{n} 分钟前",
     "ago.h": "{n} 小时前",
@@ -209,6 +221,13 @@ ZH = {
     "d.until": "至 {end}",
     "d.current": "当前修订 {rev}",
     "d.trimmed": "为控制历史大小，已删去 {n} 个较早版本",
+    "d.summary_stale": "正文在这条摘要写成后改过",
+    "d.replaced": "已被取代",
+    "d.replaced_by": "于 {when} 被「{title}」取代（{reason}）",
+    "d.open_older": "[ 打开被它取代的「{title}」",
+    "d.open_newer": "] 打开取代它的「{title}」",
+    "b.older": "被取代的笔记",
+    "b.newer": "取代者",
     "confirm_remove": "要彻底移除「{title}」吗？正文和副本都会删除，无法撤销。",
     "yes": "移除",
     "no": "取消",
@@ -223,6 +242,21 @@ ZH = {
     "reason.updated": "更新",
     "reason.superseded": "被替代",
     "reason.undo": "撤销",
+    "reason.user_replaced": "被替代",
+    # What the core answered, worded here (English shows the core's own sentence).
+    "error.gone": "没有完成：这条记录或条目已经不在了（可能已在别处处理）。",
+    "error.not_applicable": "没有完成：这条记录不适用于当前项目。",
+    "error.needs_context": "没有完成：缺少所需的上下文（例如尚未确认项目，或需要设备条件才能放到全局层）。",
+    "error.budget_exhausted": "没有完成：本轮的预算已用完。",
+    "error.memory_disabled": "记忆已关闭，不能修改。按 o 开启。",
+    "error.busy": "存储正忙（另一个写入者持有锁），请稍后再试。",
+    "error.cold_corrupt": "归档正文已损坏：运行 lingshu doctor 查看。",
+    "error.cold_missing": "归档正文不见了：运行 lingshu doctor 查看。",
+    "error.pending_review": "已放入待审队列，等你决定。",
+    "error.unsafe": "没有保存：内容未通过安全检查。",
+    "error.conflict": "没有完成：记录在你看过之后被改动了，请先查看最新内容。",
+    "error.needs_resolution": "没有完成：与已有记录相似，请在冲突队列中决定。",
+    "error.invalid": "没有完成：请求无效。",
     "archived.by_user": "由你归档",
     "archived.by_agent": "由智能体归档",
     "archived.make_room": "因层已满被归档以腾出空间",
@@ -264,6 +298,8 @@ ZH = {
     "b.memory_on": "开启记忆",
     "b.quit": "退出",
     "b.back": "返回",
+    "b.yes": "是",
+    "b.no": "否",
     "b.restore": "恢复",
     "b.keep": "保留",
     "b.ignore": "忽略",
@@ -300,7 +336,63 @@ class Labels:
     def __call__(self, key: str, **kw: object) -> str:
         return self.table[key].format(**kw) if kw else self.table[key]
 
+    def tip(self, text: str) -> str:
+        """A key's help text in the panel's language (English is the text as written)."""
+        return TIPS_ZH.get(text, text) if self.lang == "zh" else text
+
+    def answer(self, result: dict[str, object]) -> str:
+        """A core answer that did not succeed, in the panel's language: the core's own sentence in
+        English, the line for its status in Chinese."""
+        status = str(result.get("status", ""))
+        if self.lang != "en" and f"error.{status}" in self.table:
+            return self.table[f"error.{status}"]
+        return str(result.get("message") or result.get("hint") or status)
+
     def word(self, group: str, value: str) -> str:
         """A stored word (a status, a relation, a reason) in the panel's language; itself when the
         table does not know it, so a value from a newer store never breaks the screen."""
         return self.table.get(f"{group}.{value}", value)
+
+
+# The keys' help text (the palette and `?`), by its English wording.
+TIPS_ZH = {
+    "Archive the selected record (recoverable)": "归档选中的记录（可恢复）",
+    "Archive this record (recoverable)": "归档这条记录（可恢复）",
+    "Back to the palace": "返回记忆宫殿",
+    "Browse archived records and restore them": "浏览已归档的记录并恢复",
+    "Close the key help": "关闭按键帮助",
+    "Confirm the current folder as a project root (asks first)": "把当前文件夹确认为项目根目录（会先询问）",
+    "Decide the conflicts queue": "处理冲突队列",
+    "Drop the proposal": "丢弃这条提案",
+    "Filter every room as you type (Esc clears)": "输入即筛选所有房间（Esc 清除）",
+    "Ignore: drop the proposal": "忽略：丢弃这条提案",
+    "Keep (保留): write it now": "保留：立即写入",
+    "Keep or ignore the agent's suggestions": "保留或忽略智能体的建议",
+    "Mark an imported record reviewed": "把导入的记录标记为已审阅",
+    "Mark every unreviewed record of the open room reviewed": "把当前房间中所有未审阅的记录标记为已审阅",
+    "Mark the selected imported record reviewed": "把选中的导入记录标记为已审阅",
+    "Move the selected record to the other layer": "把选中的记录搬到另一层",
+    "Move to the other layer": "搬到另一层",
+    "Next page of the open room": "当前房间的下一页",
+    "Next proposal in the queue": "队列中的下一条提案",
+    "No, leave things as they are": "否，保持原样",
+    "Open a room, or an exhibit's detail": "打开房间，或查看展品详情",
+    "Open the note that replaced this one": "打开取代它的笔记",
+    "Open the note this one replaced (read-only)": "打开被它取代的笔记（只读）",
+    "Open the record's detail": "查看记录详情",
+    "Previous page of the open room": "当前房间的上一页",
+    "Previous proposal in the queue": "队列中的上一条提案",
+    "Quit the panel": "退出面板",
+    "Remove for good, after a confirmation": "确认后彻底移除",
+    "Remove the selected record for good, after a confirmation": "确认后彻底移除选中的记录",
+    "Restore the selected record": "恢复选中的记录",
+    "Restore this archived record": "恢复这条已归档的记录",
+    "Save the proposal as a new record": "把提案存为新记录",
+    "Say why nothing was recalled this turn": "说明本轮为何没有召回",
+    "Show every key of this screen (again to hide)": "显示本屏所有按键（再按一次隐藏）",
+    "Switch memory on for this project": "为这个项目开启记忆",
+    "Take back your last action in this panel (it is named first)": "撤销你在面板中的上一个操作（会先说明是哪一个）",
+    "Write the proposal over candidate 1": "用提案覆盖候选 1",
+    "Write the proposal over candidate 2": "用提案覆盖候选 2",
+    "Yes, go ahead": "是，继续",
+}

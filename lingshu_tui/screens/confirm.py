@@ -9,17 +9,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from lingshu_tui.i18n import Labels
-from lingshu_tui.widgets.translated import translate_bindings
 
 
 class Confirm(ModalScreen[bool]):
-    BINDINGS = [Binding("y", "answer(True)", "b.remove", tooltip="Remove for good"), Binding("n,escape", "answer(False)", "b.back", tooltip="Keep it")]
+    BINDINGS = [Binding("y", "answer(True)", "b.yes", tooltip="Yes, go ahead"), Binding("n,escape", "answer(False)", "b.no", tooltip="No, leave things as they are")]
 
     def __init__(self, question: str, labels: Labels) -> None:
         super().__init__()
         self.question = question
         self.t = labels
-        translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):

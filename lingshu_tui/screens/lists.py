@@ -8,16 +8,16 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.containers import Horizontal
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.views import Snapshot
 from lingshu_tui.i18n import Labels
+from lingshu_tui.screens.base import SHARED
 from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.palace import ago
-from lingshu_tui.widgets.translated import translate_bindings
 
 
 class ListScreen(Screen[None]):
@@ -29,7 +29,6 @@ class ListScreen(Screen[None]):
         super().__init__()
         self.t = labels
         self.snap: Snapshot | None = None
-        translate_bindings(self, labels)
 
     def show(self, snap: Snapshot) -> None:
         self.snap = snap
@@ -78,11 +77,12 @@ class ListScreen(Screen[None]):
 class ArchiveScreen(ListScreen):
     enter_action = "act('open')"
     BINDINGS = [
-        Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("r", "app.act('restore')", "b.restore", tooltip="Restore the selected record"),
         Binding("x", "app.act('remove')", "b.remove", tooltip="Remove for good, after a confirmation"),
         Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
         Binding("enter", "app.act('open')", "b.open", tooltip="Open the record's detail", show=False),
+        *SHARED,
     ]
 
     def draw(self, snap: Snapshot) -> None:
@@ -97,10 +97,11 @@ class ArchiveScreen(ListScreen):
 class SuggestionsScreen(ListScreen):
     enter_action = "act('keep')"
     BINDINGS = [
-        Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("k,enter", "app.act('keep')", "b.keep", tooltip="Keep (保留): write it now"),
         Binding("i", "app.act('ignore')", "b.ignore", tooltip="Ignore: drop the proposal"),
         Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
+        *SHARED,
     ]
 
     def __init__(self, labels: Labels) -> None:
@@ -122,14 +123,15 @@ class ConflictsScreen(Screen[None]):
     """One queued proposal at a time, its candidates side by side."""
 
     BINDINGS = [
-        Binding("escape,q", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
         Binding("n", "app.act('conflict_new')", "b.new", tooltip="Save the proposal as a new record"),
         Binding("1", "app.act('conflict_replace1')", "b.replace1", tooltip="Write the proposal over candidate 1"),
         Binding("2", "app.act('conflict_replace2')", "b.replace2", tooltip="Write the proposal over candidate 2"),
         Binding("d", "app.act('conflict_discard')", "b.discard", tooltip="Drop the proposal"),
         Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
-        Binding("right,j", "step(1)", "b.next", tooltip="Next item"),
-        Binding("left,k", "step(-1)", "b.prev", tooltip="Previous item"),
+        Binding("right,]", "step(1)", "b.next", tooltip="Next proposal in the queue"),
+        Binding("left,[", "step(-1)", "b.prev", tooltip="Previous proposal in the queue"),
+        *SHARED,
     ]
 
     def __init__(self, labels: Labels) -> None:
@@ -140,7 +142,6 @@ class ConflictsScreen(Screen[None]):
         self.drawn: Any = None
         self.moved = False
         self.decided: tuple[str, str] | None = None  # the last proposal decided from this screen
-        translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
         yield Attention(self.t, memory=True, classes="status-line")

@@ -7,15 +7,15 @@ from typing import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
 from lingshu_tui.i18n import Labels
+from lingshu_tui.screens.base import SHARED
 from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.citations import Citations
 from lingshu_tui.widgets.palace import Palace
-from lingshu_tui.widgets.translated import translate_bindings
 
 
 class MainScreen(Screen[None]):
@@ -34,13 +34,14 @@ class MainScreen(Screen[None]):
         Binding("[", "app.page(-1)", "b.prev_page", tooltip="Previous page of the open room"),
         Binding("e", "app.explain", "b.explain", tooltip="Say why nothing was recalled this turn", show=False),
         Binding("slash", "filter", "b.filter", tooltip="Filter every room as you type (Esc clears)"),
+        Binding("escape", "app.close_help", "b.back", show=False, tooltip="Close the key help"),
+        *SHARED,
     ]
 
     def __init__(self, labels: Labels, clock: Callable[[], datetime]) -> None:
         super().__init__()
         self.t = labels
         self.clock = clock
-        translate_bindings(self, labels)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="header"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import time
@@ -407,8 +408,8 @@ def test_every_binding_has_help_text() -> None:
     from lingshu_tui.screens.main import MainScreen
     from lingshu_tui.i18n import EN, ZH
 
-    for cls in (LingshuApp, MainScreen, DetailScreen, ArchiveScreen, SuggestionsScreen, ConflictsScreen, Confirm):
-        for binding in cls.BINDINGS:
+    for cls in (MainScreen, DetailScreen, ArchiveScreen, SuggestionsScreen, ConflictsScreen, Confirm):
+        for binding in cls.__dict__["BINDINGS"]:
             assert binding.description in EN and binding.description in ZH, (cls.__name__, binding.key)
             assert binding.tooltip, (cls.__name__, binding.key)
 
@@ -423,7 +424,13 @@ async def test_13_confirm_the_current_folder_from_the_panel(tmp_path, size) -> N
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
         assert "no project" in str(app.main.query_one("#where").render())
-        await pilot.press("p")
+        await pilot.press("p")  # issue 11: p asks first; "no" leaves the folder unconfirmed
+        await pilot.pause()
+        assert "Confirm" in str(app.screen.query_one("#question").render()) and str(folder) in str(app.screen.query_one("#question").render())
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.ws.project_id is None
+        await pilot.press("p", "y")
         await settle(pilot)
         assert app.ws.project_id and app.ws.project_id.startswith("my-repo-")
         assert "my-repo + global" in str(app.main.query_one("#where").render())
@@ -867,3 +874,113 @@ async def test_11_attention_counts_and_memory_off_stand_on_every_screen(demo, si
         await pilot.press("enter")
         await settle(pilot)
         assert "Memory is off" in str(app.screen.query_one(Attention).render())
+
+
+async def test_11_the_replacement_chain_is_navigable_and_a_detail_offers_only_what_applies(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (detail): `[` opens the note a record replaced, read-only, with its dates and why it
+    was replaced; `]` comes forward again and Esc goes back. Only the actions that fit the record
+    are offered: no restore on an active one, nothing but reading on a replaced one, no `v` on a
+    reviewed one. A summary written before the body last changed is flagged."""
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        palace = app.query_one(Palace)
+        palace.toggle("method")
+        await pilot.pause()
+        await select_title(pilot, "Deploy with make release")
+        await pilot.press("enter")
+        await settle(pilot)
+        newer = app.screen
+        assert isinstance(newer, DetailScreen)
+        assert app.check_action("act", ("archive",)) and not app.check_action("act", ("restore",))
+        assert not app.check_action("act", ("reviewed",))
+        assert "[ opens «Deploy with fab»" in str(newer.query_one("#detail").render())
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        older = app.screen
+        assert isinstance(older, DetailScreen) and older is not newer
+        text = str(older.query_one("#detail").render())
+        assert text.startswith("Deploy with fab") and "Replaced: by «Deploy with make release» on " in text
+        assert "Validity: from " in text and " until " in text
+        for what in ("archive", "restore", "move", "reviewed", "remove"):
+            assert not app.check_action("act", (what,)), what  # read-only
+        before = rec_by_title(demo, "Deploy with fab")
+        await pilot.press("a", "m")
+        await settle(pilot)
+        assert rec_by_title(demo, "Deploy with fab") == before
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is newer
+        await pilot.press("escape")
+        palace.toggle("convention")
+        await pilot.pause()
+        await select_title(pilot, "Format with ruff")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "the body changed after this summary was written" in str(app.screen.query_one("#detail").render())
+
+
+async def test_11_palette_lists_each_command_once_and_keys_mean_one_thing(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (keys): the command palette lists every command once, with its written help text;
+    `q` quits and Esc goes back on every screen; `k` keeps a suggestion and is not also "previous"."""
+    from lingshu_tui.screens.lists import ConflictsScreen
+
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        for key in ("", "c", "s", "h"):
+            if key:
+                await pilot.press(key)
+                await pilot.pause()
+            titles = [c.title for c in app.get_system_commands(app.screen)]
+            assert len(titles) == len({t.casefold() for t in titles}), (key, titles)
+            helps = {c.title: c.help for c in app.get_system_commands(app.screen)}
+            assert helps.get("undo last") == "Take back your last action in this panel (it is named first)"
+            keys = {b.key: b.action for b in app.screen.active_bindings.values() if True for b in [b.binding]}
+            assert keys.get("q") == "app.quit", key
+            if key:
+                assert keys.get("escape") == "app.pop_screen", key
+                if isinstance(app.screen, ConflictsScreen):
+                    assert "k" not in keys
+                await pilot.press("escape")
+                await pilot.pause()
+
+
+async def test_11_every_label_is_chinese_in_zh(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (Chinese, completely): every screen rendered with LINGSHU_LANG=zh holds none of the
+    English labels the panel draws (footer keys, headings, statuses, notices)."""
+    from lingshu_tui.i18n import EN, ZH
+
+    # The English panel words a Chinese screen must never show (record titles and bodies are data).
+    english = sorted({v for k, v in EN.items() if ZH.get(k) != v and not k.startswith(("ago.", "tip."))
+                      and "{" not in v and len(v) > 3 and v.lower() not in ("lingshu",)}, key=len, reverse=True)
+    app = demo.app(lang="zh")
+    async with app.run_test(size=size) as pilot:
+        screens = {"main": ""}
+        for name, keys in (("main", ()), ("conflicts", ("c",)), ("suggestions", ("s",)), ("archive", ("h",)),
+                           ("detail", ("down", "down", "enter")), ("help", ("question_mark",))):
+            for k in keys:
+                await pilot.press(k)
+            await settle(pilot)
+            text = "\n".join(_screen_lines(app))
+            screens[name] = text
+            leaked = [w for w in english if re.search(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", text)]
+            assert not leaked, (name, leaked)
+            while len(app.screen_stack) > 1:
+                await pilot.press("escape")
+                await pilot.pause()
+            if name == "help":
+                await pilot.press("question_mark")
+
+
+def test_11_every_core_status_has_a_chinese_line() -> None:
+    """Issue 11: notices that come from the core are worded by the panel: each status of SPEC §10
+    that an action can answer has its Chinese line; English keeps the core's sentence."""
+    from core.statuses import STATUSES
+    from lingshu_tui.i18n import Labels
+
+    zh, en = Labels("zh"), Labels("en")
+    for status in STATUSES:
+        if status == "ok":
+            continue
+        line = zh.answer({"status": status, "message": "English sentence from the core."})
+        assert line != "English sentence from the core." and not re.search(r"[A-Za-z]{4,}", line.replace("lingshu doctor", "")), status
+        assert en.answer({"status": status, "message": "English sentence from the core."}) == "English sentence from the core."
