@@ -60,6 +60,7 @@ class LingshuApp(App[None]):
             self.animation_level = "none"
         self.main: MainScreen | None = None
         self._binding_state: tuple[object, ...] = ()
+        self._announced: set[str] = set()  # records archived to make room that the person was told about
 
     # ------------------------------------------------------------------ layout
 
@@ -139,6 +140,12 @@ class LingshuApp(App[None]):
     def _apply(self, snap: Snapshot) -> None:
         if snap.memory_on != self.ws.memory_on:
             self.ws = self._reopen()
+        made_room = {e.id: e for e in snap.archived if e.archive_reason == "make_room"}
+        if self.snap is not None:  # announced when it happens, once; not what was archived before the panel opened
+            for rid in made_room.keys() - self._announced:
+                ex = made_room[rid]
+                self.notify(self.t("made_room", title=ex.title, layer=self.t(ex.layer)), timeout=10)
+        self._announced |= made_room.keys()
         self.snap = snap
         self.refreshed_at = self.clock().strftime("%H:%M:%S")
         self._draw_header(snap)
@@ -246,6 +253,21 @@ class LingshuApp(App[None]):
 
     def action_page(self, step: int) -> None:
         self._main().query_one(Palace).turn_page(step)
+
+    def action_page_to(self, page: int) -> None:
+        self._main().query_one(Palace).jump(page)
+
+    def on_mount(self) -> None:
+        self.set_interval(60, self._minute_passed)
+
+    def _minute_passed(self) -> None:
+        """Relative times ("2 min ago") move on: the rows are drawn again from the snapshot, no reading."""
+        if self.snap is None or self.main is None:
+            return
+        self._main().query_one(Palace).show(self.snap)
+        for screen in self.screen_stack:
+            if isinstance(screen, (ArchiveScreen, SuggestionsScreen)):
+                screen.show(self.snap)
 
     def action_explain(self) -> None:
         cit = self._main().query_one(Citations)

@@ -109,6 +109,23 @@ async def keep_a_suggestion(pilot: Any) -> None:
     await _settle(pilot)
 
 
+async def filter_rooms(pilot: Any) -> None:
+    await ready(pilot)
+    await pilot.press("slash", *"test")
+    await pilot.pause()
+
+
+async def open_replaced_detail_zh(pilot: Any) -> None:
+    """The detail of a note that replaced another, in Chinese: its chain, dates and keys."""
+    palace = (await ready(pilot)).query_one("#palace")
+    palace.toggle("method")
+    await pilot.pause()
+    target = next(i for i, o in enumerate(palace._options) if "make release" in str(o.prompt))
+    palace.highlighted = target
+    await pilot.press("enter")
+    await _settle(pilot)
+
+
 async def nothing(pilot: Any) -> None:
     await ready(pilot)
     await pilot.pause()
@@ -123,6 +140,8 @@ SCENES: dict[str, tuple[str, bool, Callable[[Any], Awaitable[None]]]] = {
     "suggestions-kept": ("en", True, keep_a_suggestion),
     "memory-off": ("en", False, nothing),
     "palace-zh": ("zh", True, nothing),
+    "filter": ("en", True, filter_rooms),
+    "detail-zh": ("zh", True, open_replaced_detail_zh),
 }
 
 

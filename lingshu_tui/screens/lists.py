@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
 from rich.text import Text
@@ -82,16 +81,30 @@ class ArchiveScreen(ListScreen):
         Binding("x", "app.act('remove')", "b.remove", tooltip="Remove for good, after a confirmation"),
         Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
         Binding("enter", "app.act('open')", "b.open", tooltip="Open the record's detail", show=False),
+        Binding("l", "layer", "b.layer", tooltip="Show both layers, the project layer only, or the global layer only"),
         *SHARED,
     ]
+    LAYERS = ("all", "project", "global")
+
+    def __init__(self, labels: Labels) -> None:
+        super().__init__(labels)
+        self.shown_layer = "all"
+
+    def action_layer(self) -> None:
+        self.shown_layer = self.LAYERS[(self.LAYERS.index(self.shown_layer) + 1) % len(self.LAYERS)]
+        if self.snap is not None:
+            self.draw(self.snap)
 
     def draw(self, snap: Snapshot) -> None:
-        now = datetime.now(timezone.utc)
+        now = self.app.clock()  # type: ignore[attr-defined]  # the panel's clock, like the palace
+        shown = [e for e in snap.archived if self.shown_layer in ("all", e.layer)]
         rows = [(f"rec:{e.id}", Text.assemble(
                     e.title, (f"  {self.t(e.layer)} · {self.t('room.' + e.kind)}", "dim"),
                     (f"  {self.t('archived.' + (e.archive_reason or 'unknown'))} · {ago(e.archived_at or e.updated, now, self.t)}", "italic")))
-                for e in snap.archived]
-        self.fill(f"{self.t('archived')} {len(snap.archived)}", rows, self.t("no_archived"))
+                for e in shown]
+        count = f"{len(shown)}" if self.shown_layer == "all" else f"{len(shown)}/{len(snap.archived)}"
+        which = self.t("layer_filter", layer=self.t("layer." + self.shown_layer))
+        self.fill(f"{self.t('archived')} {count} · {which}", rows, self.t("no_archived"))
 
 
 class SuggestionsScreen(ListScreen):
@@ -110,9 +123,17 @@ class SuggestionsScreen(ListScreen):
 
     def draw(self, snap: Snapshot) -> None:
         rows: list[tuple[str, Text | str]] = []
+        now = self.app.clock()  # type: ignore[attr-defined]  # the panel's clock, like the palace
+        room = self.query_one("#rows", OptionList).content_size.width
+        width = max(30, room - 2) if room else 118  # 118 before the first layout
         for s in snap.suggestions:
+            proposal = s.get("proposal") or {}
+            where = (f"  {self.t(s['layerKind'])} · {self.t('room.' + str(proposal.get('kind', 'note')))} · "
+                     f"{self.t('from.' + str(s.get('origin', 'agent')))} · {ago(str(s.get('created', '')), now, self.t)}")
+            preview = Text(" ".join(str(proposal.get("body", "")).split()), style="dim")
+            preview.truncate(width - 4, overflow="ellipsis")
             rows.append((f"sug:{s['layerKind']}:{s['id']}",
-                         Text.assemble(s.get("title", ""), (f"  {self.t(s['layerKind'])}", "dim"), ("   " + self.t("keep_hint"), "dim green"))))
+                         Text.assemble(s.get("title", ""), (where, "dim"), ("   " + self.t("keep_hint"), "dim green"), "\n    ", preview)))
         for key, (position, title) in sorted(self.kept.items(), key=lambda kv: kv[1][0]):
             # a kept row stays where it was and turns into `memory · kept`
             rows.insert(min(position, len(rows)), (key, Text.assemble(title, ("  " + self.t("kept"), "bold green"))))

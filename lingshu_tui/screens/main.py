@@ -32,6 +32,9 @@ class MainScreen(Screen[None]):
         Binding("h", "app.archive_view", "b.archived", tooltip="Browse archived records and restore them"),
         Binding("]", "app.page(1)", "b.next_page", tooltip="Next page of the open room"),
         Binding("[", "app.page(-1)", "b.prev_page", tooltip="Previous page of the open room"),
+        Binding("g", "app.page_to(0)", "b.first_page", tooltip="First page of the open room", show=False),
+        Binding("G", "app.page_to(-1)", "b.last_page", tooltip="Last page of the open room", show=False),
+        Binding("number_sign", "go_page", "b.go_page", tooltip="Type a page number of the open room (Enter goes)", show=False),
         Binding("e", "app.explain", "b.explain", tooltip="Say why nothing was recalled this turn", show=False),
         Binding("slash", "filter", "b.filter", tooltip="Filter every room as you type (Esc clears)"),
         Binding("escape", "app.close_help", "b.back", show=False, tooltip="Close the key help"),
@@ -52,6 +55,9 @@ class MainScreen(Screen[None]):
         filter_line = Input(placeholder=self.t("filter_hint"), id="filter")
         filter_line.display = False
         yield filter_line
+        page_line = Input(id="page-line", type="integer")
+        page_line.display = False
+        yield page_line
         with Horizontal(id="main"):
             palace = Palace(self.t, self.clock, id="palace")
             palace.border_title = self.t("palace")
@@ -82,15 +88,44 @@ class MainScreen(Screen[None]):
         line.display = True
         line.focus()
 
+    def action_go_page(self) -> None:
+        palace = self.query_one(Palace)
+        if palace.open_room is None:
+            return
+        line = self.query_one("#page-line", Input)
+        line.placeholder = self.t("page_prompt", pages=palace.pages_of(palace.open_room))
+        line.value = ""
+        line.display = True
+        line.focus()
+
+    def _close_page_line(self) -> None:
+        line = self.query_one("#page-line", Input)
+        line.display = False
+        self.query_one(Palace).focus()
+
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "filter":
             self.query_one(Palace).set_filter(event.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "page-line":
+            palace = self.query_one(Palace)
+            pages = palace.pages_of(palace.open_room) if palace.open_room else 1
+            wanted = int(event.value) if event.value.strip().lstrip("-").isdigit() else 0
+            if not 1 <= wanted <= pages:
+                self.notify(self.t("page_bad", page=event.value.strip() or "?", pages=pages), severity="warning")
+                return
+            palace.jump(wanted - 1)
+            self._close_page_line()
+            return
         if event.input.id == "filter":
             self.query_one(Palace).focus()  # keep the filter, go back to the rooms
 
     def on_key(self, event: object) -> None:
+        if getattr(event, "key", "") == "escape" and self.query_one("#page-line", Input).has_focus:
+            event.stop()  # type: ignore[attr-defined]
+            self._close_page_line()
+            return
         line = self.query_one("#filter", Input)
         if getattr(event, "key", "") == "escape" and line.has_focus:
             event.stop()  # type: ignore[attr-defined]

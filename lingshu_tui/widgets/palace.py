@@ -180,6 +180,15 @@ class Palace(OptionList):
         self._render_options()
         self.highlighted = self.get_option_index(f"room:{room}")
 
+    def jump(self, page: int) -> None:
+        """Page `page` of the open room (from 0; -1 is the last)."""
+        if not self.open_room:
+            return
+        room = self.open_room
+        self.pages[room] = self.pages_of(room) - 1 if page < 0 else min(page, self.pages_of(room) - 1)
+        self._render_options()
+        self.highlighted = self.get_option_index(f"room:{room}")
+
     def selected_exhibit(self) -> Exhibit | None:
         opt = self.highlighted_option
         if opt is None or not opt.id or not opt.id.startswith("rec:") or not self.snapshot:

@@ -984,3 +984,92 @@ def test_11_every_core_status_has_a_chinese_line() -> None:
         line = zh.answer({"status": status, "message": "English sentence from the core."})
         assert line != "English sentence from the core." and not re.search(r"[A-Za-z]{4,}", line.replace("lingshu doctor", "")), status
         assert en.answer({"status": status, "message": "English sentence from the core."}) == "English sentence from the core."
+
+
+async def test_11_jump_to_first_last_and_a_typed_page(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (find anything): g and G go to the open room's first and last page; # takes a page
+    number (a wrong one is answered, not obeyed); letters typed there do not act."""
+    demo.app()  # builds the demo home first
+    for i in range(60):
+        dispatch("memory_save", {"title": f"Pager note {i} zq{i}", "body": f"body {i}", "kind": "note", "resolution": "distinct"},
+                 home=demo.home, project=demo.project)
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        palace = app.query_one(Palace)
+        palace.toggle("note")
+        await pilot.pause()
+        pages = palace.pages_of("note")
+        assert pages >= 3
+        await pilot.press("G")
+        assert palace.pages["note"] == pages - 1
+        await pilot.press("g")
+        assert palace.pages["note"] == 0
+        await pilot.press("number_sign", "9", "9", "enter")
+        await pilot.pause()
+        assert palace.pages["note"] == 0 and any("There is no page 99" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        await pilot.press("backspace", "backspace", "2", "enter")
+        await pilot.pause()
+        assert palace.pages["note"] == 1 and palace.has_focus
+
+
+async def test_11_relative_times_move_on_each_minute(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11: "2 h ago" is drawn again as the clock moves, without reading the store."""
+    from datetime import timedelta
+
+    from lingshu_tui.screenshots import CLOCK
+
+    now = [CLOCK]
+    app = demo.app(clock=lambda: now[0])
+    async with app.run_test(size=size) as pilot:
+        assert any("2 h ago" in r for r in rows(app))
+        now[0] = CLOCK + timedelta(hours=3)
+        app._minute_passed()
+        await pilot.pause()
+        assert any("5 h ago" in r for r in rows(app)) and not any("2 h ago" in r for r in rows(app))
+
+
+async def test_11_suggestions_show_body_room_layer_and_origin(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (decide with the facts in view): each suggestion shows a body preview, its room and
+    layer, and where it came from."""
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        sug = snapshot(demo.ws()).suggestions[0]
+        label = str(app.screen.query_one("#rows")._options[0].prompt)
+        assert sug["title"] in label and "project" in label and "from the agent" in label
+        assert sug["proposal"]["body"][:30] in label.split("\n")[1]
+
+
+async def test_11_archive_filters_by_layer_and_making_room_is_announced_once(demo, size, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (archive): `l` shows both layers, the project layer, the global layer; a record the
+    agent's save archived to make room at the layer limit is announced once, when it happens."""
+    import core.tools
+
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        snap = app.snap
+        assert snap is not None
+        layers = {e.layer for e in snap.archived}
+        total = len(snap.archived)
+        counts = []
+        for _ in range(3):
+            counts.append(len(app.screen.query_one("#rows")._options))
+            await pilot.press("l")
+            await pilot.pause()
+        assert counts[0] == total and sum(counts[1:]) == total + (0 if len(layers) == 2 else 1)  # one side shows "(none)"
+        await pilot.press("escape")
+        active = sum(1 for r in all_records(demo.home, demo.project).values() if r.get("status") == "active")
+        monkeypatch.setattr(core.tools, "HARD_ACTIVE", active)  # the layer is at its limit: the next save makes room
+        dispatch("memory_save", {"title": "One note too many zz9", "body": "x", "kind": "note", "resolution": "distinct"},
+                 home=demo.home, project=demo.project)
+        app._reload_soon()
+        await settle(pilot)
+        made_room = [n.message for n in app._notifications if "to make room" in n.message]  # type: ignore[attr-defined]
+        assert len(made_room) == 1 and "the project layer is at its note limit" in made_room[0]
+        dispatch("memory_search", {"query": "deploy"}, home=demo.home, project=demo.project)
+        app._reload_soon()
+        await settle(pilot)
+        assert len([n for n in app._notifications if "to make room" in n.message]) == 1  # type: ignore[attr-defined]
