@@ -8,13 +8,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.views import Snapshot
 from lingshu_tui.i18n import Labels
 from lingshu_tui.screens.base import SHARED
+from lingshu_tui.screens.detail import local_time
 from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.palace import ago
 
@@ -168,9 +169,10 @@ class ConflictsScreen(Screen[None]):
         yield Attention(self.t, memory=True, classes="status-line")
         yield Static(id="conflict-title", classes="screen-title")
         with Horizontal(id="sides"):
-            yield Static(id="side-proposal", classes="side")
-            yield Static(id="side-1", classes="side")
-            yield Static(id="side-2", classes="side")
+            # each side scrolls on its own: a long body stays readable in full
+            for name in ("proposal", "1", "2"):
+                with VerticalScroll(id=f"scroll-{name}", classes="side"):
+                    yield Static(id=f"side-{name}")
         yield Footer()
 
     def current(self) -> dict[str, Any] | None:
@@ -216,28 +218,32 @@ class ConflictsScreen(Screen[None]):
         self.drawn = (self.key_of(item), item.get("proposal"), item.get("candidates")) if item else None
         title = self.query_one("#conflict-title", Static)
         sides = [self.query_one(f"#side-{n}", Static) for n in ("proposal", "1", "2")]
+        boxes = [self.query_one(f"#scroll-{n}") for n in ("proposal", "1", "2")]
         if item is None:
             title.update(Text(f"{self.t('conflicts')} 0 — {self.t('no_conflicts')}", style="bold"))
-            for s in sides:
-                s.update("")
+            for box in boxes:
+                box.display = False  # one line says the queue is empty, not empty boxes
             return
         title.update(Text(f"{self.t('conflicts')} {len(self.items)} · {self.t('item', n=self.index + 1, total=len(self.items))}", style="bold"))
         p = item.get("proposal", {})
         cands = item.get("candidates", [])
-        for side in sides:
-            side.display = True
+        for box in boxes:
+            box.display = True
         proposal_body = str(p.get("body", ""))
         first_body = str(cands[0].get("body", "")) if cands else ""
+        proposal_conds = ", ".join(f"{x['key']} = {x['value']}" for x in p.get("conditions", [])) or self.t("d.none")
+        proposal_where = (f"{self.t(p.get('scope') or item.get('layerKind', 'project'))} · {self.t('room.' + str(p.get('kind', 'note')))}"
+                          f" · {local_time(item.get('time'))}")
         sides[0].update(Text.assemble((self.t("proposal") + "\n", "bold"), (p.get("title", "") + "\n", "bold"),
-                                      (self.t(p.get("scope") or item.get("layerKind", "project")) + "\n", "dim"),
+                                      (proposal_where + "\n", "dim"), f"{self.t('d.conditions')}: {proposal_conds}\n\n",
                                       _marked(proposal_body, first_body)))
         for n, side in enumerate(sides[1:]):
             if n >= len(cands):
-                side.display = False
+                boxes[n + 1].display = False
                 continue
             c = cands[n]
             conds = ", ".join(f"{x['key']} = {x['value']}" for x in c.get("conditions", [])) or self.t("d.none")
-            where = f"{self.t(c.get('layer', 'project'))} · {self.t('room.' + str(c.get('kind', 'note')))} · {str(c.get('updated', ''))[:10]}"
+            where = f"{self.t(c.get('layer', 'project'))} · {self.t('room.' + str(c.get('kind', 'note')))} · {local_time(c.get('updated'))}"
             side.update(Text.assemble((self.t("candidate", n=n + 1) + "\n", "bold"), (c.get("title", "") + "\n", "bold"),
                                       (where + "\n", "dim"), f"{self.t('d.conditions')}: {conds}\n",
                                       (f"~ {self.t(c.get('reason', 'similar_title'))}\n", "italic"),

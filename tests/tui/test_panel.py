@@ -1073,3 +1073,17 @@ async def test_11_archive_filters_by_layer_and_making_room_is_announced_once(dem
         app._reload_soon()
         await settle(pilot)
         assert len([n for n in app._notifications if "to make room" in n.message]) == 1  # type: ignore[attr-defined]
+
+
+async def test_11_an_empty_conflicts_queue_is_one_line(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11: once every proposal is decided, the screen says so in one line, with no empty boxes."""
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        for _ in snapshot(demo.ws()).conflicts:
+            await pilot.press("d")
+            await settle(pilot)
+        assert snapshot(demo.ws()).conflicts == []
+        assert "No conflicts wait for you." in str(app.screen.query_one("#conflict-title").render())
+        assert not any(box.display for box in app.screen.query(".side"))
