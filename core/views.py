@@ -19,7 +19,7 @@ ROOM_TITLES = {"convention": "Habits & conventions", "method": "Methods & experi
 PAGE_SIZE = 24
 
 
-@dataclass
+@dataclass(frozen=True)
 class Exhibit:
     """One record as a row of the palace: everything the panel may show, never the id as text."""
 
@@ -55,7 +55,23 @@ class Snapshot:
     generations: tuple[int, ...] = ()
 
 
+# A panel refresh reads every record of both layers; the row of a record whose revision, status
+# and time are unchanged is the same row, so it is built once (the filter text is most of the work).
+_EXHIBITS: dict[tuple[str, str, int, str, str, str], Exhibit] = {}
+
+
 def _exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
+    key = (layer, str(rec["id"]), int(rec.get("revision", 1)), str(rec.get("status", "")), str(rec.get("updated", "")),
+           str(rec.get("reviewState", "")))
+    hit = _EXHIBITS.get(key)
+    if hit is None:
+        if len(_EXHIBITS) > 50_000:
+            _EXHIBITS.clear()
+        hit = _EXHIBITS[key] = _build_exhibit(rec, layer)
+    return hit
+
+
+def _build_exhibit(rec: dict[str, Any], layer: str) -> Exhibit:
     kind = rec.get("kind") if rec.get("kind") in ROOMS else "note"
     conds = " ".join(str(c.get("value", "")) for c in rec.get("conditions") or [] if isinstance(c, dict))
     text = " ".join(str(rec.get(k) or "") for k in ("title", "summary", "when", "body")) + " " + conds
