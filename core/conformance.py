@@ -123,6 +123,12 @@ def run_checks(root: Path) -> list[Check]:
                 problems.append(f"{verb}.{name} lacks when/required/optional")
             if spec.get("mutating") and not set(proto.WRITE_TRIO) <= set(form.get("required", ())):
                 problems.append(f"{verb}.{name} lacks the write trio")
+    for verb, forms in getattr(proto, "SEED_FORMS", {}).items():
+        for name, form in forms.items():
+            if form.get("reserved") and not form.get("map_to"):
+                problems.append(f"seed {verb}.{name} is reserved without map_to")
+            if verb == "write" and not set(proto.WRITE_TRIO) <= set(form.get("required", ())):
+                problems.append(f"seed write.{name} lacks the write trio")
     checks.append(Check("protocol.shape.declared", "FAIL" if problems else "PASS", "; ".join(problems) or "every form is declared completely"))
     return checks
 
@@ -161,8 +167,32 @@ def render_doc(root: Path) -> str:
               f"A derived op adds {', '.join('`%s`' % k for k in proto.DERIVE_EXTRA_KEYS)} to the answer.", "",
               f"Any answer may also carry {', '.join('`%s`' % k for k in proto.NOTICE_KEYS)}: once, after a layer was restored "
               "from its previous generation, saying what was lost and where the damaged copy is.", "",
-              "## Decisions where this protocol departs from the seed", ""]
+              "## Decisions where the six tools depart from the seed", ""]
     lines += [f"- **{where}**: {why}" for where, why in proto.DECISIONS]
+    lines += ["", "## The protocol mode: seed 000, exactly", "",
+              f"`lingshu mcp --single-tool` (one `memory {{op, …}}` tool) and `lingshu call memory JSON` speak {proto.SEED_VERSION} "
+              "key for key, so a client written against the seed works unchanged: it takes `node_id` and `content`, answers the seed's "
+              "forms below with no other keys (a derived op adds "
+              f"{', '.join('`%s`' % k for k in proto.DERIVE_EXTRA_KEYS)}), and a read of a node that is not there answers `null`. "
+              "Every op runs through the same dispatch as the six tools, so the gates and verdicts are the same; only the names "
+              "and shapes differ.", "", "| verb | form | when | required | optional |", "| --- | --- | --- | --- | --- |"]
+    for verb, forms in proto.SEED_FORMS.items():
+        for name, form in forms.items():
+            req = ", ".join(f"`{k}`" for k in form["required"]) or ("`null`" if form.get("returns_null") else "—")
+            opt = ", ".join(f"`{k}`" for k in form["optional"]) or "—"
+            status = " (reserved)" if form.get("reserved") else ""
+            lines.append(f"| `{verb}` | `{name}`{status} | {form['when']} | {req} | {opt} |")
+    lines += ["", "Reserved forms and what stands in for them (`map_to`):", ""]
+    lines += [f"- **{verb}.{name}**: {form['map_to']}" for verb, forms in proto.SEED_FORMS.items()
+              for name, form in forms.items() if form.get("reserved")]
+    lines += ["", "A Lingshu record read as a seed node:", "", "| node key | from the record |", "| --- | --- |"]
+    lines += [f"| `{key}` | {what} |" for key, what in proto.SEED_NODE_MAPPING]
+    lines += ["", "Other mappings: `supersede` answers `id` (the replaced record) and `superseded_by` (its successor); a write's "
+              "`consistency` carries Lingshu's status, revision, layer and pending conflicts, its `propagation.archived` the notes "
+              "archived to make room; `forget.failed` carries the status as `reason` and the next step as `hint_action`; a tool "
+              "fault on a write (bad call, busy lock) is the hard-reject form with the status as `gate`.",
+              "", "Verdicts: `basis` names what the gate looked at and `evidence` what it found there; a gate that lacks what it "
+              "needs to decide (no confirmed project, an unknown task) says `BLINDSPOT`."]
     return "\n".join(lines) + "\n"
 
 

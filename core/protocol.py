@@ -18,10 +18,12 @@ VERDICT_STATES: tuple[str, ...] = ("ACCEPT", "REJECT", "DEFER", "BLINDSPOT")
 ENVELOPE: tuple[str, ...] = ("ok", "status")
 
 # Which argument decides the op when `memory {…}` is called without one; first match wins, none → read.
+# The seed's table (§6: content, query, node_id, intent), with Lingshu's own names beside its own.
 OP_DERIVE: tuple[tuple[str, str], ...] = (
     ("content", "write"),
     ("body", "write"),
     ("query", "read"),
+    ("node_id", "read"),
     ("id", "read"),
     ("intent", "route"),
 )
@@ -83,7 +85,7 @@ VERB_SPECS: dict[str, dict[str, Any]] = {
             "node": {
                 "when": "id given, the record exists and passes the gate for reading",
                 "required": ("ok", "status", "id", "view", "title", "summary", "when", "body", "layer", "kind", "updated", "revision", "conditions"),
-                "optional": ("validFrom", "validUntil", "supersededBy", "supersedes", "supersedeReason", "links"),
+                "optional": ("validFrom", "validUntil", "supersededBy", "supersedes", "supersedeReason", "reviewState", "links"),
             },
             "node_missing": {
                 "when": "id given but the record is missing, archived, foreign, not applicable or unconfirmed",
@@ -157,6 +159,71 @@ DECISIONS: tuple[tuple[str, str], ...] = (
      "(`ok: true, committed: false`) so a client knows whether retrying can help."),
     ("read.refused", "Memory off, a spent turn budget and an unknown context are answered with a status and a message, never an empty list."),
 )
+
+# ---------------------------------------------------------------- the protocol mode (seed 000)
+# `lingshu mcp --single-tool` (and `lingshu call memory`) speak the dsh-memory 0.5.0 protocol
+# exactly: these are its forms, key for key. `core/ops.py` maps Lingshu's answers onto them.
+SEED_VERSION = "dsh-memory 0.5.0 (verb protocol v1.0 draft)"
+SEED_FORMS: dict[str, dict[str, dict[str, Any]]] = {
+    "route": {"default": {"when": "always", "required": ("knowledge", "meta"), "optional": ("suggested_capabilities", "note")}},
+    "read": {
+        "node": {"when": "node_id given, the record exists and passes the gate for reading",
+                 "required": ("id", "path", "frontmatter", "content", "verification_state"),
+                 "optional": ("truncated", "content_lines", "content_bytes", "offset", "next_offset", "note")},
+        "node_missing": {"when": "node_id given but the record is missing, archived, foreign or not applicable: the answer is null",
+                         "required": (), "optional": (), "returns_null": True},
+        "list": {"when": "query (or intent) given, no budget_tokens", "required": ("meta", "results"), "optional": ()},
+        "pack": {"when": "budget_tokens given", "required": ("pack", "tokens_used", "budget", "skipped", "recent", "meta"), "optional": ()},
+    },
+    "write": {
+        "committed": {"when": "the new generation is on disk", "required": WRITE_TRIO, "optional": ("verdict", "consistency", "propagation")},
+        "gate_short_circuit": {"when": "a gate held the write on purpose (duplicate, look-alike, review mode); retrying gives the same answer",
+                               "required": (*WRITE_TRIO, "moved_to", "verdict", "hint"),
+                               "optional": ("pid", "dedup", "dup_of", "dup_status", "consistency")},
+        "gate_hard_reject": {"when": "a gate refused the write (memory off, safety scan, no scope, stale revision) or the call was invalid",
+                             "required": (*WRITE_TRIO, "gate", "error", "hint"), "optional": ("missing", "verdict")},
+        "gate_gated": {"when": "reserved: Lingshu has no active-forgetting gate on writes", "required": (*WRITE_TRIO, "gate", "verdict"),
+                       "optional": ("consistency", "moved_to", "propagation"), "reserved": True,
+                       "map_to": ("a committed write that had to make room at the layer's cap archives the least recently read notes "
+                                  "and names them in `propagation.archived`; `forget` archives on request")},
+    },
+    "supersede": {"planned": {"when": "node_id (the old record) and content given: the new record is written and the old one marked replaced",
+                              "required": ("ok", "id", "superseded_by"), "optional": ("supersedes", "propagation", "verdict")}},
+    "forget": {
+        "forgotten": {"when": "action absent or not restore (archive, purge, undo) succeeded", "required": ("ok", "id", "tombstone"), "optional": ()},
+        "restored": {"when": "action restore succeeded", "required": ("ok", "id", "forced"), "optional": ()},
+        "failed": {"when": "missing or archived target, a gate, a busy lock, a damaged cold body",
+                   "required": ("ok", "error"), "optional": ("reason", "t", "action", "action_derived", "hint_action")},
+    },
+}
+# How a Lingshu record reads as a seed node (documented in docs/protocol.md).
+SEED_NODE_MAPPING: tuple[tuple[str, str], ...] = (
+    ("id", "the record id (`mem_…`)"),
+    ("path", "`lingshu://<layer>/<id>`: records live in the layer file, not one file each; the path names the layer and the id"),
+    ("frontmatter", "title, summary, when, kind, layer, revision, updated, conditions, and validFrom, validUntil, supersedes, "
+                    "supersededBy, supersedeReason when set"),
+    ("content", "the body"),
+    ("content_bytes", "the body's size in UTF-8 bytes"),
+    ("verification_state", "`reviewed` for notes saved by the agent or a person, or imported and reviewed; `unreviewed` for imported notes "
+                           "nobody has reviewed yet"),
+)
+
+
+def seed_forms_matching(verb: str, answer: dict[str, Any] | None) -> list[str]:
+    """The seed forms of `verb` that `answer` fits exactly (null fits only a `returns_null` form)."""
+    out = []
+    for name, form in SEED_FORMS[verb].items():
+        if answer is None:
+            if form.get("returns_null"):
+                out.append(name)
+            continue
+        if form.get("returns_null") or form.get("reserved"):
+            continue
+        keys = set(answer)
+        if set(form["required"]) <= keys <= set(form["required"]) | set(form["optional"]) | set(DERIVE_EXTRA_KEYS):
+            out.append(name)
+    return out
+
 
 TOOL_VERBS: dict[str, str] = {
     "memory_route": "route",

@@ -56,8 +56,32 @@ def _fail(status: Status, message: str, *, write: bool, rid: str = "", **extra: 
     return out
 
 
-def _gate(status: Status, gate: str, message: str, hint: str, *, rid: str = "", state: str = "REJECT", **extra: Any) -> dict[str, Any]:
+# What each gate looks at: the verdict's `basis`. Its `evidence` names what it found there.
+_BASIS = {
+    "memory_switch": "the project's memory switch (lingshu settings)",
+    "safety_scan": "the text of every field, read together as the card renders it",
+    "scope": "the confirmed project roots and the note's device conditions",
+    "topic_slot": "the current holder of the note's topic slot",
+    "revision": "the revision sent against the revision on disk",
+    "supersede": "the record to be replaced",
+    "purge": "the record's status",
+    "undo": "the record's revision and its earlier versions",
+    "none": "the records already stored (same title and body)",
+    "conflicts": "look-alike records: the same title, a similar body, the same topic slot",
+    "suggestions": "the project's write mode, or a call of memory_suggest",
+}
+
+
+def _verdict(state: str, kind: str, message: str, evidence: list[str] | None) -> dict[str, Any]:
+    """A gate's decision. A gate that could not see what it needs to decide says BLINDSPOT."""
+    return {"state": state, "kind": kind, "basis": _BASIS.get(kind, kind), "evidence": list(evidence or []), "detail": message}
+
+
+def _gate(status: Status, gate: str, message: str, hint: str, *, rid: str = "", state: str = "REJECT",
+          evidence: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     """A gate stopped the write on purpose: `ok: true, committed: false`; retrying gives the same answer."""
+    if status == "needs_context":
+        state = "BLINDSPOT"  # the gate lacks what it needs to decide (no project, no task), not a judgement of the text
     return {
         "ok": True,
         "id": rid,
@@ -67,12 +91,13 @@ def _gate(status: Status, gate: str, message: str, hint: str, *, rid: str = "", 
         "error": message,
         "message": message,
         "hint": hint,
-        "verdict": {"state": state, "kind": gate, "basis": "rule", "evidence": [], "detail": message},
+        "verdict": _verdict(state, gate, message, evidence),
         **extra,
     }
 
 
-def _short_circuit(status: Status, moved_to: str, message: str, hint: str, *, rid: str = "", state: str = "DEFER", **extra: Any) -> dict[str, Any]:
+def _short_circuit(status: Status, moved_to: str, message: str, hint: str, *, rid: str = "", state: str = "DEFER",
+                   evidence: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     out = {
         "ok": True,
         "id": rid,
@@ -80,7 +105,7 @@ def _short_circuit(status: Status, moved_to: str, message: str, hint: str, *, ri
         "status": status,
         "moved_to": moved_to,
         "hint": hint,
-        "verdict": {"state": state, "kind": moved_to, "basis": "rule", "evidence": [], "detail": message},
+        "verdict": _verdict(state, moved_to, message, evidence),
         **extra,
     }
     if status != "ok" or message:
@@ -253,7 +278,7 @@ def _node_fields(rec: dict[str, Any], ref: LayerRef) -> dict[str, Any]:
         "revision": rec.get("revision", 1),
         "conditions": rec.get("conditions") or [],
     }
-    for key in ("validFrom", "validUntil", "supersededBy", "supersedes", "supersedeReason"):
+    for key in ("validFrom", "validUntil", "supersededBy", "supersedes", "supersedeReason", "reviewState"):
         if rec.get(key):
             out[key] = rec[key]
     return out
@@ -265,7 +290,8 @@ def _node_fields(rec: dict[str, Any], ref: LayerRef) -> dict[str, Any]:
 def _disabled(*, write: bool) -> dict[str, Any]:
     msg = MEMORY_OFF
     if write:
-        return _gate("memory_disabled", "memory_switch", msg, "Tell the user memory is off; do not retry.", needsScope=True)
+        return _gate("memory_disabled", "memory_switch", msg, "Tell the user memory is off; do not retry.", needsScope=True,
+                     evidence=["enabled: false"])
     return _fail("memory_disabled", msg, write=False)
 
 
@@ -286,7 +312,8 @@ def _precheck(ws: Workspace, inp: SaveInput) -> dict[str, Any] | None:
         return _fail("invalid", f"The body is {n} bytes; the limit is {BODY_BYTES}. Nothing was written and nothing was cut: split it into several records or shorten it, then save again.", write=True, rid=inp.id or "")
     finding = scan_fields(_text_fields(inp))
     if finding:
-        return _gate("unsafe", "safety_scan", finding.message(), "Rewrite the named field as the message says, then save again.", rid=inp.id or "", field=finding.field)
+        return _gate("unsafe", "safety_scan", finding.message(), "Rewrite the named field as the message says, then save again.", rid=inp.id or "",
+                     field=finding.field, evidence=[f"{finding.field}: {finding.kind}"])
     return None
 
 
@@ -323,7 +350,8 @@ def _no_project(detail: str | None = None) -> dict[str, Any]:
     else:
         msg = "No project is confirmed here, so there is no project layer to write to."
         hint = "Confirm the project root (`lingshu project confirm PATH`), or save with scope: \"global\"."
-    return _gate("needs_context", "scope", msg, hint, needsScope=True)
+    return _gate("needs_context", "scope", msg, hint, needsScope=True,
+                 evidence=[f"local detail: {detail}" if detail else "no confirmed project root for this folder"])
 
 
 def _slot_holder(state: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any] | None:
@@ -534,17 +562,19 @@ def _create(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
         dup, cands = _candidates(state, ref, inp)
         if dup:
             return _short_circuit("ok", "none", "", f"Already remembered as {dup}; to change it, save with that id.", rid=dup, state="ACCEPT",
-                                  dup_of=dup, pendingConflicts=len(state["conflicts"]))
+                                  dup_of=dup, pendingConflicts=len(state["conflicts"]), evidence=[dup])
         if cands and inp.resolution == "distinct" and any(c["reason"] == "same_topic_slot" for c in cands):
             slot = next(c for c in cands if c["reason"] == "same_topic_slot")
             return _gate("conflict", "topic_slot", f"The topic slot '{inp.topicKey}' already has a current record («{slot['title']}»); a slot holds one.",
-                         "Update it with its id, or replace it with supersedes.", candidates=cands, pendingConflicts=len(state["conflicts"]))
+                         "Update it with its id, or replace it with supersedes.", candidates=cands, pendingConflicts=len(state["conflicts"]),
+                         evidence=[slot["id"]])
         if cands and inp.resolution != "distinct":
             _queue_conflict(state, ref, inp, cands)
             msg = "Not saved: it looks like " + " and ".join(f"«{c['title']}» ({'same topic slot' if c['reason'] == 'same_topic_slot' else 'similar'})" for c in cands) + "."
             return _short_circuit("needs_resolution", "conflicts", msg,
                                   "If it is the same thing, save again with that record's id; if it is different, save again with resolution: \"distinct\".",
-                                  needsResolution=True, candidates=cands, pendingConflicts=len(state["conflicts"]))
+                                  needsResolution=True, candidates=cands, pendingConflicts=len(state["conflicts"]),
+                                  evidence=[f"{c['id']} ({c['reason']})" for c in cands])
         _drop_conflicts(state, title=inp.title)
         archived = _make_room(state, tx, ref)
         state["records"][rec["id"]] = rec
@@ -576,7 +606,8 @@ def _update(ws: Workspace, inp: SaveInput, actor: str) -> dict[str, Any]:
             return _fail("gone", "That record is archived. Restore it first (memory_forget with action \"restore\", or in the panel), then update it.", write=True, rid=rec["id"])
         if inp.revision is not None and inp.revision != rec.get("revision"):
             return _gate("conflict", "revision", f"The record changed since you read it (you have revision {inp.revision}, it is at {rec.get('revision')}).",
-                         "Read it again, then save your change on top of the new revision.", rid=rec["id"], pendingConflicts=len(state["conflicts"]))
+                         "Read it again, then save your change on top of the new revision.", rid=rec["id"], pendingConflicts=len(state["conflicts"]),
+                         evidence=[f"sent revision {inp.revision}", f"revision on disk {rec.get('revision')}"])
         new = dict(rec)
         for key, value in given.items():
             if value is None and key in ("title", "body"):

@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--print", action="store_true", help="print the demo store's summary instead of opening the panel")
     p = sub.add_parser("call", help="run one memory tool: lingshu call TOOL [JSON] (JSON from stdin when omitted)")
     _common(p)
-    p.add_argument("tool", help="memory_search, memory_read, memory_save, memory_forget, memory_suggest or memory_route")
+    p.add_argument("tool", help="memory_search, memory_read, memory_save, memory_forget, memory_suggest, memory_route, "
+                                "or memory (one {op, …} call in the dsh-memory 0.5.0 protocol, as `lingshu mcp --single-tool`)")
     p.add_argument("json", nargs="?", help="the arguments as one JSON object")
     p.add_argument("--as-user", action="store_true", help="act as the person, not the agent (review mode does not hold the write)")
     p = sub.add_parser("project", help="confirm a project root: lingshu project confirm PATH (forget PATH un-confirms it)")
@@ -137,8 +138,8 @@ def _print(obj: Any) -> None:
 def cmd_call(args: argparse.Namespace) -> int:
     from core.tools import TOOLS, dispatch
 
-    if args.tool not in TOOLS:
-        print(f"lingshu call: unknown tool '{args.tool}'. Tools: {', '.join(TOOLS)}.", file=sys.stderr)
+    if args.tool not in (*TOOLS, "memory"):
+        print(f"lingshu call: unknown tool '{args.tool}'. Tools: {', '.join(TOOLS)}, or memory (the single-tool protocol mode).", file=sys.stderr)
         return EXIT_USAGE
     # No JSON argument: read it from a pipe, but never sit waiting on an interactive terminal.
     text = args.json if args.json is not None else ("" if sys.stdin.isatty() else sys.stdin.read())
@@ -150,6 +151,12 @@ def cmd_call(args: argparse.Namespace) -> int:
     except RecursionError:
         print("lingshu call: the arguments are nested too deeply to read. Pass one flat JSON object, e.g. '{\"query\": \"tests\"}'.", file=sys.stderr)
         return EXIT_USAGE
+    if args.tool == "memory":
+        from core.ops import memory_op
+
+        answer = memory_op(payload, home=args.home, project=args.project)
+        print(json.dumps(answer, ensure_ascii=False, indent=2))  # the seed's forms as they are; null for a missing node
+        return EXIT_OK if answer is not None and answer.get("ok", True) else EXIT_FALSE
     result = dispatch(args.tool, payload, home=args.home, project=args.project, actor="user" if args.as_user else "agent")
     _print(result)
     return EXIT_OK if result.get("ok") else EXIT_FALSE

@@ -16,7 +16,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import WithJsonSchema
 
 from core.models import TOOL_INPUTS
-from core.ops import memory_op
+from core.ops import is_fault, memory_op
 from core.protocol import TOOL_FAULTS, TOOL_VERBS, output_schema
 from core.tools import dispatch
 from lingshu_tui import __version__
@@ -101,8 +101,12 @@ def _signature(props: dict[str, dict[str, Any]], required: set[str]) -> inspect.
     return inspect.Signature(params, return_annotation=dict[str, Any])
 
 
-def _result(answer: dict[str, Any]) -> CallToolResult:
+def _result(answer: dict[str, Any] | None) -> CallToolResult:
     text = json.dumps(answer, ensure_ascii=False, indent=2)
+    if answer is None or "status" not in answer:
+        # The protocol mode (seed 000): its answers have no status, and a missing node is a bare null,
+        # which only text can carry (structured content is an object).
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=answer, is_error=is_fault(answer))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=answer,
                           is_error=answer.get("status") in TOOL_FAULTS)
 
@@ -133,8 +137,9 @@ class LingshuServer(MCPServer):
         for tool in tools:
             if tool.name in self.runners:
                 tool.input_schema = {**tool.input_schema, "additionalProperties": False}
-                if tool.name in TOOL_VERBS:
-                    tool.output_schema = output_schema(tool.name)
+                # The protocol mode's `memory` answers the seed's forms, a bare null among them: no
+                # output schema can promise structured content for that, so none is published.
+                tool.output_schema = output_schema(tool.name) if tool.name in TOOL_VERBS else None
         return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
@@ -152,8 +157,10 @@ def build_server(home: str | Path | None = None, project: str | Path | None = No
     where = {"home": home, "project": project}
     if single_tool:
         props: dict[str, dict[str, Any]] = {"op": {"type": "string", "enum": ["route", "read", "write", "supersede", "forget"],
-                                                   "description": "The verb. Omit it and it is derived: body/content → write, query → read, id → read, intent → route, nothing → read."}}
-        props["content"] = {"type": "string", "description": "Same as body (for write)."}
+                                                   "description": "The verb. Omit it and it is derived: content → write, query → read, node_id → read, intent → route, nothing → read."}}
+        props["node_id"] = {"type": "string", "description": "The record (read, forget; for supersede, the record to replace)."}
+        props["content"] = {"type": "string", "maxLength": 4096, "description": "The note's text (write, supersede); a title is made from its first sentence when none is given."}
+        props["superseded_by"] = {"type": "string", "description": "Not supported alone: supersede writes the successor from content."}
         for model in TOOL_INPUTS.values():
             for name, schema in field_schemas(model)[0].items():
                 props.setdefault(name, schema)
@@ -161,9 +168,10 @@ def build_server(home: str | Path | None = None, project: str | Path | None = No
         server.add_tool(
             _tool("memory", server.runners["memory"], props, set()),
             name="memory", title="Lingshu memory",
-            description=("One entry to long-term memory. op is route, read (by id, or search by query), write (needs title and body), "
-                         "supersede (write with supersedes) or forget (by id, action archive/restore/undo/purge). Search before you write. "
-                         "committed:false means a gate held the write on purpose: read hint, do not retry."),
+            description=("One entry to long-term memory, in the dsh-memory 0.5.0 verb protocol. op is route (intent), read (node_id; "
+                         "or query, with budget_tokens for a pack), write (content), supersede (node_id of the old record + content) or "
+                         "forget (node_id, action archive/restore/undo/purge). A read of a node that is not there answers null. "
+                         "Search before you write. committed:false means a gate held the write on purpose: read hint, do not retry."),
             annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False),
         )
         return server
