@@ -43,6 +43,30 @@ def environment_facts(ws: Workspace, cwd: str | None = None) -> dict[str, Any]:
     }
 
 
+# Processes that stand between an agent and what it runs (a hook command, a Bash tool call):
+# looking through them finds the agent's own process, shared by its hook and its tool calls.
+_LAUNCHERS = frozenset({"sh", "bash", "dash", "zsh", "fish", "ksh", "csh", "tcsh", "env", "timeout", "nice", "nohup", "xargs"})
+
+
+def agent_host() -> int:
+    """The process this one works for: its parent, looking through shells and launchers (Linux's
+    /proc; elsewhere the parent). The recall hook and the MCP server of one agent session share it,
+    while another session is another process: this is how a tool call finds its own session's turn."""
+    pid = os.getppid()
+    for _ in range(4):
+        try:
+            with open(f"/proc/{pid}/comm", encoding="utf-8") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return pid
+        if name not in _LAUNCHERS or parent <= 1:
+            return pid
+        pid = parent
+    return pid
+
+
 def build_context(ws: Workspace, *, cwd: str | None = None, task: dict[str, Any] | None = None) -> dict[str, Any]:
     """A context for one call, built from the environment, the caller's task fields and the
     project's task defaults (a scope hint: they fill only what the caller left out)."""
@@ -89,7 +113,7 @@ def open_turn(ws: Workspace, *, session_id: str | None, cwd: str | None, task: d
     """A new human message: a new context with its own id, remembered for the session. Runs in
     the hook on every message, so it takes no lock: the context goes to the spool."""
     ctx = build_context(ws, cwd=cwd, task=task)
-    ctx.update(id="ctx_" + secrets.token_hex(8), sessionId=session_id, created=iso(utc_now()), source="hook")
+    ctx.update(id="ctx_" + secrets.token_hex(8), sessionId=session_id, created=iso(utc_now()), source="hook", host=agent_host())
     spool.put(ws.home, "contexts", ctx, keep=KEEP)
     return ctx
 
@@ -125,7 +149,8 @@ def _expired(ctx: dict[str, Any], now: datetime) -> bool:
 
 def resolve_context(ws: Workspace, context_id: str | None, task: dict[str, Any] | None = None) -> dict[str, Any]:
     """The context a tool call is checked against (SPEC §4.4). Without an id it is the latest turn
-    of this project, which is also how a continuation turn (no new human message) reuses it."""
+    of the caller's own session (the turn its agent's hook opened: same agent process), else the
+    latest of this project; that is also how a continuation turn (no new human message) reuses it."""
     now = utc_now()
     if context_id:
         ctx = next((c for c in _load(ws)["contexts"] if c.get("id") == context_id), None)
@@ -140,7 +165,9 @@ def resolve_context(ws: Workspace, context_id: str | None, task: dict[str, Any] 
         # A context a search kept is used by id only: it never becomes the turn's context.
         latest = [c for c in _load(ws)["contexts"]
                   if c.get("projectId") == ws.project_id and not _expired(c, now) and c.get("source") != "search"]
-        ctx = dict(latest[-1]) if latest else build_context(ws)
+        host = agent_host()
+        own = [c for c in latest if c.get("host") == host]
+        ctx = dict((own or latest)[-1]) if latest else build_context(ws)
     for key in TASK_FIELDS:
         if task and task.get(key):
             ctx[key] = task[key]

@@ -220,3 +220,48 @@ def test_11_4_long_notes_come_back_by_their_leading_sentences(home: Path, projec
         assert f"(more: memory_read {card['id']})" in text
     body_lines = [line for line in text.splitlines() if line.startswith("Deploy step")]
     assert body_lines and all(line.split(" (more:")[0].endswith("cluster.") for line in body_lines)
+
+
+_HOST = r"""
+import json, subprocess, sys
+home, project, cwd, session, rid = sys.argv[1:6]
+env = {**__import__("os").environ, "LINGSHU_HOME": home}
+cli = [sys.executable, "-m", "lingshu_tui.cli"]
+hook = {"session_id": session, "cwd": cwd, "prompt": "keep working on the parser"}
+subprocess.run([*cli, "recall", "--project", project], input=json.dumps(hook), text=True, env=env, check=True, capture_output=True)
+print("hooked", flush=True)
+sys.stdin.readline()  # the other session speaks meanwhile
+read = subprocess.run([*cli, "call", "memory_read", json.dumps({"id": rid}), "--project", project], text=True, env=env, capture_output=True)
+print(read.stdout.replace("\n", " "), flush=True)
+"""
+
+
+def test_14_a_turn_belongs_to_its_session(home: Path, project: Path) -> None:
+    """Issue 14 (seed 0.18.1): two agent sessions in one project, each its own process with its own
+    hook and tool calls. A note for one folder stays readable in the session working there after
+    the other session's message, and the other session's reads follow its own turn; before, the
+    last message of any session decided every session's reads."""
+    parser_dir, docs_dir = project / "parser", project / "docs"
+    parser_dir.mkdir()
+    docs_dir.mkdir()
+    saved = json.loads(run_cli(home, "call", "memory_save", json.dumps({
+        "title": "Parser tests use golden files", "body": "Update goldens with make golden.", "kind": "method",
+        "conditions": [{"key": "pathPrefix", "value": str(parser_dir)}]}), "--project", str(project)).stdout)
+    assert saved["committed"], saved
+
+    def host(cwd: Path, session: str) -> subprocess.Popen[str]:
+        return subprocess.Popen([sys.executable, "-c", _HOST, str(home), str(project), str(cwd), session, saved["id"]],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=cli_env(home), cwd=str(REPO))
+
+    parser_session = host(parser_dir, "sess-parser")
+    assert parser_session.stdout is not None and parser_session.stdin is not None
+    assert parser_session.stdout.readline().strip() == "hooked"
+    docs_session = host(docs_dir, "sess-docs")  # the other session's message comes last
+    assert docs_session.stdout is not None and docs_session.stdin is not None
+    assert docs_session.stdout.readline().strip() == "hooked"
+    answers = {}
+    for name, proc in (("parser", parser_session), ("docs", docs_session)):
+        out, _ = proc.communicate("go\n", timeout=60)
+        answers[name] = json.loads(out)
+    assert answers["parser"]["status"] == "ok" and answers["parser"]["body"] == "Update goldens with make golden."
+    assert answers["docs"]["status"] == "not_applicable"
