@@ -38,15 +38,26 @@ MORE = "(more: memory_read {id})"
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])|\n+")
 
 
+def experiment_for(rec: dict[str, Any], ctx: dict[str, Any], now: str) -> bool:
+    """The selector of learned rules (seed: experimentFor): only with learning on for the project,
+    through the gate's step 3 (active, or a trial not yet expired; not paused or blocked)."""
+    return bool(ctx.get("experimental")) and eligibility(rec, ctx, "inject", now).ok
+
+
 def card_text(rec: dict[str, Any], layer: str, room: int | None = None) -> str | None:
     """One card: a header that says what it is and names the id, layer and date, then the note.
     When the whole note does not fit in `room` bytes, the card keeps the leading sentences that do
     and says how to read the rest; a sentence is never cut. None when not even one fits."""
     header = HEADER.format(id=rec["id"], layer=layer, date=str(rec.get("updated", ""))[:10])
+    if rec.get("origin") == "project_evolution":  # a rule learned from the person's corrections says so
+        state = (rec.get("learning") or {}).get("state")
+        header = header[:-1] + (" · trial rule, learned from your corrections]" if state == "trial" else " · learned rule]")
     lines = [header, str(rec.get("title", ""))]
     if rec.get("when"):
         lines.append(f"When: {rec['when']}")
     text = str(rec.get("summary") or rec.get("body") or "")
+    if text.rstrip(".。!！ ") == lines[1]:
+        text = ""  # a one-sentence note is its title: said once
     whole = "\n".join(line for line in [*lines, text] if line)
     if room is None or len(whole.encode("utf-8")) <= room:
         return whole
@@ -156,6 +167,7 @@ def select(
     tags = _tags(ws)
     seen: set[str] = set()
     matches: list[tuple[float, dict[str, Any], str, int]] = []
+    learned: list[tuple[float, dict[str, Any], str, int]] = []
     held = 0
     terms = len(query_terms(message))
     for ref in ws.layers():
@@ -172,7 +184,10 @@ def select(
                     continue  # project first: the project copy of an id wins
                 seen.add(rec["id"])
                 if rec.get("origin") == "project_evolution":
-                    continue  # experiment rules have their own path, never ordinary recall
+                    if experiment_for(rec, ctx, now):
+                        learned.append((hit.score, rec, ref.kind, hit.matched))
+                        note(hit, rec, ref.kind, "candidate")
+                    continue  # learned rules never enter as ordinary notes
                 gate = eligibility(rec, ctx, "inject", now)
                 if gate.ok:
                     matches.append((hit.score, rec, ref.kind, hit.matched))
@@ -184,6 +199,7 @@ def select(
                         held += 1
             if usable >= MAX_CARDS or len(hits) < CANDIDATES:
                 break  # enough usable candidates from this layer, or no more matches
+    matches += learned  # one ledger: learned rules compete for the same 3 cards and 1200 bytes
     if not matches:
         return [], "", ("conditions unknown or not applicable" if held else "no match")
     blocked = _slot_blocked(ws, ctx, now)
@@ -247,6 +263,10 @@ def recall(
     if ws.project.get("recallMode", "adaptive") != "adaptive":
         return "", {"why": "tool mode", "cards": []}
     ctx = open_turn(ws, session_id=session_id, cwd=cwd)
+    if ws.project.get("experimental"):
+        from .learning import note_feedback  # only with learning on: the hook's cost stays the same otherwise
+
+        note_feedback(ws, ctx, message)
     chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, before_publish=before_publish)
     report = {"why": why, "cards": [{"id": r["id"], "layer": layer, "title": r.get("title", "")} for r, layer in chosen],
               "bytes": len(text.encode("utf-8")), "contextId": ctx["id"]}

@@ -18,8 +18,11 @@ BUDGET_KEYS = ("searchEntries", "searchBytes", "bodies", "bodyBytes")
 CHOICES = {"writeMode": ("direct", "review"), "recallMode": ("adaptive", "tool")}
 SWITCHES = ("enabled", "confirmed", "experimental")
 # What a person may change with `lingshu settings set` (the rest is written by its own command).
-SETTABLE = ("enabled", "experimental", *CHOICES, *(f"budgets.{k}" for k in BUDGET_KEYS), *(f"taskDefaults.{k}" for k in TASK_FIELDS))
-PROJECT_KEYS = ("root", *SWITCHES, *CHOICES, "taskDefaults", "budgets")
+# Self-evolution (issue 17): turns a trial rule must hold, days before a trial expires.
+LEARNING_KEYS = ("trialTurns", "trialDays")
+SETTABLE = ("enabled", "experimental", *CHOICES, *(f"budgets.{k}" for k in BUDGET_KEYS), *(f"taskDefaults.{k}" for k in TASK_FIELDS),
+            *(f"learning.{k}" for k in LEARNING_KEYS))
+PROJECT_KEYS = ("root", *SWITCHES, *CHOICES, "taskDefaults", "budgets", "learning")
 
 
 def _entry_problem(pid: str, entry: Any) -> str | None:
@@ -35,18 +38,19 @@ def _entry_problem(pid: str, entry: Any) -> str | None:
             return f"{where}.{key}: must be true or false"
         if key in CHOICES and value not in CHOICES[key]:
             return f"{where}.{key}: must be one of {', '.join(CHOICES[key])}"
-        if key in ("taskDefaults", "budgets") and not isinstance(value, dict):
+        if key in ("taskDefaults", "budgets", "learning") and not isinstance(value, dict):
             return f"{where}.{key}: must be an object"
     for key, value in (entry.get("taskDefaults") or {}).items():
         if key not in TASK_FIELDS:
             return f"{where}.taskDefaults.{key}: is not a task field; use one of {', '.join(TASK_FIELDS)}"
         if not isinstance(value, str) or not value.strip():
             return f"{where}.taskDefaults.{key}: must be a word such as \"release\""
-    for key, value in (entry.get("budgets") or {}).items():
-        if key not in BUDGET_KEYS:
-            return f"{where}.budgets.{key}: is not a budget; use one of {', '.join(BUDGET_KEYS)}"
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            return f"{where}.budgets.{key}: must be a whole number of at least 1"
+    for group, allowed in (("budgets", BUDGET_KEYS), ("learning", LEARNING_KEYS)):
+        for key, value in (entry.get(group) or {}).items():
+            if key not in allowed:
+                return f"{where}.{group}.{key}: is not a setting; use one of {', '.join(allowed)}"
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                return f"{where}.{group}.{key}: must be a whole number of at least 1"
     return None
 
 
@@ -109,7 +113,7 @@ def parse_setting(key: str, text: str) -> Any:
         if text not in CHOICES[key]:
             raise InvalidInput(f"{key} must be one of {', '.join(CHOICES[key])}; got {text!r}.")
         return text
-    if key.startswith("budgets."):
+    if key.startswith(("budgets.", "learning.")):
         if not text.strip().isdigit() or int(text) < 1:
             raise InvalidInput(f"{key} must be a whole number of at least 1; got {text!r}.")
         return int(text)

@@ -76,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", nargs="?", choices=["show", "set", "unset"], default="show", help="show (default), set or unset")
     p.add_argument("key", nargs="?", help="e.g. budgets.searchEntries, recallMode, taskDefaults.taskKind")
     p.add_argument("value", nargs="?", help="the new value, e.g. 30, tool, release")
+    p = sub.add_parser("learn", help="self-evolution (off by default): rules learned from your corrections; "
+                                     "lingshu learn status|organize|approve|promote|pause|reject [ID]")
+    _common(p)
+    p.add_argument("action", nargs="?", choices=["status", "organize", "approve", "promote", "pause", "reject"], default="status",
+                   help="status (default); organize: one organizer run now; approve (to trial), promote (to active), pause, reject a rule")
+    p.add_argument("id", nargs="?", help="the rule's id, for approve, promote, pause and reject")
+    p.add_argument("--json", action="store_true", help="print everything as JSON")
     p = sub.add_parser("doctor", help="check every layer; exit 1 when something needs a person")
     _common(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -492,7 +499,61 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(agent=not args.no_agent, print_only=args.print)
 
 
+def cmd_learn(args: argparse.Namespace) -> int:
+    from core import learning
+
+    ws = _workspace(args)
+    if not ws.project_id:
+        print("Learning works per confirmed project: run `lingshu project confirm PATH` first, or pass --project PATH.", file=sys.stderr)
+        return EXIT_FALSE
+    if args.action in learning.TRANSITIONS:
+        if not args.id:
+            print(f"Usage: lingshu learn {args.action} ID (the ids are in `lingshu learn status`).", file=sys.stderr)
+            return EXIT_USAGE
+        result = learning.steer(ws, args.id, args.action)
+        if args.json:
+            _print(result)
+        else:
+            print(f"{args.id} is now {result['state']}." if result["ok"] else result["message"], file=sys.stdout if result["ok"] else sys.stderr)
+        return EXIT_OK if result["ok"] else EXIT_FALSE
+    if args.action == "organize":
+        turns, days = learning.settings_of(ws)
+        receipt = learning.organize(ws, trial_days=days)
+        moved = learning.advance(ws, ws.project_layer, turns)  # type: ignore[arg-type]
+        if args.json:
+            _print({**receipt, "advanced": moved})
+        elif receipt["ok"]:
+            print(f"Organized {len(receipt['candidates'])} candidate(s): {len(receipt['committed'])} new rule(s) (pending your approval), "
+                  f"{len(receipt['kept'])} matched a rule already, {len(receipt['stale'])} stale, {len(receipt['refused'])} refused"
+                  + (f"; {len(moved)} trial rule(s) moved on" if moved else "") + f". Receipt {receipt['id']}.")
+        else:
+            print(f"The organizer failed ({receipt['reason']}); no rule changed. Receipt {receipt['id']}.", file=sys.stderr)
+        return EXIT_OK if receipt["ok"] else EXIT_FALSE
+    report = learning.status(ws)
+    if args.json:
+        _print(report)
+        return EXIT_OK
+    print(f"learning {'on' if report['learning'] else 'off'} for {ws.project_id}"
+          + ("" if report["learning"] else " (`lingshu settings set experimental true` switches it on)"))
+    print(f"trial: {report['trialTurns']} messages without a contradiction, at most {report['trialDays']} days")
+    if report["unfoldedFeedback"]:
+        print(f"{report['unfoldedFeedback']} correction(s) not organized yet (`lingshu learn organize`)")
+    for c in report["candidates"]:
+        if c["state"] == "pending":
+            print(f"candidate {c['id']}: {c['text']}  ({len(c['evidence'])} time(s) said)")
+    for rule in report["rules"]:
+        extra = f", until {rule['trialUntil'][:16]}" if rule["state"] == "trial" and rule.get("trialUntil") else ""
+        extra += f", {rule['pausedReason']}" if rule["state"] == "paused" and rule.get("pausedReason") else ""
+        print(f"rule {rule['id']} [{rule['state']}{extra}]: {rule['text']}  ({len(rule['evidence'])} piece(s) of evidence)")
+    for receipt in report["receipts"]:
+        print(f"receipt {receipt['id']} {receipt.get('organizer')}: {'ok' if receipt['ok'] else 'failed: ' + receipt['reason']}")
+    if not report["candidates"] and not report["rules"]:
+        print("Nothing learned yet. With learning on, the prompt hook notes your corrections ('no, use pnpm here', 'always run make lint').")
+    return EXIT_OK
+
+
 HANDLERS = {
+    "learn": cmd_learn,
     "call": cmd_call,
     "project": cmd_project,
     "settings": cmd_settings,
