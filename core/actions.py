@@ -222,5 +222,15 @@ def set_memory(ws: Workspace, on: bool) -> dict[str, Any]:
     return {"ok": True, "status": "ok"}
 
 
+def set_learning(ws: Workspace, on: bool) -> dict[str, Any]:
+    """The person switches self-evolution for the project (issue 17); learned rules stay, hidden while off."""
+    if (stop := _off(ws)) is not None:
+        return stop
+    if not ws.project_id:
+        return {"ok": False, "status": "needs_context", "message": "Learning works per confirmed project: confirm this folder first (p)."}
+    set_project_setting(ws.home, ws.project_id, "experimental", on)
+    return {"ok": True, "status": "ok"}
+
+
 def _state(ref: LayerRef | None) -> dict[str, Any]:
     return load(ref) if ref else {"suggestions": [], "conflicts": []}

@@ -35,7 +35,7 @@ _CORRECTION = re.compile(
     r"|(以后|今后|从现在开始|总是|永远|一律|不要|别再|别用|请用|改用|应该用|记得|不是.{1,12}而是|必须)", re.IGNORECASE)
 _STANDING = re.compile(r"\b(always|never|from now on|going forward|in future)\b|(以后|今后|从现在开始|总是|永远|一律)", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(never|don't|do not|not|no longer|stop|avoid|instead of|rather than)\b|(不要|别|不用|不是|避免|停止)", re.IGNORECASE)
-_SENTENCES = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\n+")  # ".env" is not a sentence end
 
 
 def feedback_text(prompt: str) -> str | None:

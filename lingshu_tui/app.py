@@ -20,10 +20,10 @@ from core import actions
 from core.views import Snapshot, detail, snapshot
 from core.workspace import Workspace, open_workspace
 from lingshu_tui.i18n import Labels, pick_language
-from lingshu_tui.messages import ActionFinished, DetailLoaded, SnapshotLoaded, StoreChanged
+from lingshu_tui.messages import ActionFinished, DetailLoaded, LearningLoaded, SnapshotLoaded, StoreChanged
 from lingshu_tui.screens.confirm import Confirm
 from lingshu_tui.screens.detail import DetailScreen
-from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
+from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, LearningScreen, SuggestionsScreen
 from lingshu_tui.screens.main import MainScreen
 from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.citations import Citations
@@ -31,7 +31,8 @@ from lingshu_tui.widgets.palace import Palace
 from lingshu_tui.widgets.translated import localized
 
 MUTATING = {"archive", "restore", "undo", "move", "remove", "keep", "ignore", "reviewed", "room_reviewed",
-            "conflict_new", "conflict_replace1", "conflict_replace2", "conflict_discard"}
+            "conflict_new", "conflict_replace1", "conflict_replace2", "conflict_discard",
+            "learn_approve", "learn_promote", "learn_pause", "learn_reject", "learn_switch"}
 
 
 def _local_now() -> datetime:
@@ -159,6 +160,8 @@ class LingshuApp(App[None]):
                 screen.show(snap)
             elif isinstance(screen, DetailScreen):
                 self.load_detail(screen.rid)
+            if isinstance(screen, LearningScreen):
+                self.load_learning()
         self.bindings_may_change()
 
     def bindings_may_change(self) -> None:
@@ -286,6 +289,29 @@ class LingshuApp(App[None]):
     def action_suggestions(self) -> None:
         self._push_list(localized(SuggestionsScreen, self.t)(self.t))
 
+    def action_learning_view(self) -> None:
+        self._push_list(localized(LearningScreen, self.t)(self.t))
+        self.load_learning()
+
+    @work(thread=True, exclusive=True, group="learning", exit_on_error=False)
+    def load_learning(self) -> None:
+        from core import learning
+        from core.errors import LingshuError
+
+        try:
+            report: dict[str, Any] | None = learning.status(self._reopen())
+        except LingshuError as err:
+            report = {"learning": False, "trialTurns": 0, "trialDays": 0, "rules": [], "candidates": [], "receipts": [],
+                      "problem": err.message}
+        self.post_message(LearningLoaded(report))
+
+    def on_learning_loaded(self, message: LearningLoaded) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, LearningScreen):
+                screen.show_learning(message.report)
+        if message.report and message.report.get("problem"):
+            self.notify(message.report["problem"], severity="warning")
+
     def action_archive_view(self) -> None:
         self._push_list(localized(ArchiveScreen, self.t)(self.t))
 
@@ -381,6 +407,9 @@ class LingshuApp(App[None]):
         if what == "undo":
             self._undo_last()
             return
+        if what.startswith("learn_"):
+            self._steer_learning(what.removeprefix("learn_"))
+            return
         if what == "room_reviewed":
             palace = self._main().query_one(Palace)
             if self.snap and palace.open_room:
@@ -436,6 +465,24 @@ class LingshuApp(App[None]):
                     self.run_core(lambda: actions.remove(self.ws, key), self.t("done.remove", title=title))
 
             self.push_screen(localized(Confirm, self.t)(self.t("confirm_remove", title=title), self.t), answered)
+
+    def _steer_learning(self, key: str) -> None:
+        """The Learning view's keys: the person moves a rule, or switches learning; nothing else moves it."""
+        from core import learning
+
+        screen = self.screen
+        if not isinstance(screen, LearningScreen):
+            return
+        if key == "switch":
+            on = not bool((screen.report or {}).get("learning"))
+            self.run_core(lambda: actions.set_learning(self.ws, on), self.t("learning_on" if on else "learning_off"))
+            return
+        selected = screen.selected_key() or ""
+        if not selected.startswith("rule:"):
+            self.notify(self.t("learn_select_rule"), severity="warning")
+            return
+        rid = selected[5:]
+        self.run_core(lambda: learning.steer(self.ws, rid, key), lambda r: self.t("learn_done", state=self.t.word("learn", r["state"])))
 
     def _undo_last(self) -> None:
         """`u`: take back the person's last action in this panel, named first; never a change made

@@ -44,7 +44,7 @@ KEYS = ("recall_p50_ms", "recall_p95_ms", "recall_cold_ms", "recall_max_ms", "re
         "recall_total_bytes_120", "recall_process_ms", "save_p50_ms", "save_p95_ms", "search_p50_ms", "search_p95_ms",
         "read_p95_ms", "mcp_roundtrip_p50_ms", "mcp_roundtrip_p95_ms", "sequence_150_s", "state_json_bytes", "layer_files",
         "rss_mb", "panel_first_paint_ms", "refresh_p95_ms", "scan_p95_ms", "panel_paint_2k_ms", "panel_mount_2k_ms",
-        "panel_refresh_2k_p95_ms", "panel_stall_2k_max_ms", "panel_page_ms")
+        "panel_refresh_2k_p95_ms", "panel_stall_2k_max_ms", "panel_page_ms", "evolution_organize_ms", "recall_process_learning_ms")
 
 TOPICS_EN = ["deploy", "tests", "cache", "lint", "release", "docker", "database", "migration", "logging", "profiling",
              "queue", "worker", "api", "auth", "metrics", "backup", "config", "secrets", "review", "branch"]
@@ -260,6 +260,28 @@ def fill_layers_directly(ws: Workspace, per_layer: int) -> None:
         ref.state_path.write_bytes(encode(with_checksum(state)))
 
 
+def bench_learning(home: Path, project: Path, runs: int) -> dict[str, float]:
+    """Issue 17: one rule-based organizer run over 50 pending candidates (the seed's experiment
+    organizing cost), and the hook as a new process with learning on (compare recall_process_ms)."""
+    from core import learning
+    from core.settings import set_project_setting
+
+    ws = open_workspace(home, project)
+    set_project_setting(home, ws.project_id or "", "experimental", True)
+    ws = open_workspace(home, project)
+    ctx = {"sessionId": "bench"}
+    for i in range(50):
+        learning.note_feedback(ws, ctx, f"Always run check{i} with tool{i} before stage{i}.")
+    started = time.perf_counter()
+    receipt = learning.organize(ws)
+    organize_ms = (time.perf_counter() - started) * 1000
+    if len(receipt["committed"]) != 50:
+        raise RuntimeError(f"the organizer made {len(receipt['committed'])} rules of 50 candidates")
+    out = {"evolution_organize_ms": organize_ms, "recall_process_learning_ms": bench_recall_process(home, project, runs)}
+    set_project_setting(home, ws.project_id or "", "experimental", False)
+    return out
+
+
 def paint_probe(home: str, project: str) -> None:
     """Run in a new process by `_panel_process`: open the panel headless and say when the palace has
     drawn the store (the frame after the first snapshot)."""
@@ -388,6 +410,8 @@ def run(quick: bool = False, progress: Callable[[str], None] = lambda _: None) -
         out.update(bench_recall(ws, runs))
         progress("recall as a new process")
         out["recall_process_ms"] = bench_recall_process(home, project, 5 if quick else 15)
+        progress("self-evolution: organizing 50 candidates, the hook with learning on")
+        out.update(bench_learning(home, project, 5 if quick else 15))
         progress("sequence of rounds")
         out.update(bench_sequence(ws, 20 if quick else 150))
         progress("panel with 2 000 records (a writer saves every 200 ms for 20 s)")

@@ -44,3 +44,11 @@ class DetailLoaded(Message):
         super().__init__()
         self.rid = rid
         self.record = record
+
+
+class LearningLoaded(Message):
+    """The Learning view's report (`core.learning.status`), read in a worker thread."""
+
+    def __init__(self, report: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.report = report

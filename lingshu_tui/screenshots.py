@@ -126,6 +126,25 @@ async def open_replaced_detail_zh(pilot: Any) -> None:
     await _settle(pilot)
 
 
+async def open_learning(pilot: Any) -> None:
+    """The Learning view with what the hook noted: a rule waiting for approval, a candidate, a receipt."""
+    from core import learning
+    from core.settings import set_project_setting
+    from core.workspace import open_workspace
+
+    await ready(pilot)
+    app = pilot.app
+    set_project_setting(app.ws.home, app.ws.project_id, "experimental", True)
+    ws = open_workspace(app.ws.home, app.ws.project_root)
+    for said in ("No, use pnpm here, not npm.", "Always run make lint before pushing."):
+        learning.note_feedback(ws, {"sessionId": "demo"}, said)
+    learning.organize(ws)
+    learning.note_feedback(ws, {"sessionId": "demo"}, "以后不要直接推 main。")
+    learning.fold_feedback(ws, ws.project_layer)
+    await pilot.press("L")
+    await _settle(pilot)
+
+
 async def nothing(pilot: Any) -> None:
     await ready(pilot)
     await pilot.pause()
@@ -142,6 +161,7 @@ SCENES: dict[str, tuple[str, bool, Callable[[Any], Awaitable[None]]]] = {
     "palace-zh": ("zh", True, nothing),
     "filter": ("en", True, filter_rooms),
     "detail-zh": ("zh", True, open_replaced_detail_zh),
+    "learning": ("en", True, open_learning),
 }
 
 

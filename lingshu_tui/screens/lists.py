@@ -264,3 +264,50 @@ def _marked(text: str, other: str) -> Text:
             out.append(" ")
         out.append(chunk, style="bold reverse" if tag in ("replace", "delete") else "")
     return out
+
+
+class LearningScreen(ListScreen):
+    """Self-evolution (issue 17): what the person said, the candidates, the learned rules with their
+    state, and the organizer's receipts. Every change waits for the person's key."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        Binding("t", "app.act('learn_approve')", "b.learn_approve", tooltip="Approve the selected rule for a trial"),
+        Binding("A", "app.act('learn_promote')", "b.learn_promote", tooltip="Make the selected trial rule active now"),
+        Binding("z", "app.act('learn_pause')", "b.learn_pause", tooltip="Pause the selected rule"),
+        Binding("d", "app.act('learn_reject')", "b.learn_reject", tooltip="Reject the selected rule (it is archived)"),
+        Binding("E", "app.act('learn_switch')", "b.learn_switch", tooltip="Switch learning on or off for this project"),
+        *SHARED,
+    ]
+
+    def __init__(self, labels: Labels) -> None:
+        super().__init__(labels)
+        self.report: dict[str, Any] | None = None
+
+    def show_learning(self, report: dict[str, Any] | None) -> None:
+        self.report = report
+        if self.is_mounted and self.snap is not None:
+            self.draw(self.snap)
+
+    def draw(self, snap: Snapshot) -> None:
+        t, report = self.t, self.report
+        if report is None:
+            self.fill(t("learning"), [], t("loading"))
+            return
+        rows: list[tuple[str, Text | str]] = []
+        for rule in report["rules"]:
+            state = t.word("learn", str(rule["state"]))
+            extra = f" · {t('learn_until', when=local_time(rule['trialUntil']))}" if rule["state"] == "trial" and rule.get("trialUntil") else ""
+            extra += f" · {rule['pausedReason']}" if rule["state"] == "paused" and rule.get("pausedReason") else ""
+            said = "; ".join(f"«{e.get('text', '')}»" for e in rule["evidence"][:2])
+            rows.append((f"rule:{rule['id']}", Text.assemble((f"[{state}] ", "bold"), rule["text"], (f"{extra}\n    {t('learn_said')}: {said}", "dim"))))
+        for cand in report["candidates"]:
+            if cand["state"] == "pending":
+                said = "; ".join(f"«{e.get('text', '')}»" for e in cand["evidence"][:2])
+                rows.append((f"cand:{cand['id']}", Text.assemble((f"[{t('learn_candidate')}] ", "bold"), cand["text"],
+                                                                  (f"\n    {t('learn_said')}: {said}", "dim"))))
+        for receipt in reversed(report["receipts"]):
+            outcome = t("learn_receipt_ok", n=len(receipt.get("committed", []))) if receipt["ok"] else t("learn_receipt_failed", why=receipt["reason"])
+            rows.append((f"rcpt:{receipt['id']}", Text.assemble((f"[{t('learn_receipt')}] ", "dim"), f"{receipt.get('organizer', '')}: {outcome}")))
+        on = t("learning_on") if report["learning"] else t("learning_off")
+        self.fill(f"{t('learning')} · {on} · {t('learn_trial', turns=report['trialTurns'], days=report['trialDays'])}", rows, t("learn_empty"))

@@ -30,6 +30,7 @@ class MainScreen(Screen[None]):
         Binding("c", "app.conflicts", "b.conflicts", tooltip="Decide the conflicts queue"),
         Binding("s", "app.suggestions", "b.suggestions", tooltip="Keep or ignore the agent's suggestions"),
         Binding("h", "app.archive_view", "b.archived", tooltip="Browse archived records and restore them"),
+        Binding("L", "app.learning_view", "b.learning", tooltip="What was learned from your corrections (self-evolution)"),
         Binding("]", "app.page(1)", "b.next_page", tooltip="Next page of the open room"),
         Binding("[", "app.page(-1)", "b.prev_page", tooltip="Previous page of the open room"),
         Binding("g", "app.page_to(0)", "b.first_page", tooltip="First page of the open room", show=False),

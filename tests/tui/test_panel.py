@@ -1087,3 +1087,47 @@ async def test_11_an_empty_conflicts_queue_is_one_line(demo, size) -> None:  # t
         assert snapshot(demo.ws()).conflicts == []
         assert "No conflicts wait for you." in str(app.screen.query_one("#conflict-title").render())
         assert not any(box.display for box in app.screen.query(".side"))
+
+
+async def test_17_the_learning_view_shows_what_was_learned_and_moves_rules_only_on_a_key(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 17: the Learning view lists the learned rules with their state and the person's words,
+    pending candidates and the organizer receipts; t, A, z, d move the selected rule, E switches
+    learning; opening and refreshing the view changes nothing."""
+    from core import learning
+    from core.settings import set_project_setting
+    from lingshu_tui.screens.lists import LearningScreen
+
+    app = demo.app()
+    ws = demo.ws()
+    set_project_setting(demo.home, ws.project_id, "experimental", True)
+    ws = demo.ws()
+    learning.note_feedback(ws, {"sessionId": "s"}, "Always run make lint before pushing.")
+    rid = learning.organize(ws)["committed"][0]
+    learning.note_feedback(ws, {"sessionId": "s"}, "Never commit the .env file.")
+    learning.fold_feedback(ws, ws.project_layer)
+    async with app.run_test(size=size) as pilot:
+        before = demo.layer_bytes()
+        await pilot.press("L")
+        await settle(pilot)
+        assert isinstance(app.screen, LearningScreen)
+        labels = [str(o.prompt) for o in app.screen.query_one("#rows")._options]
+        assert labels[0].startswith("[pending] Always run make lint before pushing.") and "you said: «Always run make lint" in labels[0]
+        assert any(label.startswith("[candidate] Never commit the .env file.") for label in labels)
+        assert any(label.startswith("[receipt] builtin: 1 new rule(s)") for label in labels)
+        assert "learning on" in str(app.screen.query_one("#list-title").render())
+        assert demo.layer_bytes() == before  # looking changes nothing
+        await pilot.press("t")
+        await settle(pilot)
+        assert learning.status(demo.ws())["rules"][0]["state"] == "trial"
+        assert str(app.screen.query_one("#rows")._options[0].prompt).startswith("[trial]")
+        await pilot.press("z")
+        await settle(pilot)
+        assert learning.status(demo.ws())["rules"][0]["state"] == "paused"
+        await pilot.press("down", "down", "A")  # on a candidate: the keys move rules only
+        await settle(pilot)
+        assert any("Select a rule first" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        await pilot.press("E")
+        await settle(pilot)
+        assert not demo.ws().project.get("experimental")
+        assert "learning off" in str(app.screen.query_one("#list-title").render())
+        assert learning.status(demo.ws())["rules"][0]["id"] == rid
