@@ -410,8 +410,10 @@ def run(quick: bool = False, progress: Callable[[str], None] = lambda _: None) -
         out.update(bench_recall(ws, runs))
         progress("recall as a new process")
         out["recall_process_ms"] = bench_recall_process(home, project, 5 if quick else 15)
-        progress("self-evolution: organizing 50 candidates, the hook with learning on")
-        out.update(bench_learning(home, project, 5 if quick else 15))
+        progress("self-evolution: organizing 50 candidates, the hook with learning on (a second store of the same size)")
+        home3, project3 = base / "home3", base / "learning-proj"
+        build_dataset(home3, project3, per_layer=60 if quick else 200)
+        out.update(bench_learning(home3, project3, 5 if quick else 15))
         progress("sequence of rounds")
         out.update(bench_sequence(ws, 20 if quick else 150))
         progress("panel with 2 000 records (a writer saves every 200 ms for 20 s)")
