@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
+# Esc is back on every screen but the main one.
+BACK = Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace")
 SHARED = [
     Binding("o", "app.memory_on", "b.memory_on", tooltip="Switch memory on for this project"),
     Binding("p", "app.confirm_project", "b.confirm", tooltip="Confirm the current folder as a project root (asks first)"),

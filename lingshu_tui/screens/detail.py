@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from lingshu_tui.i18n import Labels
-from lingshu_tui.screens.base import SHARED
+from lingshu_tui.screens.base import BACK, SHARED
 from lingshu_tui.widgets.attention import Attention
 
 
@@ -78,7 +78,7 @@ def render_detail(rec: dict[str, Any], t: Labels) -> Text:
 
 class DetailScreen(Screen[None]):
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        BACK,
         Binding("a", "app.act('archive')", "b.archive", tooltip="Archive this record (recoverable)"),
         Binding("r", "app.act('restore')", "b.restore", tooltip="Restore this archived record"),
         Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),

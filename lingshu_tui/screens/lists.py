@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from core.views import Snapshot
 from lingshu_tui.i18n import Labels
-from lingshu_tui.screens.base import SHARED
+from lingshu_tui.screens.base import BACK, SHARED
 from lingshu_tui.screens.detail import local_time
 from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.palace import ago
@@ -77,7 +77,7 @@ class ListScreen(Screen[None]):
 class ArchiveScreen(ListScreen):
     enter_action = "act('open')"
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        BACK,
         Binding("r", "app.act('restore')", "b.restore", tooltip="Restore the selected record"),
         Binding("x", "app.act('remove')", "b.remove", tooltip="Remove for good, after a confirmation"),
         Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
@@ -111,7 +111,7 @@ class ArchiveScreen(ListScreen):
 class SuggestionsScreen(ListScreen):
     enter_action = "act('keep')"
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        BACK,
         Binding("k,enter", "app.act('keep')", "b.keep", tooltip="Keep (保留): write it now"),
         Binding("i", "app.act('ignore')", "b.ignore", tooltip="Ignore: drop the proposal"),
         Binding("u", "app.act('undo')", "b.undo", tooltip="Take back your last action in this panel (it is named first)"),
@@ -145,7 +145,7 @@ class ConflictsScreen(Screen[None]):
     """One queued proposal at a time, its candidates side by side."""
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        BACK,
         Binding("n", "app.act('conflict_new')", "b.new", tooltip="Save the proposal as a new record"),
         Binding("1", "app.act('conflict_replace1')", "b.replace1", tooltip="Write the proposal over candidate 1"),
         Binding("2", "app.act('conflict_replace2')", "b.replace2", tooltip="Write the proposal over candidate 2"),
@@ -271,7 +271,7 @@ class LearningScreen(ListScreen):
     state, and the organizer's receipts. Every change waits for the person's key."""
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "b.back", tooltip="Back to the palace"),
+        BACK,
         Binding("t", "app.act('learn_approve')", "b.learn_approve", tooltip="Approve the selected rule for a trial"),
         Binding("A", "app.act('learn_promote')", "b.learn_promote", tooltip="Make the selected trial rule active now"),
         Binding("z", "app.act('learn_pause')", "b.learn_pause", tooltip="Pause the selected rule"),
