@@ -244,6 +244,45 @@ def builtin_organizer(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+class ModelOrganizer:
+    """The agent's own model as the organizer (MCP sampling): `ask` sends a prompt and returns the
+    model's text. The prompt and the raw output are kept for the receipt (`transcript`), and the
+    output must be a JSON list of results naming pending candidates, or the run fails."""
+
+    KINDS = ("convention", "method", "resource", "note")
+
+    def __init__(self, ask: Callable[[str], str]) -> None:
+        self.ask = ask
+        self.transcript: dict[str, str] = {}
+
+    def prompt(self, candidates: list[dict[str, Any]]) -> str:
+        lines = [
+            "You organize a developer's own corrections into short project rules for a coding agent.",
+            "For each candidate below, write one rule that says only what the developer said, as a fact about the project;",
+            "add nothing, and never address an AI. Answer with JSON only: a list of objects",
+            '{"candidate": ID, "title": "at most 8 words", "body": "the rule in one or two sentences", "kind": "convention"}.',
+            "",
+        ]
+        lines += [f"{c['id']}: {c['text']}" for c in candidates]
+        return "\n".join(lines)
+
+    def __call__(self, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        import json
+
+        self.transcript["prompt"] = self.prompt(candidates)
+        output = self.ask(self.transcript["prompt"])
+        self.transcript["output"] = output
+        match = re.search(r"\[.*\]", output, re.DOTALL)
+        if not match:
+            raise ValueError("the model's answer holds no JSON list")
+        results = json.loads(match.group())
+        ids = {c["id"] for c in candidates}
+        if not isinstance(results, list) or not all(isinstance(r, dict) and r.get("candidate") in ids and isinstance(r.get("body"), str)
+                                                    and isinstance(r.get("title"), str) for r in results):
+            raise ValueError("the model's list does not name pending candidates with a title and a body")
+        return [{**r, "kind": r.get("kind") if r.get("kind") in self.KINDS else "convention"} for r in results]
+
+
 def organize(ws: Workspace, organizer: Organizer = builtin_organizer, *, name: str = "builtin",
              trial_days: int = TRIAL_DAYS) -> dict[str, Any]:
     """One organizer run over the pending candidates, with a receipt. Every result passes the safety
@@ -264,10 +303,13 @@ def organize(ws: Workspace, organizer: Organizer = builtin_organizer, *, name: s
         if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
             raise ValueError("the organizer's output is not a list of results")
     except Exception as err:  # noqa: BLE001 - any organizer failure is a receipt, never a rule
-        receipt.update(ok=False, reason=f"{type(err).__name__}: {err}", finished=iso(utc_now()))
+        receipt.update(ok=False, reason=f"{type(err).__name__}: {err}", finished=iso(utc_now()),
+                       **({"transcript": organizer.transcript} if getattr(organizer, "transcript", None) else {}))
         _add_receipt(ref, receipt)
         return receipt
     receipt["results"] = results
+    if getattr(organizer, "transcript", None):
+        receipt["transcript"] = organizer.transcript  # type: ignore[attr-defined]
     now = utc_now()
     with locked(ref.dir / ".learning.lock", what="the learning book"):
         book = read_book(ref)
@@ -326,6 +368,16 @@ def _rule_record(ref: LayerRef, fields: dict[str, str], kind: str, cand: dict[st
             "versions": [], "links": [], "ownerProjectId": ref.project_id,
             "learning": {"state": "pending", "specDigest": digest, "evidence": list(cand["evidence"]), "candidate": cand["id"],
                          "feedbackRevision": int(cand.get("feedbackRevision", 0)), "trialDays": trial_days}}
+
+
+def has_pending(ws: Workspace) -> bool:
+    """Whether an organizer has anything to do: learning on, and candidates or unfolded feedback."""
+    ref = ws.project_layer
+    if not ws.project.get("experimental") or ref is None or not ws.project_id:
+        return False
+    if spool.pending(ws.home, f"feedback-{ref.project_id}"):
+        return True
+    return any(c["state"] == "pending" for c in read_book(ref)["candidates"])
 
 
 def _add_receipt(ref: LayerRef, receipt: dict[str, Any]) -> None:

@@ -222,3 +222,25 @@ def test_17_learned_rules_share_the_recall_budget(home: Path, project: Path) -> 
 ])
 def test_17_what_counts_as_a_correction(prompt: str, noted: bool) -> None:
     assert (learning.feedback_text(prompt) is not None) == noted
+
+
+def test_17_a_model_organizer_keeps_its_prompt_and_output_in_the_receipt(home: Path, project: Path) -> None:
+    """Issue 17 (organizer 2, the model's side): the prompt holds the person's words and asks for
+    JSON; a good answer becomes rules that pass the scan; an answer that is not the JSON asked for
+    fails the run, and both receipts keep the prompt and the raw output."""
+    ws = _ws(home, project)
+    _hook(home, project, "No, use pnpm here, not npm.")
+
+    def model(prompt: str) -> str:
+        assert "No, use pnpm here, not npm" in prompt or "Use pnpm here, not npm" in prompt
+        cand = prompt.strip().splitlines()[-1].split(":")[0]
+        return f'Here you go: [{{"candidate": "{cand}", "title": "Use pnpm", "body": "This repository uses pnpm, not npm."}}]'
+
+    good = learning.organize(ws, learning.ModelOrganizer(model), name="model")
+    assert good["ok"] and len(good["committed"]) == 1 and "JSON" in good["transcript"]["prompt"]
+    assert "pnpm, not npm" in good["transcript"]["output"]
+    assert learning.status(ws)["rules"][0]["text"] == "This repository uses pnpm, not npm."
+    _hook(home, project, "Always run make lint before pushing.")
+    bad = learning.organize(ws, learning.ModelOrganizer(lambda prompt: "Sure! Here are your rules."), name="model")
+    assert not bad["ok"] and "JSON" in bad["reason"] and bad["transcript"]["output"] == "Sure! Here are your rules."
+    assert len(learning.status(ws)["rules"]) == 1

@@ -215,3 +215,4 @@ def test_14_version_and_a_clean_ctrl_c(home: Path, project: Path) -> None:
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and b"Traceback" not in err, err.decode()
+
