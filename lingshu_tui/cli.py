@@ -112,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recall-set", metavar="FILE",
                    help="recall quality on a labelled set (hit, quiet and forbidden rates per class); see tests/fixtures/recall/dev.json")
     p.add_argument("--misses", action="store_true", help="with --recall-set: also list the prompts recall got wrong")
+    p.add_argument("--vs-node", metavar="SERVER_JS",
+                   help="beside the reference node memory server (its dist/index.js): write/search/read p95 over MCP and phrase recall@10")
     p = sub.add_parser("check", help="check the verb protocol against the code; exit 1 on any failure")
     p.add_argument("--write-doc", action="store_true", help="write docs/protocol.md from core/protocol.py")
     p.add_argument("--root", help="the source tree to check (default: the installed package)")
@@ -466,6 +468,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.vs_node:
+        from lingshu_tui.bench_vs import main as versus
+
+        try:
+            figures = versus(args.vs_node)
+        except (FileNotFoundError, OSError) as err:
+            print(f"lingshu bench: {err}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json:
+            _print(figures)
+        else:
+            for key, value in figures.items():
+                print(f"{key} {value}")
+        return EXIT_OK
     if args.recall_set:
         from lingshu_tui.recall_eval import SetError, evaluate, load_set, render
 

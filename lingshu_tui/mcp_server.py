@@ -102,7 +102,8 @@ def _signature(props: dict[str, dict[str, Any]], required: set[str]) -> inspect.
 
 
 def _result(answer: dict[str, Any] | None) -> CallToolResult:
-    text = json.dumps(answer, ensure_ascii=False, indent=2)
+    # Compact: the text block is for the model (fewer tokens) and encodes in a third of the time.
+    text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
     if answer is None or "status" not in answer:
         # The protocol mode (seed 000): its answers have no status, and a missing node is a bare null,
         # which only text can carry (structured content is an object).
