@@ -32,3 +32,23 @@ def test_bench_scale_quick_reports_every_figure_and_cards_came_back(home) -> Non
     assert set(figures) == set(SCALE_KEYS)
     assert all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in figures.values()), figures
     assert figures["recall_cards_1k"] >= 1
+
+
+def test_16_the_phrase_set_names_one_note_each() -> None:
+    """Issue 16: the phrases of `lingshu bench --vs-node` each occur in exactly one note, and the
+    content-word set holds no function word (a pair like "use the" names nothing). The comparison
+    itself needs node and the reference server, so only `lingshu bench --vs-node` runs it."""
+    import re
+
+    from lingshu_tui.bench_vs import _FUNCTION_WORDS, dev_notes, two_word_phrases
+
+    data = dev_notes()[:80]
+    for content in (True, False):
+        phrases = two_word_phrases(data, content_words=content)
+        assert len(phrases) >= 50
+        for phrase, idx in phrases:
+            words = [" ".join(re.findall(r"[A-Za-z][A-Za-z0-9_-]+", f"{d['title']} {d['body']}".lower())) for d in data]
+            holders = [i for i, text in enumerate(words) if f" {phrase} " in f" {text} "]
+            assert holders == [idx], phrase
+            if content:
+                assert not set(phrase.split()) & _FUNCTION_WORDS, phrase
