@@ -370,6 +370,12 @@ def _rule_record(ref: LayerRef, fields: dict[str, str], kind: str, cand: dict[st
                          "feedbackRevision": int(cand.get("feedbackRevision", 0)), "trialDays": trial_days}}
 
 
+def pending_candidates(ws: Workspace) -> list[dict[str, Any]]:
+    """The candidates an organizer run would take now (the noted feedback folded in first)."""
+    ref = _project_ref(ws)
+    return [c for c in fold_feedback(ws, ref)["candidates"] if c["state"] == "pending"]
+
+
 def has_pending(ws: Workspace) -> bool:
     """Whether an organizer has anything to do: learning on, and candidates or unfolded feedback."""
     ref = ws.project_layer

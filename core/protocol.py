@@ -274,6 +274,7 @@ _TYPED: dict[str, dict[str, Any]] = {
     "revision": {"type": "integer"},
     "pendingConflicts": {"type": "integer"},
     "layer": {"type": "string", "enum": ["project", "global"]},
+    "organized": {"type": "boolean"},
 }
 
 
@@ -286,9 +287,20 @@ def _form_schema(form: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "required": list(form["required"]), "properties": props, "additionalProperties": False}
 
 
+# Tools beside the protocol's verbs (extension ops: a capability, not a verb).
+EXTENSION_FORMS: dict[str, dict[str, dict[str, Any]]] = {
+    "memory_learn": {
+        "result": {"when": "self-evolution: the person's noted corrections organized by the client's model, or why nothing was",
+                   "required": ("ok", "status", "organized", "message"), "optional": ("receipt", "rules")},
+    },
+}
+
+
 def output_schema(tool: str) -> dict[str, Any]:
     """The JSON Schema of every answer `tool` can give: one alternative per declared form of its
     verbs (`memory_save` also answers as `supersede`). Published as the MCP tool's outputSchema."""
+    if tool in EXTENSION_FORMS:
+        return {"type": "object", "anyOf": [_form_schema(form) for form in EXTENSION_FORMS[tool].values()]}
     verbs = [TOOL_VERBS[tool], *(["supersede"] if tool == "memory_save" else [])]
     forms = [_form_schema(form) for verb in verbs for form in VERB_SPECS[verb]["forms"].values()]
     return {"type": "object", "anyOf": forms}

@@ -17,7 +17,7 @@ from pydantic import WithJsonSchema
 
 from core.models import TOOL_INPUTS
 from core.ops import is_fault, memory_op
-from core.protocol import TOOL_FAULTS, TOOL_VERBS, output_schema
+from core.protocol import EXTENSION_FORMS, TOOL_FAULTS, TOOL_VERBS, output_schema
 from core.tools import dispatch
 from lingshu_tui import __version__
 
@@ -136,6 +136,9 @@ class LingshuServer(MCPServer):
     async def list_tools(self) -> list[Any]:
         tools = await super().list_tools()
         for tool in tools:
+            if tool.name in EXTENSION_FORMS:
+                tool.input_schema = {**tool.input_schema, "additionalProperties": False}
+                tool.output_schema = output_schema(tool.name)
             if tool.name in self.runners:
                 tool.input_schema = {**tool.input_schema, "additionalProperties": False}
                 # The protocol mode's `memory` answers the seed's forms, a bare null among them: no
@@ -153,9 +156,70 @@ class LingshuServer(MCPServer):
         return _result(await anyio.to_thread.run_sync(run, dict(arguments or {})))
 
 
+LEARN_DESCRIPTION = (
+    "Only when the person has switched learning on (lingshu settings set experimental true): turn the corrections they "
+    "made in their own words into project rules, using your model (the server asks it through MCP sampling). The rules "
+    "wait for the person's approval in the panel; nothing is recalled before that. Answers what was organized, or why nothing was."
+)
+
+
+def _learning_sample(where: dict[str, Any]) -> Any:
+    """The resolver of `memory_learn`: when corrections wait and the client offers sampling, the
+    request for the model (the SDK sends it the way the negotiated protocol wants: mid-call, or as an
+    input-required round); otherwise nothing is asked."""
+    from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver.resolve import Sample
+    from mcp.types import SamplingMessage
+
+    from core import learning
+    from core.workspace import open_workspace
+
+    def ask(ctx: Context) -> Any:
+        capabilities = ctx.client_capabilities
+        ws = open_workspace(where.get("home"), where.get("project"))
+        if capabilities is None or capabilities.sampling is None or not learning.has_pending(ws):
+            return None
+        pending = learning.pending_candidates(ws)
+        prompt = learning.ModelOrganizer(lambda _: "").prompt(pending)
+        return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=prompt))], max_tokens=1500,
+                      system_prompt="Answer with JSON only.")
+
+    ask.__annotations__ = {"ctx": Context, "return": Any}  # the SDK finds the Context by its type
+    return ask
+
+
+def _learn_tool(where: dict[str, Any]) -> Any:
+    from mcp.server.mcpserver import Resolve
+    from mcp.types import CreateMessageResult
+
+    def memory_learn(sampled: Any = None) -> dict[str, Any]:
+        from core import learning
+        from core.workspace import open_workspace
+
+        ws = open_workspace(where.get("home"), where.get("project"))
+        if not ws.project.get("experimental") or not ws.project_id:
+            return {"ok": True, "status": "ok", "organized": False,
+                    "message": "Learning is off for this project; only the person switches it on (lingshu settings set experimental true)."}
+        if sampled is None:
+            return {"ok": True, "status": "ok", "organized": False,
+                    "message": "Nothing to organize, or this client offers no sampling: the person can run `lingshu learn organize`."}
+        text = sampled.content.text if isinstance(sampled.content, TextContent) else ""
+        receipt = learning.organize(ws, learning.ModelOrganizer(lambda _: text), name="model", trial_days=learning.settings_of(ws)[1])
+        return {"ok": receipt["ok"], "status": "ok" if receipt["ok"] else "invalid", "organized": receipt["ok"], "receipt": receipt["id"],
+                "rules": receipt.get("committed", []),
+                "message": (f"{len(receipt.get('committed', []))} rule(s) wait for the person's approval in the panel."
+                            if receipt["ok"] else f"The model's answer could not be used ({receipt['reason']}); no rule changed.")}
+
+    # Real objects, not strings: the SDK reads the resolver from the annotation, and this one closes over `where`.
+    memory_learn.__annotations__ = {"sampled": Annotated[CreateMessageResult | None, Resolve(_learning_sample(where))],
+                                    "return": dict[str, Any]}
+    return memory_learn
+
+
 def build_server(home: str | Path | None = None, project: str | Path | None = None, *, single_tool: bool = False) -> MCPServer:
     server = LingshuServer("lingshu", title="Lingshu memory", instructions=INSTRUCTIONS, version=__version__)
     where = {"home": home, "project": project}
+
     if single_tool:
         props: dict[str, dict[str, Any]] = {"op": {"type": "string", "enum": ["route", "read", "write", "supersede", "forget"],
                                                    "description": "The verb. Omit it and it is derived: content → write, query → read, node_id → read, intent → route, nothing → read."}}
@@ -176,6 +240,9 @@ def build_server(home: str | Path | None = None, project: str | Path | None = No
             annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False),
         )
         return server
+    # An extension beside the six tools (self-evolution, issue 17); the protocol mode stays exactly the seed's.
+    server.add_tool(_learn_tool(where), name="memory_learn", title="Organize the person's corrections", description=LEARN_DESCRIPTION,
+                    annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False))
     for name, model in TOOL_INPUTS.items():
         props, required = field_schemas(model)
         server.runners[name] = lambda args, name=name: dispatch(name, args, **where)

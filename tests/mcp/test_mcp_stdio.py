@@ -43,7 +43,7 @@ async def _call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, An
 async def test_end_to_end_over_stdio(home: Path, project: Path) -> None:
     async with Client(_params(home, project)) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(tools) == {"memory_search", "memory_read", "memory_save", "memory_forget", "memory_suggest", "memory_route"}
+        assert set(tools) == {"memory_search", "memory_read", "memory_save", "memory_forget", "memory_suggest", "memory_route", "memory_learn"}
         assert tools["memory_search"].annotations.read_only_hint is True
         assert tools["memory_read"].annotations.read_only_hint is True
         assert tools["memory_route"].annotations.read_only_hint is True
@@ -216,3 +216,51 @@ def test_14_version_and_a_clean_ctrl_c(home: Path, project: Path) -> None:
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and b"Traceback" not in err, err.decode()
 
+
+
+async def test_17_the_agents_own_model_organizes_through_mcp_sampling(home: Path, project: Path) -> None:
+    """Issue 17 (organizer 2): `memory_learn` asks the client's model (MCP sampling) to organize the
+    person's noted corrections; the rule passes the scan and the record check and waits for the
+    person; the receipt keeps the prompt and the model's output. An answer that is not the JSON
+    asked for leaves a failed receipt and no rule; a client without sampling is told what to do."""
+    import re
+
+    from mcp import types
+
+    from core import learning
+    from core.settings import set_project_setting
+    from core.workspace import open_workspace
+
+    ws = open_workspace(home, project)
+    set_project_setting(home, ws.project_id or "", "experimental", True)
+
+    def hook(prompt: str) -> None:
+        data = {"session_id": "s1", "cwd": str(project), "prompt": prompt}
+        assert run_cli(home, "recall", "--project", str(project), stdin=json.dumps(data)).returncode == 0
+
+    answers = iter(["json", "Sure! Here are your rules."])
+
+    async def model(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        prompt = params.messages[0].content.text  # type: ignore[union-attr]
+        ids = re.findall(r"^(cand_\w+):", prompt, re.MULTILINE)
+        kind = next(answers)
+        text = json.dumps([{"candidate": i, "title": "Use pnpm", "body": "This repository uses pnpm, not npm."} for i in ids]) if kind == "json" else kind
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=text), model="test-model")
+
+    hook("No, use pnpm here, not npm.")
+    async with Client(_params(home, project), sampling_callback=model) as client:
+        assert "memory_learn" in [t.name for t in (await client.list_tools()).tools]
+        first = (await client.call_tool("memory_learn", {})).structured_content
+        assert first["organized"] and len(first["rules"]) == 1, first
+        receipt = learning.status(open_workspace(home, project))["receipts"][-1]
+        assert receipt["organizer"] == "model" and "Use pnpm here, not npm." in receipt["transcript"]["prompt"]
+        assert "pnpm, not npm" in receipt["transcript"]["output"]
+        rule = learning.status(open_workspace(home, project))["rules"][0]
+        assert rule["state"] == "pending" and rule["text"] == "This repository uses pnpm, not npm."
+        hook("Always run make lint before pushing.")
+        second = (await client.call_tool("memory_learn", {})).structured_content
+        assert not second["organized"] and "could not be used" in second["message"]
+        assert len(learning.status(open_workspace(home, project))["rules"]) == 1
+    async with Client(_params(home, project)) as client:  # no sampling offered
+        plain = (await client.call_tool("memory_learn", {})).structured_content
+        assert not plain["organized"] and "lingshu learn organize" in plain["message"]
