@@ -134,6 +134,12 @@ def _rules(ref: LayerRef) -> list[dict[str, Any]]:
     return [r for r in load(ref)["records"].values() if r.get("origin") == "project_evolution" and r.get("status") == "active"]
 
 
+def _notes(ref: LayerRef) -> list[dict[str, Any]]:
+    """The project's ordinary current notes: a correction that repeats one confirms it, and is no new rule."""
+    return [r for r in load(ref)["records"].values()
+            if r.get("origin") != "project_evolution" and r.get("status") == "active" and not r.get("supersededBy")]
+
+
 def fold_feedback(ws: Workspace, ref: LayerRef) -> dict[str, Any]:
     """Take the spooled feedback in: each entry becomes a candidate, or evidence for the candidate or
     rule it repeats, or a contradiction of the rule it opposes (a trial rule pauses; an active rule
@@ -149,7 +155,7 @@ def fold_feedback(ws: Workspace, ref: LayerRef) -> dict[str, Any]:
             book["seq"] += 1
             fb = {**fb, "seq": book["seq"]}
             book["feedback"].append(fb)
-            _apply_feedback(book, _rules(ref), fb, changes)
+            _apply_feedback(book, _rules(ref), _notes(ref), fb, changes)
         _write_book(ref, book)
     if changes:
         _update_rules(ref, changes)
@@ -157,7 +163,8 @@ def fold_feedback(ws: Workspace, ref: LayerRef) -> dict[str, Any]:
     return book
 
 
-def _apply_feedback(book: dict[str, Any], rules: list[dict[str, Any]], fb: dict[str, Any], changes: dict[str, dict[str, Any]]) -> None:
+def _apply_feedback(book: dict[str, Any], rules: list[dict[str, Any]], notes: list[dict[str, Any]], fb: dict[str, Any],
+                    changes: dict[str, dict[str, Any]]) -> None:
     text = fb["text"]
     mine = words(text)
     standing = bool(_STANDING.search(text))
@@ -179,6 +186,10 @@ def _apply_feedback(book: dict[str, Any], rules: list[dict[str, Any]], fb: dict[
                 update.update(state="trial", trialStartedAt=fb.get("time", iso(utc_now())), pausedReason="",
                               trialUntil=iso(utc_now() + timedelta(days=int(learning.get("trialDays", TRIAL_DAYS)))))
             changes[rule["id"]] = update
+            return
+    for note in notes:
+        if _similar(mine, words(f"{note.get('title', '')} {note.get('body', '')}")):
+            book.setdefault("noteEvidence", {}).setdefault(note["id"], []).append(fb["id"])
             return
     for cand in book["candidates"]:
         if cand["state"] == "pending" and _similar(mine, words(cand["text"])):
@@ -473,6 +484,7 @@ def status(ws: Workspace) -> dict[str, Any]:
     candidates = [{"id": c["id"], "state": c["state"], "text": c["text"], "evidence": [said.get(e, {}) for e in c["evidence"]],
                    **({"rule": c["rule"]} if c.get("rule") else {})} for c in book["candidates"]]
     turns, days = settings_of(ws)
+    confirmed = [{"id": rid, "evidence": [said.get(e, {}) for e in ids]} for rid, ids in (book.get("noteEvidence") or {}).items()]
     return {"ok": True, "status": "ok", "learning": bool(ws.project.get("experimental")), "projectId": ws.project_id,
-            "trialTurns": turns, "trialDays": days, "unfoldedFeedback": waiting,
+            "trialTurns": turns, "trialDays": days, "unfoldedFeedback": waiting, "confirmedNotes": confirmed,
             "candidates": candidates, "rules": rules, "receipts": book["receipts"][-5:]}

@@ -244,3 +244,15 @@ def test_17_a_model_organizer_keeps_its_prompt_and_output_in_the_receipt(home: P
     bad = learning.organize(ws, learning.ModelOrganizer(lambda prompt: "Sure! Here are your rules."), name="model")
     assert not bad["ok"] and "JSON" in bad["reason"] and bad["transcript"]["output"] == "Sure! Here are your rules."
     assert len(learning.status(ws)["rules"]) == 1
+
+
+def test_17_a_correction_that_repeats_a_note_confirms_it(home: Path, project: Path) -> None:
+    """A correction saying what an ordinary note already says is evidence for that note, not a new candidate."""
+    ws = _ws(home, project)
+    note = dispatch("memory_save", {"title": "Lint before pushing", "body": "Run make lint before pushing.", "kind": "convention"}, workspace=ws)
+    _hook(home, project, "Always run make lint before pushing!")
+    receipt = learning.organize(ws)
+    assert receipt["candidates"] == [] and receipt["committed"] == []
+    status = learning.status(ws)
+    assert status["candidates"] == [] and status["confirmedNotes"][0]["id"] == note["id"]
+    assert status["confirmedNotes"][0]["evidence"][0]["text"] == "Always run make lint before pushing!"
