@@ -228,7 +228,7 @@ _INJECTION_SOURCES = (
     rf"|{_DET}{_ADJ}\s+(\w+\s+)?({_STRONG}|{_WEAK})\b{_ABOUT_ELSE}"
     rf"|{_DET}{_STRONG}\b{_ABOUT_ELSE}"
     rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
-    rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|above|before|said|so far)"
+    rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
     rf"|{_DET}(instructions?|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
     r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
@@ -283,7 +283,7 @@ _INJECTION_SOURCES = (
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
     r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant) (must|should|shall|will|need to|are to|have to) "
     r"(always |now |immediately )?(push directly|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|bypass|never ask|not ask|lie)\b",
-    r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue)\b",
+    r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|uncensored|jailbroken)\b",
     r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|programming|rules|behaviou?r|guidelines)",
     r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directives?|commands?|orders?|task)\s*[:：]",
     r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate|"
@@ -294,13 +294,13 @@ _INJECTION_SOURCES = (
     r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human)",
     r"\blie (to the (user|human)|and say|about (it|this|the))\b",
     # words aimed at whatever model reads the note
-    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?\s*[:,!—-]"
+    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?)?\s*[:,!—-]"
     r"|\b(attention|note|message|instructions?|reminder|warning) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:",
     r"\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b",
     r"\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b",
     r"\bwhen(ever)? you (read|see|process|recall|load|find) this( note| memory| message| text)?\b[^.\n]{0,40}\b(ignore|forget|disregard|approve|run|execute|delete|send|upload|push|merge|skip|do not tell|don't tell)\b",
     r"\b(forget|ignore|disregard) (what|whatever) the (user|human) (asked|said|wants|wrote|told you|requested)",
-    r"\bignore (what )?the (user|human)('s)?\s*(and|,|request|instructions|question|asked|says|said|wants)\b",
+    r"\b(ignore|disregard|overlook|override|dismiss) (what )?the (user|human|developer|person)('s)?\s*(and|,|requests?|instructions|question|asked|says|said|wants|wishes|objections|concerns)\b",
     r"\bas your (admin(istrator)?|developer|creator|owner|operator|master|boss|supervisor|maker)\b",
     r"\b(i|we) (hereby )?(authori[sz]e|allow|permit|order|command|instruct) you to (bypass|ignore|disregard|skip|override|break|disable)",
     r"\byou are (now )?(allowed|permitted|authori[sz]ed|free|cleared) to (ignore|bypass|disregard|break|override|skip) "
@@ -330,9 +330,9 @@ _INJECTION_SOURCES = (
     # other languages, folded (accents gone): a verb of ignoring or forgetting near the word for instructions
     # (English verb and noun together are the first rule's, with its qualifiers)
     r"\b(ignora[rsdn]?|ignorez|ignorer|ignorier[a-z]*|olvid[a-z]*|descart[a-z]*|oubli[a-z]*|vergiss[a-z]*|missacht[a-z]*|esquec[a-z]*|dimentic[a-z]*|"
-    r"negeer[a-z]*|vergeet)\b[^.\n]{0,40}\b(instruc[a-z]*|instruz[a-z]*|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|regeln|consignes|"
+    r"negeer[a-z]*|vergeet)\b[^.\n]{0,40}\b(instruc[a-z]*|instruz[a-z]*|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|[a-z]*regeln|consignes|"
     r"directivas|indicaciones|istruzion[a-z]*|instructies)\b"
-    r"|\b(ignor[a-z]*)\b[^.\n]{0,40}\b(instrucciones|instrucoes|instrucao|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|regeln|consignes|"
+    r"|\b(ignor[a-z]*)\b[^.\n]{0,40}\b(instrucciones|instrucoes|instrucao|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|[a-z]*regeln|consignes|"
     r"directivas|indicaciones|istruzion[a-z]*|instructies)\b",
     # Chinese
     r"(忽略|忽视|无视|忘记|忘掉|跳过|不要理会|别理会|不用管|别管|抛开|丢弃|不再遵守|不要遵守|停止遵守|不必遵守)(掉)?[^。！？!?\n]{0,8}?"
@@ -395,7 +395,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
      "hey", "dear", "instruction", "reminder", "warning"),
     ("reading this", "seeing this", "processing this", "reads this", "loading this"), ("if you are a",),
     ("you read this", "you see this", "you process this", "you recall this", "you load this", "you find this"),
-    ("the user", "the human"), ("ignore the", "ignore what the"), ("as your",), ("you to ",),
+    ("the user", "the human"), ("ignore the", "ignore what the", "disregard the", "overlook the", "override the", "dismiss the"), ("as your",), ("you to ",),
     ("you are allowed", "you are permitted", "you are authori", "you are free", "you are cleared", "you are now"),
     ("safety", "guardrail", "filter", "restriction"), ("the contents",),
     ("send", "upload", "post", "email", "leak", "exfiltrat", "paste", "transmit", "forward"), ("keep the", "keep user", "keep human"), _WHO,
@@ -507,7 +507,7 @@ _ALWAYS_TAG = re.compile(
     r"system[_-](prompt|reminder|message|instructions?|note|override|context|role)|user[_-](message|input|query|prompt|instructions?|turn)|"
     r"assistant[_-](response|message|turn|reply|output))\b[^<>]{0,60}>"
     r"|<!--\s*(system|assistant|developer|instructions?|system prompt)\s*:"
-    r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|assistant|developer|user|inst)\]",
+    r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]",
 )
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
 _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
@@ -604,6 +604,76 @@ def _nfkc(text: str) -> str:
     return text if text.isascii() or unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
 
 
+# ---------------------------------------------------------------- 2 cues read together
+
+# Phrasings no rule above names still combine a few kinds of words in one sentence: who it speaks
+# to (an AI, "you"), a claim over the rules (acting against them, or declaring them void), what it
+# is about (instructions, safety, permission), secrecy toward the person, a dangerous act. One kind
+# alone is everyday engineering ("ignore the generated files"); these combinations are not.
+_CUE_AGENT = re.compile(_spelled(r"\b(assistants?|agents?|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型"))
+_CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你"))
+_CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede)\b|忽略|无视|不予理会"))
+_CUE_STATUS = re.compile(_spelled(
+    r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|advisory|untrusted|authoritative|wins|"
+    r"over everything|take orders|real instructions|current policy|not real|test data|granted|authori[sz]ed|maintainer rights)\b"
+    r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
+    r"|\bno guidelines\b|\beven harmful\b|无效|高于|作废|只听"))
+_CUE_RULES = re.compile(_spelled(
+    r"\b(instructions?|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
+    r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders)\b|规则|指令|设定|安全|要求"))
+_CUE_SECRET = re.compile(_spelled(
+    r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out)\b"
+    r"|\b(leave out|conceal|without telling|without asking|secretly|silently|quietly|covertly)\b|不要让用户知道|瞒着|悄悄"))
+_CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions?|wipe|rm -rf|disable|execute|run the command|upload|paste|"
+                                  r"credentials|secrets|\.env|\.ssh|private keys?|passwords?|merge freely)\b|删除|执行|发到|上传"))
+_CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记"))
+_CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks)\b|高于|只听"))
+
+
+# A combination needs a claim or a secrecy word; these are the words without which none can match.
+# They are looked for with `str.find` (a regex alternation over a whole note costs most of a
+# millisecond), and only the sentences that hold one are read further.
+_CUE_TRIGGERS = tuple(_spelled(w) for w in (
+    "ignor", "disregard", "overlook", "forget", "waive", "bypass", "overrid", "supersed", "replaces them", "void", "deprecated",
+    "obsolete", "out of date", "advisory", "untrusted", "authoritative", "wins", "over everything", "take orders", "real instructions",
+    "current policy", "not real", "test data", "granted", "authori", "maintainer rights", "no longer", "not apply", "don't apply",
+    "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
+    "without telling", "without asking", "secretly", "silently", "quietly", "covertly",
+    "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄"))
+_CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
+
+
+def _cue_problem(skeleton: str) -> bool:
+    found = [at for word in _CUE_TRIGGERS for at in _all(skeleton, word)]
+    if not found:
+        return False
+    ends = [m.end() for m in _SENTENCE_END.finditer(skeleton)]
+    for start in sorted({max((e for e in ends if e <= at), default=0) for at in found}):
+        stop = next((e for e in ends if e > start), len(skeleton))
+        if _cue_sentence(skeleton[start:stop]):
+            return True
+    return False
+
+
+def _all(text: str, word: str) -> list[int]:
+    out, at = [], text.find(word)
+    while at != -1:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
+
+
+def _cue_sentence(sentence: str) -> bool:
+    verb, status, secret = (bool(p.search(sentence)) for p in (_CUE_VERB, _CUE_STATUS, _CUE_SECRET))
+    agent = bool(_CUE_AGENT.search(sentence))
+    addressed = agent or bool(_CUE_YOU.search(sentence))
+    danger, rules = bool(_CUE_DANGER.search(sentence)), bool(_CUE_RULES.search(sentence))
+    return bool((addressed and (verb or status or secret) and (secret or danger or rules)) or (agent and status)
+                or (secret and (danger or _CUE_PERSON.search(sentence))) or (status and danger and rules)
+                or (_CUE_AUTHORITY.search(sentence) and _CUE_THIS.search(sentence)))
+
+
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded = _fold(text)
@@ -611,7 +681,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if role:
         return role
     skeleton = _skeleton(folded)
-    if _injection(skeleton):
+    if _injection(skeleton) or _cue_problem(skeleton):
         return "reads as an instruction aimed at the model (prompt injection)"
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
@@ -676,7 +746,7 @@ _SHAPE_NAMES = {
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
 }
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@[\w.\-\[]", re.IGNORECASE)
-_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key|"
+_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
