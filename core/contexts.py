@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 import secrets
 import sys
 from datetime import datetime, timedelta, timezone
@@ -48,10 +49,12 @@ def environment_facts(ws: Workspace, cwd: str | None = None) -> dict[str, Any]:
 _LAUNCHERS = frozenset({"sh", "bash", "dash", "zsh", "fish", "ksh", "csh", "tcsh", "env", "timeout", "nice", "nohup", "xargs"})
 
 
+@lru_cache(maxsize=1)
 def agent_host() -> int:
     """The process this one works for: its parent, looking through shells and launchers (Linux's
     /proc; elsewhere the parent). The recall hook and the MCP server of one agent session share it,
-    while another session is another process: this is how a tool call finds its own session's turn."""
+    while another session is another process: this is how a tool call finds its own session's turn.
+    A process's parent never changes: worked out once (every tool call asks)."""
     pid = os.getppid()
     for _ in range(4):
         try:

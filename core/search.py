@@ -118,8 +118,12 @@ class Scorer:
         score = 0.0
         matched = 0
         held = 0.0
+        # Written out for the five fields: this runs for every term of every candidate row.
+        title, summary, when, body, conds = lists
+        w_title, w_summary, w_when, w_body, w_conds = FIELD_WEIGHTS
         for term in self.terms:
-            f = sum(w * words.count(term) for w, words in zip(FIELD_WEIGHTS, lists))
+            f = (w_title * title.count(term) + w_summary * summary.count(term) + w_when * when.count(term)
+                 + w_body * body.count(term) + w_conds * conds.count(term))
             if f:
                 matched += 1
                 held += self.idf[term]
