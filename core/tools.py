@@ -779,13 +779,26 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
                 return _gate("conflict", "purge", "Purging removes the record for good; it is still active.",
                              "Archive it instead, or purge with force: true if the user asked for it gone.", rid=rec["id"], action=action)
             tx.purge(state, rec["id"])
+            # In a chain A → purged → C the chain closes over the gap: A stays replaced, by C. Only
+            # a purged record that was the current one gives its predecessor back.
+            successor = rec.get("supersededBy") if rec.get("supersededBy") in state["records"] else None
+            predecessor = rec.get("supersedes") if rec.get("supersedes") in state["records"] else None
             for other in list(state["records"].values()):
                 if other.get("supersededBy") == rec["id"]:
                     other = tx.edit(state, other["id"])
-                    for key in ("supersededBy", "validUntil", "supersedeReason"):
-                        other.pop(key, None)
+                    if successor:
+                        other["supersededBy"] = successor
+                    else:
+                        for key in ("supersededBy", "validUntil", "supersedeReason"):
+                            other.pop(key, None)
+                    other["links"] = [({**link, "target": successor} if link.get("target") == rec["id"] else link)
+                                      for link in other.get("links", []) if link.get("target") != rec["id"] or successor]
                 if other.get("supersedes") == rec["id"]:
-                    _forget_predecessor(tx.edit(state, other["id"]), rec["id"])
+                    other = tx.edit(state, other["id"])
+                    _forget_predecessor(other, rec["id"])
+                    if predecessor:
+                        other["supersedes"] = predecessor
+                        other["links"] = [*other.get("links", []), {"rel": "supersedes", "target": predecessor}]
             _drop_conflicts(state, candidate=rec["id"])
             tomb = {"id": rec["id"], "status": "purged", "revision": rec.get("revision", 1) + 1, "updated": _now()}
             return {"rec": tomb, "extra": {"action": "purge", "tombstone": True}}

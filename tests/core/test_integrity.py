@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.durable import encode, with_checksum
-from tests.conftest import Memory, assert_shape, layer_file, read_layer, run_cli
+from tests.conftest import Memory, all_records, assert_shape, layer_file, read_layer, run_cli
 
 
 @pytest.mark.parametrize(("tool", "args", "field"), [
@@ -475,3 +475,20 @@ def test_2_an_unusable_save_at_the_limit_archives_nothing(home: Path, project: P
     r = mem("memory_save", {"title": "Replacement", "body": "  ", "supersedes": old})
     assert (r["status"], r["committed"]) == ("invalid", False)
     assert layer_file(home, project).read_bytes() == before
+
+
+def test_12_purging_the_middle_of_a_replacement_chain_closes_the_chain(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §6.3.6 with purge (found by the property test): in A → B → C, purging B leaves A replaced
+    (now by C) and C replacing A; only one note of the topic slot is current."""
+    a = mem("memory_save", {"title": "Deploy with fab", "body": "fab deploy", "topicKey": "deploy"})["id"]
+    b = mem("memory_save", {"title": "Deploy with make", "body": "make deploy", "supersedes": a})["id"]
+    c = mem("memory_save", {"title": "Deploy with just", "body": "just deploy", "supersedes": b})["id"]
+    assert mem("memory_forget", {"id": b, "action": "purge", "force": True})["committed"]
+    records = all_records(home, project)
+    assert b not in records
+    assert records[a]["supersededBy"] == c and records[c]["supersedes"] == a
+    assert {link["target"] for link in records[a]["links"]} == {c} and a in {link["target"] for link in records[c]["links"]}
+    current = [r for r in records.values() if r["status"] == "active" and not r.get("supersededBy")]
+    assert [r["id"] for r in current] == [c]
+    hits = mem("memory_search", {"query": "deploy"})["results"]
+    assert [h["id"] for h in hits] == [c]
