@@ -390,7 +390,7 @@ def lookalike_ids(ref: Any, title: str, body: str, topic: str | None) -> set[str
     ids = {r[0] for r in conn.db.execute("SELECT id FROM records WHERE title_key=?", (title.strip().casefold(),))}
     if topic:
         ids |= {r[0] for r in conn.db.execute("SELECT id FROM records WHERE topic=?", (topic,))}
-    for column, text, limit in (("title", title, 60), ("body", body, 20)):
+    for column, text, limit in (("title", title, 24), ("body", body, 12)):
         terms = query_terms(text)[:100]
         if terms:
             ids |= {r[0] for r in conn.db.execute(
