@@ -274,7 +274,9 @@ class ModelOrganizer:
             '{"candidate": ID, "title": "at most 8 words", "body": "the rule in one or two sentences", "kind": "convention"}.',
             "",
         ]
-        lines += [f"{c['id']}: {c['text']}" for c in candidates]
+        for c in candidates:
+            said = " / ".join(f"«{w}»" for w in c.get("said", [])[:3])
+            lines.append(f"{c['id']}: {c['text']}" + (f"  (the developer's words: {said})" if said else ""))
         return "\n".join(lines)
 
     def __call__(self, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -305,7 +307,7 @@ def organize(ws: Workspace, organizer: Organizer = builtin_organizer, *, name: s
     ref = _project_ref(ws)
     book = fold_feedback(ws, ref)
     seen = book["seq"]
-    pending = [c for c in book["candidates"] if c["state"] == "pending"]
+    pending = _pending(book)
     receipt: dict[str, Any] = {"id": "rcpt_" + secrets.token_hex(5), "organizer": name, "started": iso(utc_now()),
                                "seenFeedback": seen, "candidates": [c["id"] for c in pending], "ok": True, "reason": "",
                                "committed": [], "kept": [], "stale": [], "refused": []}
@@ -384,7 +386,13 @@ def _rule_record(ref: LayerRef, fields: dict[str, str], kind: str, cand: dict[st
 def pending_candidates(ws: Workspace) -> list[dict[str, Any]]:
     """The candidates an organizer run would take now (the noted feedback folded in first)."""
     ref = _project_ref(ws)
-    return [c for c in fold_feedback(ws, ref)["candidates"] if c["state"] == "pending"]
+    return _pending(fold_feedback(ws, ref))
+
+
+def _pending(book: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pending candidates, each with the person's words behind it (`said`), for an organizer."""
+    said = {fb["id"]: fb.get("text", "") for fb in book["feedback"]}
+    return [{**c, "said": [said[e] for e in c["evidence"] if e in said]} for c in book["candidates"] if c["state"] == "pending"]
 
 
 def has_pending(ws: Workspace) -> bool:
