@@ -232,5 +232,22 @@ def set_learning(ws: Workspace, on: bool) -> dict[str, Any]:
     return {"ok": True, "status": "ok"}
 
 
+def applies(rec: dict[str, Any] | None, what: str) -> bool | None:
+    """Whether a person's action fits this record (no restore on an active one, no `v` on a reviewed
+    one, nothing but reading on a replaced one); None for actions that do not depend on it."""
+    if what not in ("archive", "restore", "move", "reviewed", "remove"):
+        return None
+    if rec is None or rec.get("supersededBy"):
+        return False  # a replaced note is history: it is read, not changed
+    status = rec.get("status", "active")
+    if what == "restore":
+        return status == "archived"
+    if what == "remove":
+        return status in ("active", "archived")
+    if what == "reviewed":
+        return status == "active" and rec.get("reviewState") == "legacy_unreviewed"
+    return status == "active"
+
+
 def _state(ref: LayerRef | None) -> dict[str, Any]:
     return load(ref) if ref else {"suggestions": [], "conflicts": []}

@@ -395,6 +395,23 @@ def _pending(book: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**c, "said": [said[e] for e in c["evidence"] if e in said]} for c in book["candidates"] if c["state"] == "pending"]
 
 
+def organize_answer(ws: Workspace, model_text: str | None) -> dict[str, Any]:
+    """`memory_learn`'s answer: organize with what the agent's model said (None: it was not asked,
+    for nothing waits or the client offers no sampling). Learning stays the person's switch."""
+    if not ws.project.get("experimental") or not ws.project_id:
+        return {"ok": True, "status": "ok", "organized": False,
+                "message": "Learning is off for this project; only the person switches it on (lingshu settings set experimental true)."}
+    if model_text is None:
+        return {"ok": True, "status": "ok", "organized": False,
+                "message": "Nothing to organize, or this client offers no sampling: the person can run `lingshu learn organize`."}
+    receipt = organize(ws, ModelOrganizer(lambda _: model_text), name="model", trial_days=settings_of(ws)[1])
+    committed = receipt.get("committed", [])
+    return {"ok": receipt["ok"], "status": "ok" if receipt["ok"] else "invalid", "organized": receipt["ok"], "receipt": receipt["id"],
+            "rules": committed,
+            "message": (f"{len(committed)} rule(s) wait for the person's approval in the panel." if receipt["ok"]
+                        else f"The model's answer could not be used ({receipt['reason']}); no rule changed.")}
+
+
 def has_pending(ws: Workspace) -> bool:
     """Whether an organizer has anything to do: learning on, and candidates or unfolded feedback."""
     ref = ws.project_layer

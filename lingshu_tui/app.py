@@ -351,7 +351,7 @@ class LingshuApp(App[None]):
             if item is None or len(item.get("candidates", [])) < wanted:
                 return False  # only the keys that exist: no "2 replace 2" with one candidate
         if action == "act" and parameters and isinstance(self.screen, DetailScreen) and self.ws.memory_on:
-            applies = _applies(self.screen.record, str(parameters[0]))
+            applies = actions.applies(self.screen.record, str(parameters[0]))
             if applies is not None:
                 return applies
         if action == "act" and parameters and parameters[0] in MUTATING:
@@ -531,23 +531,6 @@ class LingshuApp(App[None]):
             self.pop_screen()
         self.ws = self._reopen()
         self._reload_soon()  # the store is read in the loader's thread, never here
-
-
-def _applies(rec: dict[str, Any] | None, what: str) -> bool | None:
-    """Whether a detail's action fits its record (no restore on an active one, no `v` on a reviewed
-    one, nothing but reading on a replaced one); None for actions that do not depend on it."""
-    if what not in ("archive", "restore", "move", "reviewed", "remove"):
-        return None
-    if rec is None or rec.get("supersededBy"):
-        return False  # a replaced note is history: it is read, not changed
-    status = rec.get("status", "active")
-    if what == "restore":
-        return status == "archived"
-    if what == "remove":
-        return status in ("active", "archived")
-    if what == "reviewed":
-        return status == "active" and rec.get("reviewState") == "legacy_unreviewed"
-    return status == "active"
 
 
 def _all_ok(results: list[dict[str, Any]]) -> dict[str, Any]:

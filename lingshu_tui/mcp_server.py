@@ -197,18 +197,8 @@ def _learn_tool(where: dict[str, Any]) -> Any:
         from core.workspace import open_workspace
 
         ws = open_workspace(where.get("home"), where.get("project"))
-        if not ws.project.get("experimental") or not ws.project_id:
-            return {"ok": True, "status": "ok", "organized": False,
-                    "message": "Learning is off for this project; only the person switches it on (lingshu settings set experimental true)."}
-        if sampled is None:
-            return {"ok": True, "status": "ok", "organized": False,
-                    "message": "Nothing to organize, or this client offers no sampling: the person can run `lingshu learn organize`."}
-        text = sampled.content.text if isinstance(sampled.content, TextContent) else ""
-        receipt = learning.organize(ws, learning.ModelOrganizer(lambda _: text), name="model", trial_days=learning.settings_of(ws)[1])
-        return {"ok": receipt["ok"], "status": "ok" if receipt["ok"] else "invalid", "organized": receipt["ok"], "receipt": receipt["id"],
-                "rules": receipt.get("committed", []),
-                "message": (f"{len(receipt.get('committed', []))} rule(s) wait for the person's approval in the panel."
-                            if receipt["ok"] else f"The model's answer could not be used ({receipt['reason']}); no rule changed.")}
+        text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
+        return learning.organize_answer(ws, text)
 
     # Real objects, not strings: the SDK reads the resolver from the annotation, and this one closes over `where`.
     memory_learn.__annotations__ = {"sampled": Annotated[CreateMessageResult | None, Resolve(_learning_sample(where))],
