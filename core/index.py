@@ -280,6 +280,15 @@ def rebuild(conn: _Conn, ref: Any, state: dict[str, Any]) -> None:
         rebuild(mem, ref, state)
 
 
+def rebuild_now(ref: Any) -> None:
+    """`lingshu doctor --reindex`: the index again from the layer file and the cold store."""
+    conn = _connect(ref.dir)
+    with conn.writing() as db:
+        db.execute("DELETE FROM meta WHERE key IN ('tag', 'archiveGeneration')")
+    conn.checked = None
+    current(ref)
+
+
 def apply(ref: Any, base: dict[str, Any], new: dict[str, Any], archived: dict[str, dict[str, Any]], unarchived: list[str]) -> None:
     """After a publish, under the layer lock: bring the index from `base` to `new` by the records
     that changed. An index that was not at `base` is rebuilt; an error leaves it stale, and the
@@ -363,17 +372,17 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     scored.sort(key=lambda t: t[2])
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
-    return [Hit(s, raw, matched, title_hit, coverage) for s, _, _, raw, matched, title_hit, coverage in scored]
+    return [Hit(s, rid, raw, matched, title_hit, coverage) for s, _, rid, raw, matched, title_hit, coverage in scored]
 
 
 class Hit:
     """One match: its score, how many query terms it holds, whether its title holds one, and the
     record, decoded only when asked for (most candidates of a recall never are)."""
 
-    __slots__ = ("score", "raw", "matched", "title_hit", "coverage", "_record")
+    __slots__ = ("score", "id", "raw", "matched", "title_hit", "coverage", "_record")
 
-    def __init__(self, score: float, raw: str, matched: int, title_hit: bool, coverage: float = 1.0) -> None:
-        self.score, self.raw, self.matched, self.title_hit, self.coverage = score, raw, matched, title_hit, coverage
+    def __init__(self, score: float, rid: str, raw: str, matched: int, title_hit: bool, coverage: float = 1.0) -> None:
+        self.score, self.id, self.raw, self.matched, self.title_hit, self.coverage = score, rid, raw, matched, title_hit, coverage
         self._record: dict[str, Any] | None = None
 
     @property

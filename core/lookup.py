@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import index
+from . import index, semantic
 from .eligibility import eligibility
 from .store import LayerRef, archived_record, iso, utc_now
 from .workspace import Workspace
@@ -66,5 +66,35 @@ def ranked_usable(
             if len(page) < size:
                 break
             offset += size
+    near = semantic.Query(ws.home, query)
+    if near.used:
+        _add_near(ws, near, ctx, purpose, history, scope, seen, usable, held, now)
     usable.sort(key=lambda t: -t[0])
     return usable, held
+
+
+def _add_near(ws: Workspace, near: semantic.Query, ctx: dict[str, Any], purpose: str, history: bool, scope: str | None,
+              seen: set[str], usable: list[tuple[float, dict[str, Any], str]], held: list[str], now: str) -> None:
+    """The semantic tier's part of a search: notes near the query in meaning join the lexical
+    matches (through the same gate), and every match's score becomes its fused rank (RRF)."""
+    floor = near.threshold("searchSimilarity", semantic.SEARCH_SIMILARITY)
+    ranked: list[tuple[float, str]] = []
+    for ref in ws.layers():
+        if scope and ref.kind != scope:
+            continue
+        for sim, rid, revision in near.nearest(ref, floor=floor):
+            ranked.append((sim, rid))
+            if rid in seen:
+                continue
+            rec = index.get(ref, rid)
+            if rec is None or int(rec.get("revision", 1)) != revision:
+                continue  # a vector of an older revision says nothing about this one
+            seen.add(rid)
+            gate = eligibility(rec, ctx, purpose, now, history=history)  # type: ignore[arg-type]
+            if gate.ok:
+                usable.append((0.0, rec, ref.kind))
+            elif gate.state != "gone":
+                held.append(gate.reason if gate.reason == "applicability_unresolved" else gate.state)
+    lexical = [rec["id"] for score, rec, _ in sorted(usable, key=lambda t: -t[0]) if score > 0]
+    fused = semantic.fuse(lexical, [rid for _, rid in sorted(ranked, key=lambda t: -t[0])])
+    usable[:] = [(round(fused.get(rec["id"], 0.0), 6), rec, layer) for _, rec, layer in usable]

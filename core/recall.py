@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import index, ledger
+from . import index, ledger, semantic
 from .contexts import open_turn
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
@@ -144,73 +144,134 @@ def _tags(ws: Workspace) -> list[str | None]:
     return [index.current(ref).meta("tag") for ref in ws.layers()]
 
 
+class _Candidate:
+    """A note recall considers: its lexical score and terms, its similarity of meaning (None when
+    the semantic tier did not rank it), and where it stands."""
+
+    __slots__ = ("rec", "layer", "score", "matched", "coverage", "similarity", "learned")
+
+    def __init__(self, rec: dict[str, Any], layer: str, score: float, matched: int, coverage: float) -> None:
+        self.rec, self.layer, self.score, self.matched, self.coverage = rec, layer, score, matched, coverage
+        self.similarity: float | None = None
+        self.learned = False
+
+
+def _fused(cands: list[_Candidate], floor: float | None) -> list[_Candidate]:
+    """Best first by the fused ranks of both tiers (by words alone without the semantic one),
+    without those much weaker than the best: fewer than half the query terms of the best lexical
+    match, unless their meaning is near enough on its own."""
+    best = max((c.matched for c in cands), default=0)
+    kept = [c for c in cands if c.matched * 2 > best or c.matched == best
+            or (floor is not None and c.similarity is not None and c.similarity >= floor)]
+    if floor is None:
+        return sorted(kept, key=lambda c: (-c.score, c.rec["id"]))
+    lexical = [c.rec["id"] for c in sorted((c for c in cands if c.matched), key=lambda c: (-c.score, c.rec["id"]))]
+    near = [c.rec["id"] for c in sorted((c for c in cands if c.similarity is not None), key=lambda c: (-(c.similarity or 0.0), c.rec["id"]))]
+    fused = semantic.fuse(lexical, near)
+    return sorted(kept, key=lambda c: (-fused.get(c.rec["id"], 0.0), -c.score, c.rec["id"]))
+
+
 def select(
     ws: Workspace,
     message: str,
     ctx: dict[str, Any],
     *,
     deadline_ms: float = DEADLINE_MS,
+    semantic_budget_ms: float | None = semantic.HOOK_BUDGET_MS,
     before_publish: Callable[[], None] | None = None,
     trace: list[dict[str, Any]] | None = None,
+    tier: dict[str, Any] | None = None,
 ) -> tuple[list[tuple[dict[str, Any], str]], str, str]:
     """(cards as (record, layer), final text, why-empty). Admit through the gate first, then charge
     the budget; past the deadline or on a generation change the whole batch is dropped. `trace`,
-    when given, gets one line per candidate with the score parts and what decided it (--explain)."""
-
-    def note(hit: Any, rec: dict[str, Any], layer: str, verdict: str) -> None:
-        if trace is not None:
-            trace.append({"id": rec["id"], "title": rec.get("title", ""), "layer": layer, "score": round(hit.score, 3),
-                          "matched": hit.matched, "of": terms, "coverage": round(hit.coverage, 3), "verdict": verdict})
-
+    when given, gets one line per candidate with the score parts and what decided it (--explain);
+    `tier` gets which tiers ranked and, when the semantic one could not, why."""
     started = time.monotonic()
     now = iso(utc_now())
     tags = _tags(ws)
-    seen: set[str] = set()
-    matches: list[tuple[float, dict[str, Any], str, int]] = []
-    learned: list[tuple[float, dict[str, Any], str, int]] = []
+    near = semantic.Query(ws.home, message, budget_ms=semantic_budget_ms)
+    floor = near.threshold("recallSimilarity", semantic.RECALL_SIMILARITY)
+    found: dict[str, _Candidate] = {}  # usable candidates by id
     held = 0
     terms = len(query_terms(message))
+
+    def note(cand: _Candidate, verdict: str) -> None:
+        if trace is not None:
+            trace.append({"id": cand.rec["id"], "title": cand.rec.get("title", ""), "layer": cand.layer, "score": round(cand.score, 3),
+                          "matched": cand.matched, "of": terms, "coverage": round(cand.coverage, 3),
+                          "similarity": None if cand.similarity is None else round(cand.similarity, 3), "verdict": verdict})
+
+    def admit(cand: _Candidate) -> bool:
+        """Through the gate, once per id (project first: the project copy of an id wins); True
+        when usable as an ordinary note."""
+        nonlocal held
+        rec = cand.rec
+        if rec["id"] in seen:
+            return False
+        seen.add(rec["id"])
+        if rec.get("origin") == "project_evolution":
+            if not experiment_for(rec, ctx, now):
+                return False  # learned rules never enter as ordinary notes
+            cand.learned = True
+        else:
+            gate = eligibility(rec, ctx, "inject", now)
+            if not gate.ok:
+                note(cand, f"gate: {gate.state} ({gate.reason})")
+                held += gate.state != "gone"
+                return False
+        found[rec["id"]] = cand
+        return not cand.learned
+
+    seen: set[str] = set()
     for ref in ws.layers():
         usable = 0
+        aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
         for page in range(PAGES):
             hits = index.search(ref, message, limit=CANDIDATES, offset=page * CANDIDATES)
             for hit in hits:
-                if not _relevant(hit.matched, terms, hit.title_hit, hit.coverage):
-                    if trace is not None and len(trace) < 12:
-                        note(hit, hit.record, ref.kind, f"too weak (coverage below {MIN_COVERAGE} or one common word)")
+                if hit.id in seen:
                     continue
-                rec = hit.record
-                if rec["id"] in seen:
-                    continue  # project first: the project copy of an id wins
-                seen.add(rec["id"])
-                if rec.get("origin") == "project_evolution":
-                    if experiment_for(rec, ctx, now):
-                        learned.append((hit.score, rec, ref.kind, hit.matched))
-                        note(hit, rec, ref.kind, "candidate")
-                    continue  # learned rules never enter as ordinary notes
-                gate = eligibility(rec, ctx, "inject", now)
-                if gate.ok:
-                    matches.append((hit.score, rec, ref.kind, hit.matched))
-                    note(hit, rec, ref.kind, "candidate")
-                    usable += 1
-                else:
-                    note(hit, rec, ref.kind, f"gate: {gate.state} ({gate.reason})")
-                    if gate.state != "gone":
-                        held += 1
+                cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage)
+                if _relevant(hit.matched, terms, hit.title_hit, hit.coverage):
+                    usable += admit(cand)
+                elif near.used:
+                    aside[hit.id] = cand
+                elif trace is not None and len(trace) < 12:
+                    note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word)")
             if usable >= MAX_CARDS or len(hits) < CANDIDATES:
                 break  # enough usable candidates from this layer, or no more matches
-    matches += learned  # one ledger: learned rules compete for the same 3 cards and 1200 bytes
-    if not matches:
+        for sim, rid, revision in near.nearest(ref):
+            known = found.get(rid)
+            if known is not None:
+                if known.layer == ref.kind:
+                    known.similarity = sim
+                continue
+            if rid in seen or sim < floor:
+                continue
+            cand = aside.pop(rid, None)
+            if cand is None:
+                rec = index.get(ref, rid)
+                if rec is None or rec.get("status", "active") != "active" or int(rec.get("revision", 1)) != revision:
+                    continue  # a vector of an older revision says nothing about this one
+                cand = _Candidate(rec, ref.kind, 0.0, 0, 0.0)
+            cand.similarity = sim
+            admit(cand)
+        for cand in list(aside.values())[:12]:
+            note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word, meaning below {floor})")
+    if tier is not None:
+        tier.update(tiers=["lexical", "semantic"] if near.used else ["lexical"], semantic=near.why)
+    if not found:
         return [], "", ("conditions unknown or not applicable" if held else "no match")
+    matches = _fused(list(found.values()), floor if near.used else None)
+    for cand in matches:
+        note(cand, "candidate")
     blocked = _slot_blocked(ws, ctx, now)
-    matches.sort(key=lambda t: (-t[0], t[1]["id"]))
-    best = max(m[3] for m in matches)
-    matches = [m for m in matches if m[3] * 2 > best or m[3] == best]
     chosen: list[tuple[dict[str, Any], str]] = []
     cards: list[str] = []
     skipped_for_budget = 0
     decided: dict[str, str] = {}
-    for _, rec, layer, _ in matches:
+    for cand in matches:
+        rec, layer = cand.rec, cand.layer
         if len(chosen) >= MAX_CARDS:
             decided[rec["id"]] = f"not needed ({MAX_CARDS} cards already)"
             continue
@@ -237,6 +298,8 @@ def select(
     for line in trace or ():
         if line["verdict"] == "candidate":
             line["verdict"] = decided.get(line["id"], "much weaker than the best match")
+    if trace is not None:
+        trace.sort(key=lambda line: line["verdict"] != "CARD")
     if before_publish:
         before_publish()
     if (time.monotonic() - started) * 1000 > deadline_ms:
@@ -267,9 +330,12 @@ def recall(
         from .learning import note_feedback  # only with learning on: the hook's cost stays the same otherwise
 
         note_feedback(ws, ctx, message)
-    chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, before_publish=before_publish)
+    tier: dict[str, Any] = {}
+    chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, before_publish=before_publish, tier=tier)
+    if tier.get("semantic"):  # a model is installed but could not rank this time: say so, never fail
+        why = f"{why}; " * bool(why) + f"lexical only: {tier['semantic']}"
     report = {"why": why, "cards": [{"id": r["id"], "layer": layer, "title": r.get("title", "")} for r, layer in chosen],
-              "bytes": len(text.encode("utf-8")), "contextId": ctx["id"]}
+              "bytes": len(text.encode("utf-8")), "contextId": ctx["id"], "tiers": tier.get("tiers", ["lexical"])}
     ledger.record(
         ws, ctx,
         cite=[{**ledger.cite_entry("hits", r, layer, ws), "excerpt": r.get("summary") or r.get("body", "")[:160], "injected": True}

@@ -89,7 +89,7 @@ def confine(ref: LayerRef) -> None:
             "Lingshu does not follow it and changed nothing. Replace the link with a plain folder, then retry."
         )
     refuse_outside_links((ref.dir, ref.state_path, ref.prev_path, ref.dir / INTENT, ref.cold_dir, ref.dir / RECOVERED,
-                          ref.dir / "index.sqlite", ref.dir / ".lock", ref.dir / QUARANTINE), ref.home)
+                          ref.dir / "index.sqlite", ref.dir / "vectors.sqlite", ref.dir / ".lock", ref.dir / QUARANTINE), ref.home)
 
 
 def utc_now() -> datetime:
@@ -510,7 +510,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
     same transaction. `durable=False` skips the fsyncs (still atomic). `force` publishes even an
     unchanged layer (after a purge, so `state.prev.json` no longer holds what was purged).
     """
-    from . import index
+    from . import index, semantic
 
     confine(ref)
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
@@ -558,6 +558,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
         if key is not None:
             _cache[ref.state_path] = (key, state)
         index.apply(ref, base, state, {rid: p["record"] for rid, p in tx.put_cold.items()}, tx.drop_cold)
+        semantic.apply(ref, base, state)
         return value, state
 
 

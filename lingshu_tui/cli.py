@@ -83,9 +83,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="status (default); organize: one organizer run now; approve (to trial), promote (to active), pause, reject a rule")
     p.add_argument("id", nargs="?", help="the rule's id, for approve, promote, pause and reject")
     p.add_argument("--json", action="store_true", help="print everything as JSON")
+    p = sub.add_parser("semantic", help="the optional semantic tier (finds notes by meaning): lingshu semantic status|install [MODEL]|off")
+    _common(p)
+    p.add_argument("action", nargs="?", choices=["status", "install", "off"], default="status",
+                   help="status (default): model, vectors, stale notes; install: bring a model in once (needs the semantic extra) "
+                        "and compute every note's vectors; off: stop using it (the model stays on disk)")
+    p.add_argument("model", nargs="?", help="with install: a model2vec hub name (downloaded once) or a folder holding one "
+                                            "(default: minishlab/potion-multilingual-128M)")
+    p.add_argument("--similarity", type=float, metavar="X",
+                   help="with install: how near (cosine, 0-1) a note must be for recall to bring it on meaning alone (default 0.7)")
+    p.add_argument("--json", action="store_true", help="print the status as JSON")
     p = sub.add_parser("doctor", help="check every layer; exit 1 when something needs a person")
     _common(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--reindex", action="store_true", help="rebuild every layer's search index and vectors from its layer file")
     p.add_argument("--reset", choices=["project", "global"], help="set an unreadable layer's files aside and start it empty")
     p.add_argument("--project-id", help="with --reset project: which project layer (default: the current project)")
     p.add_argument("--yes", action="store_true", help="with --reset: do not ask before emptying the layer")
@@ -112,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recall-set", metavar="FILE",
                    help="recall quality on a labelled set (hit, quiet and forbidden rates per class); see tests/fixtures/recall/dev.json")
     p.add_argument("--misses", action="store_true", help="with --recall-set: also list the prompts recall got wrong")
+    p.add_argument("--model", metavar="MODEL", help="with --recall-set: with the semantic tier, this model2vec folder or hub name")
     p.add_argument("--vs-node", metavar="SERVER_JS",
                    help="beside the reference node memory server (its dist/index.js): write/search/read p95 over MCP and phrase recall@10")
     p = sub.add_parser("check", help="check the verb protocol against the code; exit 1 on any failure")
@@ -264,6 +276,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     home = Path(args.home) if args.home else default_home()
     if args.reset:
         return _doctor_reset(args, home)
+    if args.reindex:
+        return _doctor_reindex(home)
     if args.ack:
         acked = [ref.label for ref in all_layers(home) if acknowledge_recovery(ref)]
         print(f"Acknowledged the recovery of the {', '.join(acked)}." if acked else "No recovery notice to acknowledge.")
@@ -300,6 +314,75 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"\nmade {made_private} file(s) and folder(s) readable by you only (0600 files, 0700 folders).",
               file=sys.stdout if not args.json else sys.stderr)
     return EXIT_FALSE if settings_problems or any(r.needs_person for r in reports) else EXIT_OK
+
+
+def _doctor_reindex(home: Path) -> int:
+    """Derived data only: the index and the vectors are rebuilt from each layer file, which is untouched."""
+    from core import index, semantic
+    from core.doctor import all_layers
+    from core.errors import LingshuError
+    from core.store import load
+
+    failed = False
+    for ref in all_layers(home):
+        if not ref.state_path.exists():
+            continue
+        try:
+            index.rebuild_now(ref)
+            print(f"{ref.label}: search index rebuilt ({len(load(ref)['records'])} records)")
+        except LingshuError as err:
+            failed = True
+            print(f"{ref.label}: not rebuilt: {err.message}", file=sys.stderr)
+    try:
+        semantic.reindex(home, progress=lambda line: print(f"{line} (semantic tier)"))
+    except semantic.Unavailable as err:
+        failed = True
+        print(f"semantic tier: not rebuilt: {err}", file=sys.stderr)
+    return EXIT_FALSE if failed else EXIT_OK
+
+
+def cmd_semantic(args: argparse.Namespace) -> int:
+    from core import semantic
+    from core.paths import default_home
+
+    home = Path(args.home) if args.home else default_home()
+    if args.action == "off":
+        semantic.choose(home, None)
+        print("The semantic tier is off: recall and search use words alone. Installed models stay in "
+              f"{semantic.models_dir(home)}; `lingshu semantic install NAME` switches one back on.")
+        return EXIT_OK
+    if args.action == "install":
+        if args.similarity is not None and not 0 < args.similarity < 1:
+            print("--similarity is a cosine between 0 and 1 (e.g. 0.7).", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            manifest = semantic.install(home, args.model or semantic.DEFAULT_MODEL, progress=lambda line: print(f"… {line}", file=sys.stderr),
+                                        similarity=args.similarity)
+        except semantic.Unavailable as err:
+            print(f"lingshu semantic: {err}", file=sys.stderr)
+            return EXIT_FALSE
+        print(f"Installed {manifest['name']} ({manifest['dim']} dimensions, {manifest['vocabulary']} tokens) and made it the model in use. "
+              "From now on nothing touches the network; `lingshu semantic status` shows its vectors.")
+        return EXIT_OK
+    report = semantic.status(home)
+    if args.json:
+        _print(report)
+        return EXIT_OK
+    if report.get("problem"):
+        print(f"semantic tier: PROBLEM: {report['problem']}")
+    model = report["model"]
+    if model is None:
+        print("semantic tier: off (recall and search use words alone)." + (
+            f" Installed: {', '.join(report['installed'])}." if report["installed"] else
+            " `pip install 'lingshu[semantic]'` then `lingshu semantic install` brings in a model once."))
+        return EXIT_OK
+    print(f"semantic tier: {model['name']} ({model['dim']} dimensions, from {model['source']}, installed {model['installed']})"
+          + (f"; loads in {report['loadMs']} ms" if "loadMs" in report else ""))
+    for layer in report["layers"]:
+        print(f"  {layer['layer']}: {layer['vectors']} vectors" + (f", {layer['stale']} notes without a current one" if layer["stale"] else ""))
+    if any(layer["stale"] for layer in report["layers"]):
+        print("  Notes without a vector are still found by their words; `lingshu doctor --reindex` computes them.")
+    return EXIT_FALSE if report.get("problem") else EXIT_OK
 
 
 def _doctor_reset(args: argparse.Namespace, home: Path) -> int:
@@ -351,16 +434,19 @@ def _recall_explain(args: argparse.Namespace) -> int:
     try:
         ws = _workspace(args)
         trace: list[dict[str, Any]] = []
-        chosen, _, why = select(ws, args.message, build_context(ws), deadline_ms=60_000, trace=trace)
+        tier: dict[str, Any] = {}
+        chosen, _, why = select(ws, args.message, build_context(ws), deadline_ms=60_000, semantic_budget_ms=None, trace=trace, tier=tier)
     except LingshuError as err:
         print(f"lingshu recall: {err.message}", file=sys.stderr)
         return EXIT_FALSE
     if args.format == "json":
-        _print({"cards": [r["id"] for r, _ in chosen], "why": why, "candidates": trace})
+        _print({"cards": [r["id"] for r, _ in chosen], "why": why, "tiers": tier["tiers"], "semantic": tier["semantic"], "candidates": trace})
         return EXIT_OK
     print(f"{len(chosen)} card(s)" + (f" — {why}" if why else "") + f" for: {args.message}")
+    print(f"  ranked by {' + '.join(tier['tiers'])}" + (f" (semantic tier not used: {tier['semantic']})" if tier["semantic"] else ""))
     for line in trace:
-        print(f"  {line['verdict']:<50} {line['score']:>7} terms {line['matched']}/{line['of']} coverage {line['coverage']:<5} "
+        meaning = "" if line["similarity"] is None else f" meaning {line['similarity']:<5}"
+        print(f"  {line['verdict']:<50} {line['score']:>7} terms {line['matched']}/{line['of']} coverage {line['coverage']:<5}{meaning} "
               f"[{line['layer']}] {line['title']}")
     if not trace:
         print("  no note shares a word with the message.")
@@ -487,7 +573,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         try:
             data = load_set(Path(args.recall_set))
-            figures = evaluate(data, progress=lambda step: print(f"… {step}", file=sys.stderr))
+            figures = evaluate(data, progress=lambda step: print(f"… {step}", file=sys.stderr), model=args.model)
         except SetError as err:
             print(f"lingshu bench: {err}", file=sys.stderr)
             return EXIT_USAGE
@@ -577,6 +663,7 @@ HANDLERS = {
     "disable": cmd_disable,
     "review": cmd_review,
     "doctor": cmd_doctor,
+    "semantic": cmd_semantic,
     "recall": cmd_recall,
     "mcp": cmd_mcp,
     "check": cmd_check,

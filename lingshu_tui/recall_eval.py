@@ -74,8 +74,9 @@ def build(home: Path, project: Path, data: dict[str, Any]) -> dict[str, str]:
     return ids
 
 
-def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """Run every prompt through the real recall; figures per class and overall."""
+def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: None, model: str | None = None) -> dict[str, Any]:
+    """Run every prompt through the real recall; figures per class and overall. With `model` (a
+    model2vec folder or hub name), the semantic tier is installed into the throwaway home first."""
     from core.recall import recall
     from core.workspace import open_workspace
 
@@ -83,6 +84,13 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
     try:
         home, project = base / "home", base / "project"
         project.mkdir()
+        if model:
+            from core import semantic
+
+            try:
+                semantic.install(home, model, progress)
+            except semantic.Unavailable as err:
+                raise SetError(str(err)) from None
         progress(f"saving {len(data['notes'])} notes")
         ids = build(home, project, data)
         forbidden = {n["key"] for n in data["notes"] if _forbidden(n)}
@@ -90,8 +98,10 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
         rows: dict[str, dict[str, float]] = {}
         progress(f"recalling for {len(data['prompts'])} prompts")
         misses: list[str] = []
+        tiers: set[str] = set()
         for i, prompt in enumerate(data["prompts"]):
             text, report = recall(ws, prompt["text"], session_id=f"eval-{i}", cwd=str(project), deadline_ms=10_000)
+            tiers.update(report["tiers"])
             keys = [ids.get(card["id"], "?") for card in report["cards"]]
             trap = prompt.get("judge") == "forbidden"  # a trap: only whether a forbidden note came back counts
             for cls in (prompt.get("class", "all"), "all"):
@@ -116,7 +126,7 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
             ok = prompt["expect"] in keys if prompt.get("expect") else not keys
             if not ok:
                 misses.append(f"{prompt.get('class', '')}: {prompt['text']!r} expected {prompt.get('expect')} got {keys}")
-        out: dict[str, Any] = {"classes": {}, "misses": misses}
+        out: dict[str, Any] = {"tiers": sorted(tiers), "classes": {}, "misses": misses}
         for cls, row in rows.items():
             out["classes"][cls] = {
                 "prompts": int(row["prompts"]),
@@ -132,7 +142,7 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
 
 
 def render(figures: dict[str, Any]) -> str:
-    rows = ["| class | prompts | hit rate | quiet rate | forbidden cards | mean cards | mean bytes |",
+    rows = [f"tiers: {' + '.join(figures.get('tiers') or ['lexical'])}", "","| class | prompts | hit rate | quiet rate | forbidden cards | mean cards | mean bytes |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
     order = sorted(figures["classes"], key=lambda c: (c == "all", c))
     for cls in order:
