@@ -22,6 +22,7 @@ import contextlib
 import json
 import math
 import mmap
+import operator
 import os
 import sqlite3
 import struct
@@ -37,6 +38,7 @@ DEFAULT_MODEL = "minishlab/potion-multilingual-128M"
 ACTIVE = "semantic.json"
 MANIFEST = "lingshu.json"
 SIDECAR = "vectors.sqlite"
+SIDECAR_SCHEMA = 2
 # How near a note must be for recall to bring it on its meaning alone, and for search to list it.
 # Cosine values depend on the model: these were calibrated on the dev set with a static model
 # distilled from all-MiniLM-L6-v2 (docs/BENCH.md); a model's manifest or the settings can say otherwise.
@@ -57,13 +59,32 @@ def models_dir(home: Path) -> Path:
     return home / "models"
 
 
+_active: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+
+
 def active(home: Path) -> dict[str, Any] | None:
-    """The installed model in use (its manifest, with `dir`), or None when the tier is off."""
+    """The installed model in use (its manifest, with `dir`), or None when the tier is off. Read
+    again only when `semantic.json` changes (a long-lived process asks on every search)."""
     path = home / ACTIVE
     try:
-        chosen = read_json(path)
+        st = os.stat(path)
     except FileNotFoundError:
         return None
+    except OSError as err:
+        raise Unavailable(f"{path} is unreadable ({err}); run `lingshu semantic install` again") from err
+    held = _active.get(home)
+    if held is not None and held[0] == (st.st_mtime_ns, st.st_ino):
+        return held[1]
+    info = _read_active(home, path)
+    _active[home] = ((st.st_mtime_ns, st.st_ino), info)
+    return info
+
+
+def _read_active(home: Path, path: Path) -> dict[str, Any]:
+    try:
+        chosen = read_json(path)
+    except FileNotFoundError as err:
+        raise Unavailable(f"{path} went away while it was read; try again") from err
     except (OSError, ValueError) as err:
         raise Unavailable(f"{path} is unreadable ({err}); run `lingshu semantic install` again") from err
     name = chosen.get("model") if isinstance(chosen, dict) else None
@@ -164,18 +185,13 @@ def load(info: dict[str, Any]) -> Model:
     return model
 
 
-def note_texts(rec: dict[str, Any]) -> list[str]:
-    """What a note's vectors are made of: the whole note, and its title with its `when` (a long
-    body's mean drifts from what the note is about; the title alone says it)."""
-    head = "\n".join(str(rec.get(k) or "") for k in ("title", "when") if rec.get(k))
-    whole = "\n".join(str(rec.get(k) or "") for k in ("title", "when", "summary", "body") if rec.get(k))
-    return [whole, head] if head and head != whole else [whole]
+def note_text(rec: dict[str, Any]) -> str:
+    """What a note's vector is made of: the whole note, as recall ranks it (the card shows what fits)."""
+    return "\n".join(str(rec.get(k) or "") for k in ("title", "when", "summary", "body") if rec.get(k))
 
 
-def _pack(vectors: list[list[float]]) -> bytes:
-    out = array.array("f")
-    for vec in vectors:
-        out.extend(vec)
+def _pack(vec: list[float]) -> bytes:
+    out = array.array("f", vec)
     if sys.byteorder != "little":
         out.byteswap()
     return out.tobytes()
@@ -198,7 +214,10 @@ def _db(layer_dir: Path) -> sqlite3.Connection:
             os.chmod(path, PRIVATE_FILE)
         db.execute("PRAGMA synchronous=OFF")  # derived: rebuilt when lost
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute("CREATE TABLE IF NOT EXISTS vectors(id TEXT PRIMARY KEY, revision INTEGER, model TEXT, dim INTEGER, vecs BLOB)")
+        if db.execute("PRAGMA user_version").fetchone()[0] != SIDECAR_SCHEMA:
+            # Another layout (an older Lingshu): derived data, so start it again; status counts the gap.
+            db.executescript(f"DROP TABLE IF EXISTS vectors; PRAGMA user_version={SIDECAR_SCHEMA};")
+        db.execute("CREATE TABLE IF NOT EXISTS vectors(id TEXT PRIMARY KEY, revision INTEGER, model TEXT, dim INTEGER, vec BLOB, bits BLOB)")
         conns[path] = db
     return db
 
@@ -208,16 +227,16 @@ def forget_connections() -> None:
         with contextlib.suppress(sqlite3.Error):
             db.close()
     _local.conns = {}
-    _matrices.clear()
+    _layers.clear()
 
 
 def _put(db: sqlite3.Connection, model: Model, name: str, recs: list[dict[str, Any]]) -> int:
     rows = []
     for rec in recs:
-        vecs = [v for v in (model.encode(t) for t in note_texts(rec)) if v is not None]
-        if vecs:
-            rows.append((rec["id"], int(rec.get("revision", 1)), name, model.dim, _pack(vecs)))
-    db.executemany("INSERT OR REPLACE INTO vectors(id, revision, model, dim, vecs) VALUES (?,?,?,?,?)", rows)
+        vec = model.encode(note_text(rec))
+        if vec is not None:
+            rows.append((rec["id"], int(rec.get("revision", 1)), name, model.dim, _pack(vec), _bits(vec).to_bytes((model.dim + 7) // 8, "little")))
+    db.executemany("INSERT OR REPLACE INTO vectors(id, revision, model, dim, vec, bits) VALUES (?,?,?,?,?,?)", rows)
     return len(rows)
 
 
@@ -260,7 +279,7 @@ def rebuild(ref: Any, records: list[dict[str, Any]], info: dict[str, Any]) -> in
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
-    _matrices.clear()
+    _layers.clear()
     return n
 
 
@@ -277,40 +296,61 @@ def counts(ref: Any, records: dict[str, dict[str, Any]], name: str) -> tuple[int
 
 # ---------------------------------------------------------------- nearest notes
 
-# Per layer: (model, sqlite data_version) -> ids, revisions, vectors. A long-lived process (the MCP
-# server, the panel) decodes the sidecar once per change; the hook decodes it once per message.
-_matrices: dict[Path, tuple[tuple[str, int], list[str], list[int], Any]] = {}
+# Finding the nearest of 2,000 notes by exact cosine in pure Python takes ~40 ms (NumPy would take
+# longer to import than that). So each vector is also kept as its signs, one bit per dimension
+# (binary quantization): the bits of every note are compared with the message's by XOR and a bit
+# count, which costs well under a microsecond per note, and only the RESCORE closest by bits are
+# then scored exactly by cosine from their float vectors.
+RESCORE = 64
 
 
-def _matrix(ref: Any, name: str) -> tuple[list[str], list[int], Any]:
+def _bits(vec: list[float]) -> int:
+    out = 0
+    for i, value in enumerate(vec):
+        if value > 0:
+            out |= 1 << i
+    return out
+
+
+class _Layer:
+    """One layer's vectors as this process last read them: every note's bits, and the float
+    vectors of the notes it had to score (read from the sidecar when first needed)."""
+
+    def __init__(self, key: tuple[str, int], ids: list[str], revisions: list[int], bits: list[int]) -> None:
+        self.key, self.ids, self.revisions, self.bits = key, ids, revisions, bits
+        self.floats: dict[str, list[float]] = {}
+
+
+_layers: dict[Path, _Layer] = {}
+
+
+def _load_layer(ref: Any, name: str) -> _Layer:
     db = _db(ref.dir)
     version = db.execute("PRAGMA data_version").fetchone()[0]
-    held = _matrices.get(ref.dir)
-    if held is not None and held[0] == (name, version):
-        return held[1], held[2], held[3]
-    ids, revisions, rows = [], [], []
-    for rid, revision, dim, blob in db.execute("SELECT id, revision, dim, vecs FROM vectors WHERE model=?", (name,)):
-        vecs = array.array("f")
-        vecs.frombytes(blob)
+    held = _layers.get(ref.dir)
+    if held is not None and held.key == (name, version):
+        return held
+    ids, revisions, bits = [], [], []
+    for rid, revision, packed in db.execute("SELECT id, revision, bits FROM vectors WHERE model=?", (name,)):
+        ids.append(rid)
+        revisions.append(revision)
+        bits.append(int.from_bytes(packed, "little"))
+    layer = _layers[ref.dir] = _Layer((name, version), ids, revisions, bits)
+    return layer
+
+
+def _floats(ref: Any, layer: _Layer, wanted: set[str]) -> None:
+    missing = [rid for rid in wanted if rid not in layer.floats]
+    if not missing:
+        return
+    db = _db(ref.dir)
+    marks = ",".join("?" * len(missing))
+    for rid, blob in db.execute(f"SELECT id, vec FROM vectors WHERE id IN ({marks})", missing):
+        vec = array.array("f")
+        vec.frombytes(blob)
         if sys.byteorder != "little":
-            vecs.byteswap()
-        for i in range(0, len(vecs), dim):
-            ids.append(rid)
-            revisions.append(revision)
-            rows.append(vecs[i : i + dim])
-    matrix: Any = rows
-    numpy = sys.modules.get("numpy")  # where NumPy is already loaded (a long-lived process), it is faster
-    if numpy is not None and rows:
-        matrix = numpy.array(rows, dtype=numpy.float32)
-    _matrices[ref.dir] = ((name, version), ids, revisions, matrix)
-    return ids, revisions, matrix
-
-
-def _similarities(query: list[float], matrix: Any) -> list[float]:
-    if isinstance(matrix, list):
-        return [sum(map(float.__mul__, query, row)) for row in matrix]
-    numpy = sys.modules["numpy"]
-    return (matrix @ numpy.asarray(query, dtype=numpy.float32)).tolist()
+            vec.byteswap()
+        layer.floats[rid] = vec.tolist()
 
 
 # Reciprocal rank fusion (Cormack et al., 2009): each tier's rank counts, not its raw score, so
@@ -367,18 +407,27 @@ class Query:
         if not self.used or self.info is None or self.vector is None:
             return []
         try:
-            ids, revisions, matrix = _matrix(ref, self.info["name"])
+            layer = _load_layer(ref, self.info["name"])
+            query_bits = _bits(self.vector)
+            rows: Any = range(len(layer.ids))
+            if len(layer.ids) > RESCORE:
+                apart = [(query_bits ^ bits).bit_count() for bits in layer.bits]
+                rows = sorted(rows, key=apart.__getitem__)[:RESCORE]
+            shortlist = {layer.ids[i]: layer.revisions[i] for i in rows}
+            _floats(ref, layer, set(shortlist))
         except sqlite3.Error as err:
             self.why = f"the vectors of the {ref.label} cannot be read ({err}); run `lingshu doctor --reindex`"
             return []
-        best: dict[str, tuple[float, int]] = {}
-        for rid, revision, sim in zip(ids, revisions, _similarities(self.vector, matrix)):
-            if sim >= floor and sim > best.get(rid, (-2.0, 0))[0]:
-                best[rid] = (sim, revision)
+        ranked = []
+        for rid, revision in shortlist.items():
+            vec = layer.floats.get(rid)
+            sim = sum(map(operator.mul, self.vector, vec)) if vec else -1.0
+            if sim >= floor:
+                ranked.append((sim, rid, revision))
         self._check_time("finding the nearest notes")
         if self.why is not None:
             return []
-        ranked = sorted(((s, rid, rev) for rid, (s, rev) in best.items()), key=lambda t: (-t[0], t[1]))
+        ranked.sort(key=lambda t: (-t[0], t[1]))
         return ranked[:limit]
 
 

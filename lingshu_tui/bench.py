@@ -443,7 +443,7 @@ def render_table(figures: dict[str, Any], keys: tuple[str, ...] = KEYS, targets:
     return "\n".join(rows)
 
 
-def main(*, as_json: bool = False, quick: bool = False, scale: bool = False) -> int:
+def main(*, as_json: bool = False, quick: bool = False, scale: bool = False, model: str | None = None) -> int:
     def progress(step: str) -> None:
         if not as_json and sys.stderr.isatty():
             print(f"… {step}", file=sys.stderr, flush=True)
@@ -452,8 +452,10 @@ def main(*, as_json: bool = False, quick: bool = False, scale: bool = False) -> 
         if scale:
             from . import bench_scale
 
-            figures = bench_scale.run(progress, quick=quick)
-            print(json.dumps(figures) if as_json else render_table(figures, bench_scale.SCALE_KEYS, bench_scale.SCALE_TARGETS, None))
+            figures = bench_scale.run(progress, quick=quick, model=model)
+            keys = (*bench_scale.SCALE_KEYS, *(bench_scale.SEMANTIC_KEYS if model else ()))
+            targets = {**bench_scale.SCALE_TARGETS, **bench_scale.SEMANTIC_TARGETS}
+            print(json.dumps(figures) if as_json else render_table(figures, keys, targets, None))
             return 0
         figures = run(quick=quick, progress=progress)
     except Exception as err:  # noqa: BLE001 - a failed measurement is reported, not a traceback

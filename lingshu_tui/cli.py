@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recall-set", metavar="FILE",
                    help="recall quality on a labelled set (hit, quiet and forbidden rates per class); see tests/fixtures/recall/dev.json")
     p.add_argument("--misses", action="store_true", help="with --recall-set: also list the prompts recall got wrong")
-    p.add_argument("--model", metavar="MODEL", help="with --recall-set: with the semantic tier, this model2vec folder or hub name")
+    p.add_argument("--model", metavar="MODEL",
+                   help="with --recall-set or --scale: also measure the semantic tier with this model2vec folder or hub name")
     p.add_argument("--vs-node", metavar="SERVER_JS",
                    help="beside the reference node memory server (its dist/index.js): write/search/read p95 over MCP and phrase recall@10")
     p = sub.add_parser("check", help="check the verb protocol against the code; exit 1 on any failure")
@@ -586,7 +587,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return EXIT_OK
     from lingshu_tui.bench import main as bench_main
 
-    return bench_main(as_json=args.json, quick=args.quick, scale=args.scale)
+    if args.model and not args.scale:
+        print("lingshu bench: --model goes with --recall-set FILE or --scale.", file=sys.stderr)
+        return EXIT_USAGE
+    return bench_main(as_json=args.json, quick=args.quick, scale=args.scale, model=args.model)
 
 
 def cmd_panel(args: argparse.Namespace) -> int:

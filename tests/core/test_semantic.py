@@ -191,3 +191,21 @@ def test_install_problems_are_clear_and_change_nothing(home: Path, tmp_path: Pat
     assert "off" in run_cli(home, "semantic").stdout
     bad = run_cli(home, "semantic", "install", str(empty), "--similarity", "3")
     assert bad.returncode == 2 and "between 0 and 1" in bad.stderr
+
+
+def test_the_bit_shortlist_finds_what_exact_cosine_finds(home: Path, project: Path, tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SPEC §11.2: the shortlist by sign bits (used past RESCORE notes) keeps the nearest notes.
+    mem = Memory(home, project)
+    for topic, words in (("ship", "deploy release rollout"), ("database", "postgres schema sql"), ("backup", "snapshot restore"),
+                         ("test", "pytest checks"), ("cache", "redis ttl"), ("secret", "vault credentials"), ("food", "cake recipe")):
+        for n in range(3):
+            mem.save(f"{topic} note {n}", f"About {words}, part {n}.")
+    _install(home, tiny)
+    from core.workspace import open_workspace
+
+    ws = open_workspace(home, project)
+    exact = semantic.Query(home, PARAPHRASE).nearest(ws.project_layer, limit=3)
+    monkeypatch.setattr(semantic, "RESCORE", 4)
+    semantic.forget_connections()
+    short = semantic.Query(home, PARAPHRASE).nearest(ws.project_layer, limit=3)
+    assert len(exact) == 3 and short == exact
