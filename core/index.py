@@ -26,11 +26,11 @@ from typing import Any
 
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
-from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms
+from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms, with_words, word_candidates
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "5"
+SCHEMA = "6"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 _HEAD = b'{"checksum":"'
 _SCHEMA_SQL = f"""
@@ -352,6 +352,11 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     if not terms:
         return []
     conn = current(ref)
+    words = word_candidates(query)
+    if words:
+        marks = ",".join("?" * len(words))
+        known = [row[0] for row in conn.db.execute(f"SELECT term FROM vocab WHERE term IN ({marks})", words)]
+        terms = with_words(terms, known)
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     rows = conn.db.execute(
         f"SELECT {', '.join('fts.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json "

@@ -15,6 +15,7 @@ from typing import Any
 
 _WORD = re.compile(r"[0-9a-z_]+(?:[.\-+#][0-9a-z_]+)*")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _STOP = frozenset(
     "a an and are as at be but by do does for from has have how i if in is it its me my no not of on or our "
     "so that the their then there these this to was we what when where which who why will with you your "
@@ -73,6 +74,47 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+# Chinese function words a segmenter keeps whole: they say how something is asked, not what.
+_STOP_ZH_WORDS = frozenset("为什么 怎么样 是不是 有没有 什么样 怎么办 为什么会 是什么 干什么 这样子 那样子 一下子".split())
+# Segmented words stand beside the bigrams, for words of three or more characters only: a two-character
+# word is already exactly one bigram, and counting it twice would double its weight.
+MIN_WORD = 3
+MAX_WORD = 6
+
+
+def segmented(text: str) -> list[str]:
+    """Chinese words of three or more characters (数据库, 时间戳), cut by jieba (rjieba, in Rust).
+    Only the index's writers call this: its dictionary takes ~150 ms to load, more than a whole
+    recall, so the query side finds the same words in the index's own vocabulary instead
+    (`word_candidates`)."""
+    runs = [run for run in _HAN.findall(text) if len(run) >= MIN_WORD]
+    if not runs:
+        return []
+    import rjieba
+
+    return [w for run in runs for w in rjieba.cut(run) if MIN_WORD <= len(w) <= MAX_WORD and w not in _STOP_ZH_WORDS]
+
+
+def word_candidates(query: str) -> list[str]:
+    """Every run of three to six Chinese characters in the query: the ones the index holds as
+    words (see `segmented`) are the query's words. Dictionary matching against the notes' own
+    vocabulary, so the prompt hook never loads a segmenter."""
+    out: list[str] = []
+    for run in _HAN.findall(query):
+        for size in range(MIN_WORD, min(MAX_WORD, len(run)) + 1):
+            out.extend(run[i : i + size] for i in range(len(run) - size + 1))
+    return list(dict.fromkeys(w for w in out if w not in _STOP_ZH_WORDS))
+
+
+def with_words(terms: list[str], words: list[str]) -> list[str]:
+    """The query's terms with its known words in place of the bigrams inside them: 数据库 counts
+    once, as the rarer word it is, not three times (数据, 据库 and the word)."""
+    if not words:
+        return terms
+    inside = {w[i : i + 2] for w in words for i in range(len(w) - 1)}
+    return [t for t in terms if t not in inside] + sorted(set(words), key=words.index)
+
+
 def query_terms(query: str) -> list[str]:
     """The distinct terms of a query, in their order."""
     return list(dict.fromkeys(tokens(query)))
@@ -82,7 +124,7 @@ def analysed(record: dict[str, Any]) -> tuple[str, ...]:
     """The record's fields as the index stores them: analysed terms, space-separated."""
     conds = " ".join(str(c.get("value", "")) for c in record.get("conditions") or [] if isinstance(c, dict))
     texts = [str(record.get(f) or "") for f in FIELDS[:-1]] + [conds]
-    return tuple(" ".join(tokens(t)) for t in texts)
+    return tuple(" ".join(tokens(t) + segmented(t)) for t in texts)
 
 
 K1 = 1.2

@@ -60,3 +60,23 @@ def test_15_explain_shows_why_each_candidate_came_or_not(home, project, mem) -> 
     assert verdicts["Run the tests with tox"] == "CARD" and out["cards"]
     assert all({"score", "matched", "coverage"} <= set(c) for c in out["candidates"])
     assert not (home / "spool").exists()  # explaining opens no turn
+
+
+def test_15_chinese_words_count_as_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §6.1.2 (CJK text alike): 数据库 is one word, found by jieba when a note is saved and by
+    the notes' own vocabulary in a query, so "数据" of 数据中心 no longer matches a question about
+    the database, and the hook never loads the segmenter."""
+    db = mem.save("数据库备份策略", "生产数据库每晚备份到对象存储，保留三十天。")["id"]
+    mem.save("数据中心搬迁", "机房下个月搬到新的数据中心，期间停机两小时。")
+    found = mem("memory_search", {"query": "数据库多久备份"})
+    assert [r["id"] for r in found["results"]] == [db]
+    probe = (
+        "import sys\n"
+        "from core.recall import recall\n"
+        "from core.workspace import open_workspace\n"
+        f"ws = open_workspace({str(home)!r}, {str(project)!r})\n"
+        "text, report = recall(ws, '数据库多久备份一次', cwd=" + repr(str(project)) + ")\n"
+        "print(len(report['cards']), 'rjieba' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert out.stdout.split() == ["1", "False"], out.stderr
