@@ -185,6 +185,10 @@ def load(info: dict[str, Any]) -> Model:
     return model
 
 
+def _loaded(info: dict[str, Any]) -> bool:
+    return any(key[0] == info["dir"] for key in _models)
+
+
 def note_text(rec: dict[str, Any]) -> str:
     """What a note's vector is made of: the whole note, as recall ranks it (the card shows what fits)."""
     return "\n".join(str(rec.get(k) or "") for k in ("title", "when", "summary", "body") if rec.get(k))
@@ -381,6 +385,11 @@ class Query:
             self.info = active(home)
             if self.info is None:
                 return
+            cost = self.info.get("loadMs")
+            if budget_ms is not None and isinstance(cost, (int, float)) and cost > budget_ms and not _loaded(self.info):
+                self.why = (f"the model takes {cost:.0f} ms to load, over the {budget_ms:.0f} ms the hook gives the semantic tier "
+                            "(search through the MCP server, which loads it once, still uses it)")
+                return
             model = load(self.info)
             self.vector = model.encode(message)
         except Unavailable as err:
@@ -475,7 +484,12 @@ def install(home: Path, source: str, progress: Any = None, similarity: float | N
     write_atomic(staging / MANIFEST, encode(manifest))
     probe = "Deploy the staging server after the database migration. 部署之前先跑迁移。"
     theirs = [float(v) for v in model.encode([probe])[0]]
-    ours = Model(staging, manifest).encode(probe) or []
+    started = time.monotonic()
+    reader = Model(staging, manifest)
+    # What loading costs decides whether the prompt hook can use the model at all (Query).
+    manifest["loadMs"] = round((time.monotonic() - started) * 1000, 1)
+    write_atomic(staging / MANIFEST, encode(manifest))
+    ours = reader.encode(probe) or []
     if len(ours) != len(theirs) or sum(a * b for a, b in zip(ours, theirs)) < 0.999 * math.sqrt(
             sum(a * a for a in ours) * sum(b * b for b in theirs)):
         shutil.rmtree(staging, ignore_errors=True)

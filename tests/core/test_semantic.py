@@ -209,3 +209,17 @@ def test_the_bit_shortlist_finds_what_exact_cosine_finds(home: Path, project: Pa
     semantic.forget_connections()
     short = semantic.Query(home, PARAPHRASE).nearest(ws.project_layer, limit=3)
     assert len(exact) == 3 and short == exact
+
+
+def test_a_model_too_slow_for_the_hook_is_left_to_search(home: Path, project: Path, tiny: Path) -> None:
+    # SPEC §11.6: the hook keeps its deadline; a model that loads slower than the tier's share is not loaded there.
+    mem = Memory(home, project)
+    ship = mem.save(*SHIP)["id"]
+    _install(home, tiny)
+    manifest_path = home / "models" / "tiny" / semantic.MANIFEST
+    manifest = json.loads(manifest_path.read_text())
+    assert manifest["loadMs"] >= 0
+    manifest_path.write_text(json.dumps({**manifest, "loadMs": 900.0}))
+    report = _recall(home, project, PARAPHRASE)
+    assert report["cards"] == [] and "takes 900 ms to load" in report["why"]
+    assert [r["id"] for r in mem("memory_search", {"query": PARAPHRASE})["results"]] == [ship]
