@@ -397,6 +397,20 @@ class Hit:
         return self._record
 
 
+# A near-duplicate holds most of a text's words, its rarest ones included: asking the index for those
+# alone finds it, where asking for every word matches (and ranks) most of a layer of similar notes.
+LOOKALIKE_TERMS = 8
+
+
+def _rarest(conn: _Conn, terms: list[str], count: int) -> list[str]:
+    """The `count` terms fewest notes hold (terms no note holds cannot find anything)."""
+    if len(terms) <= count:
+        return terms
+    marks = ",".join("?" * len(terms))
+    df = dict(conn.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", terms).fetchall())
+    return sorted((t for t in terms if df.get(t)), key=lambda t: (df[t], t))[:count]
+
+
 def lookalike_ids(ref: Any, title: str, body: str, topic: str | None) -> set[str]:
     """Records that could be the same as a proposed one: same topic slot, same title, or sharing
     title or body terms (the best BM25 matches; similarity is then measured on these alone)."""
@@ -405,7 +419,7 @@ def lookalike_ids(ref: Any, title: str, body: str, topic: str | None) -> set[str
     if topic:
         ids |= {r[0] for r in conn.db.execute("SELECT id FROM records WHERE topic=?", (topic,))}
     for column, text, limit in (("title", title, 24), ("body", body, 12)):
-        terms = query_terms(text)[:100]
+        terms = _rarest(conn, query_terms(text)[:100], LOOKALIKE_TERMS)
         if terms:
             ids |= {r[0] for r in conn.db.execute(
                 "SELECT records.id FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY rank LIMIT ?",

@@ -603,3 +603,23 @@ def test_14_a_search_that_names_its_task_hands_back_a_context_for_the_reads(mem:
     ctx = found["meta"]["contextId"]
     assert mem("memory_read", {"id": rid})["status"] == "needs_context"
     assert mem("memory_read", {"id": rid, "contextId": ctx})["body"] == "freeze merges, tag, announce"
+
+
+def test_6_3_4_lookalikes_are_found_among_many_similar_notes(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §6.3.4: in a layer of 400 notes written from the same few words, a new note that
+    differs from one of them by a word is still found as its look-alike (the index is asked for
+    the text's rarest words, not all of them)."""
+    import random
+
+    from core.workspace import open_workspace
+    from lingshu_tui.bench_scale import fill
+
+    ws = open_workspace(home, project)
+    fill(ws.project_layer, 400, seed=3)
+    layer = read_layer(home, project)["records"]
+    rng = random.Random(5)
+    for rec in rng.sample(sorted(layer.values(), key=lambda r: r["id"]), 8):
+        words = rec["body"].split()
+        words[rng.randrange(len(words))] = "zebra"
+        out = mem("memory_save", {"title": rec["title"] + " v2", "body": " ".join(words)})
+        assert out["status"] == "needs_resolution" and rec["id"] in [c["id"] for c in out["candidates"]], (rec["title"], out)
