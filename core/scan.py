@@ -504,7 +504,8 @@ _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
 _ALWAYS_TAG = re.compile(
     r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|tool_calls?|tool_result|tool_use|"
     r"instructions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
-    r"system[_-](prompt|reminder|message|instructions?|note|override|context|role)|user[_-](message|input|query|prompt|instructions?|turn)|"
+    r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|note|override|context|role|rules|directives?)|"
+    r"user[_-](message|input|query|prompt|instructions?|turn)|"
     r"assistant[_-](response|message|turn|reply|output))\b[^<>]{0,60}>"
     r"|<!--\s*(system|assistant|developer|instructions?|system prompt)\s*:"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]",
@@ -612,48 +613,93 @@ def _nfkc(text: str) -> str:
 # alone is everyday engineering ("ignore the generated files"); these combinations are not.
 _CUE_AGENT = re.compile(_spelled(r"\b(assistants?|agents?|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型"))
 _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你"))
-_CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede)\b|忽略|无视|不予理会"))
+_CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
+                                r"|\bset aside\b|忽略|无视|不予理会|覆盖|不再遵守"))
 _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|advisory|untrusted|authoritative|wins|"
     r"over everything|take orders|real instructions|current policy|not real|test data|granted|authori[sz]ed|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
-    r"|\bno guidelines\b|\beven harmful\b|无效|高于|作废|只听"))
+    r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
+    r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
+    r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|无效|高于|作废|只听|优先级最高|最高优先级"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders)\b|规则|指令|设定|安全|要求"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out)\b"
-    r"|\b(leave out|conceal|without telling|without asking|secretly|silently|quietly|covertly)\b|不要让用户知道|瞒着|悄悄"))
+    r"|\b(leave out|conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
+    r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
+    r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|supposed|meant) to (see|know)\b"
+    r"|不要让用户知道|瞒着|悄悄"))
 _CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions?|wipe|rm -rf|disable|execute|run the command|upload|paste|"
+                                  r"exfiltrate|destructive|authorized_keys|pastebin|drop database|approve (every|all|any)|always approve|"
+                                  r"(always )?answer lgtm|push directly to (main|production|prod)|"
                                   r"credentials|secrets|\.env|\.ssh|private keys?|passwords?|merge freely)\b|删除|执行|发到|上传"))
-_CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记"))
-_CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks)\b|高于|只听"))
+_CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
+_CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|"
+                                     r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
+                                     r"|高于|只听|优先级最高|最高优先级"))
+# Weaker than the secrecy words: keeping something from the person is an everyday rule between people
+# ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
+_CUE_WITHHOLD = re.compile(_spelled(
+    r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
+    r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?)\b|\bjust report success\b"
+    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户"))
+# Taking away the person's say: acting without their confirmation, or whatever they think.
+_CUE_BYPASS = re.compile(_spelled(
+    r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation)\b"
+    r"|\bskip(ping)? (the |any )?(user's |person's |developer's )?(confirmation|approval|review)( step)?s?\b"
+    r"|\bregardless of (what|the)\b|\bno matter what\b"))
+_CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|henceforth|going forward|for all future)\b|以后|从现在开始|今后"))
+# Asking for the model's own instructions back (its system prompt, its configuration).
+_CUE_LEAK = re.compile(_spelled(
+    r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include)(ing|s|ed)?\b[^.\n]{0,40}?\b(your|its) "
+    r"((full|entire|complete|whole|hidden|initial|original|exact) )*(system (prompt|message)|configuration|instructions|prompt)\b"
+    r"|(输出|打印|泄露|显示)(你的)?(系统提示|系统提示词|初始指令)"))
 
 
 # A combination needs a claim or a secrecy word; these are the words without which none can match.
 # They are looked for with `str.find` (a regex alternation over a whole note costs most of a
 # millisecond), and only the sentences that hold one are read further.
 _CUE_TRIGGERS = tuple(_spelled(w) for w in (
-    "ignor", "disregard", "overlook", "forget", "waive", "bypass", "overrid", "supersed", "replaces them", "void", "deprecated",
+    "ignor", "disregard", "overlook", "forget", "waive", "bypass", "overrid", "supersed", "replaces them", " void", "deprecated",
     "obsolete", "out of date", "advisory", "untrusted", "authoritative", "wins", "over everything", "take orders", "real instructions",
     "current policy", "not real", "test data", "granted", "authori", "maintainer rights", "no longer", "not apply", "don't apply",
     "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
     "without telling", "without asking", "secretly", "silently", "quietly", "covertly",
-    "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄"))
+    "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄",
+    "set aside", "neglect", "discard", "abandon", "were a test", "was a test", "just a test", "only a test", "actual task",
+    "real task", "already agreed", "already approved", "already consented", "pre-approved", "preapproved", "out limits",
+    "out any limits", "unrestricted", "maintenance mode", "lifted", "priority", "precedence", "hidden requirement", "bring it up",
+    "bring this up", "bring that up", "confidential", "to yourself", "allowed to see", "allowed to know", "supposed to see",
+    "supposed to know", "meant to see", "meant to know", "even if the", "says even if", "t tell", "t inform", "t notify",
+    "t alert", "t warn", "t report", "t show", "never tell", "never inform", "never notify", "never alert", "never warn",
+    "never report", "never show", "report success", "without ask", "without confirm", "without check", "without a review",
+    "without review", "without approval", "without permission", "without a confirm", "skip", "regardless", "no matter what",
+    "from now on", "from this point", "henceforth", "going forward", "for all future", "prompt", "system message",
+    "your configuration", "its configuration", "your instructions", "its instructions",
+    "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 
 
 def _cue_problem(skeleton: str) -> bool:
     found = [at for word in _CUE_TRIGGERS for at in _all(skeleton, word)]
-    if not found:
+    # The learned reading (2b) also reads the sentences that may speak to an AI, to "you" or of
+    # "this note" (found the cheap way; `_learned_problem` checks the words themselves).
+    addressed = [at for word in _ADDRESS_TRIGGERS for at in _all(skeleton, word)]
+    if not found and not addressed:
         return False
     ends = [m.end() for m in _SENTENCE_END.finditer(skeleton)]
-    for start in sorted({max((e for e in ends if e <= at), default=0) for at in found}):
-        stop = next((e for e in ends if e > start), len(skeleton))
-        if _cue_sentence(skeleton[start:stop]):
-            return True
-    return False
+
+    def span(at: int) -> tuple[int, int]:
+        start = max((e for e in ends if e <= at), default=0)
+        return start, next((e for e in ends if e > start), len(skeleton))
+
+    triggered = sorted({span(at) for at in found})
+    if any(_cue_sentence(skeleton[a:b]) for a, b in triggered):
+        return True
+    return any(_learned_problem(skeleton[a:b]) for a, b in sorted(set(triggered) | {span(at) for at in addressed}))
 
 
 def _all(text: str, word: str) -> list[int]:
@@ -665,13 +711,122 @@ def _all(text: str, word: str) -> list[int]:
 
 
 def _cue_sentence(sentence: str) -> bool:
-    verb, status, secret = (bool(p.search(sentence)) for p in (_CUE_VERB, _CUE_STATUS, _CUE_SECRET))
-    agent = bool(_CUE_AGENT.search(sentence))
-    addressed = agent or bool(_CUE_YOU.search(sentence))
-    danger, rules = bool(_CUE_DANGER.search(sentence)), bool(_CUE_RULES.search(sentence))
-    return bool((addressed and (verb or status or secret) and (secret or danger or rules)) or (agent and status)
-                or (secret and (danger or _CUE_PERSON.search(sentence))) or (status and danger and rules)
-                or (_CUE_AUTHORITY.search(sentence) and _CUE_THIS.search(sentence)))
+    """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
+    word is looked for only when a combination still needs it (most sentences fail early)."""
+    found: dict[re.Pattern[str], bool] = {}
+
+    def has(pattern: re.Pattern[str]) -> bool:
+        if pattern not in found:
+            found[pattern] = bool(pattern.search(sentence))
+        return found[pattern]
+
+    agent = has(_CUE_AGENT)
+    addressed = agent or has(_CUE_YOU)
+    claim = has(_CUE_VERB) or has(_CUE_STATUS) or has(_CUE_SECRET)
+    if addressed and claim and (has(_CUE_SECRET) or has(_CUE_DANGER) or has(_CUE_RULES)):
+        return True
+    if agent and (has(_CUE_STATUS) or has(_CUE_WITHHOLD) or has(_CUE_BYPASS)):
+        return True
+    if has(_CUE_SECRET) and (has(_CUE_DANGER) or has(_CUE_PERSON)):
+        return True
+    if has(_CUE_STATUS) and has(_CUE_DANGER) and has(_CUE_RULES):
+        return True
+    if has(_CUE_THIS) and (has(_CUE_AUTHORITY) or has(_CUE_BYPASS)):
+        return True
+    if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or has(_CUE_SECRET)):
+        return True
+    if has(_CUE_WITHHOLD) and has(_CUE_DANGER):
+        return True
+    if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
+        return True
+    return has(_CUE_LEAK)
+
+
+# ---------------------------------------------------------------- 2b a learned reading of each sentence
+
+# The cue words above are a list, and attackers keep finding phrasings a list lacks. So each sentence
+# is also read by a linear model over its words and word pairs, learned from the public corpus
+# of hostile and ordinary notes (tests/core/scan_corpus.py; `learn` below, `scan_weights.json` its
+# output, which a test recomputes). It refuses only a sentence that scores well past even odds and
+# also holds a cue word (it speaks to an AI or to "you", claims, hides, bypasses): alone, a learned
+# score would refuse engineering notes that merely share the attackers' vocabulary.
+WEIGHTS = "scan_weights.json"
+LEARNED_THRESHOLD = 2.5
+MIN_FEATURE_COUNT = 2
+_WORDS = re.compile(r"[a-z']+|[\u4e00-\u9fff]")
+
+
+def features(skeleton: str) -> set[str]:
+    """A text's words and adjacent word pairs (each Chinese character counts as a word)."""
+    words = _WORDS.findall(skeleton)
+    return set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])}
+
+
+def sentences(skeleton: str) -> list[str]:
+    ends = [m.end() for m in _SENTENCE_END.finditer(skeleton)] + [len(skeleton)]
+    return [part for part in (skeleton[a:b] for a, b in zip([0, *ends], ends)) if part.strip()]
+
+
+def learn(hostile: list[str], benign: list[str], epochs: int = 40, rate: float = 0.2, l2: float = 1e-4) -> dict[str, float]:
+    """Logistic-regression weights of the features seen in at least two examples, and the bias
+    under the key "" (no feature is empty). Logistic regression, not naive Bayes: the words of
+    "never push to main without a review" each lean hostile, and only a model that weighs them
+    together learns that the sentence is ordinary. A hostile text is one example (its other
+    sentences may be ordinary); every sentence of an ordinary note is an ordinary example, since a
+    sentence is what is scored. Deterministic: plain gradient steps in a fixed order."""
+    examples = [(sorted(features(_skeleton(_fold(text)))), 1.0) for text in hostile]
+    examples += [(sorted(features(part)), 0.0) for text in benign for part in sentences(_skeleton(_fold(text)))]
+    counts: dict[str, int] = {}
+    for feats, _ in examples:
+        for f in feats:
+            counts[f] = counts.get(f, 0) + 1
+    weights = {f: 0.0 for f, n in counts.items() if n >= MIN_FEATURE_COUNT}
+    bias = 0.0
+    for epoch in range(epochs):
+        step = rate / (1 + epoch / 10)
+        for feats, label in examples:
+            kept = [f for f in feats if f in weights]
+            z = bias + sum(weights[f] for f in kept)
+            error = label - 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+            bias += step * error
+            for f in kept:
+                weights[f] += step * (error - l2 * weights[f])
+    out = {"": round(bias, 4)}
+    out.update((f, round(w, 4)) for f, w in sorted(weights.items()) if round(w, 4))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _weights() -> tuple[float, dict[str, float], dict[tuple[str, str], float]]:
+    """(bias, word weights, word-pair weights keyed by tuple: scoring makes no strings)."""
+    import json
+    from pathlib import Path
+
+    weights: dict[str, float] = json.loads((Path(__file__).with_name(WEIGHTS)).read_text(encoding="utf-8"))
+    words = {k: w for k, w in weights.items() if k and " " not in k}
+    pairs = {(k.partition(" ")[0], k.partition(" ")[2]): w for k, w in weights.items() if " " in k}
+    return weights[""], words, pairs
+
+
+def learned_score(skeleton: str) -> float:
+    """The learned log-odds that a sentence is aimed at the model (`features`, scored)."""
+    bias, words, pairs = _weights()
+    found = _WORDS.findall(skeleton)
+    return bias + sum(words.get(w, 0.0) for w in set(found)) + sum(pairs.get(p, 0.0) for p in set(zip(found, found[1:])))
+
+
+_CUES = (_CUE_AGENT, _CUE_YOU, _CUE_VERB, _CUE_STATUS, _CUE_SECRET, _CUE_WITHHOLD, _CUE_BYPASS, _CUE_THIS,
+         _CUE_AUTHORITY, _CUE_LATER, _CUE_LEAK)
+
+
+_ADDRESS_TRIGGERS = tuple(_spelled(w) for w in (
+    "you", "assistant", "agent", " ai", "model", "llm", "chatbot", "copilot", "claude", "gpt", "this note", "this memory",
+    "this file", "this message", "this record", "act as", "behave as", "respond as", "proceed as", "answer as", "reply as",
+    "助手", "智能体", "模型", "你", "这条", "此文件", "本文件", "本条"))
+
+
+def _learned_problem(sentence: str) -> bool:
+    return learned_score(sentence) > LEARNED_THRESHOLD and any(c.search(sentence) for c in _CUES)
 
 
 def _instruction_problem(text: str, nfkc: str) -> str | None:
@@ -685,6 +840,9 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return "reads as an instruction aimed at the model (prompt injection)"
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
+        return "reads as an instruction aimed at the model (prompt injection)"
+    if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):
+        # soft hyphens are dropped as hyphenation points; in place of spaces they join whole words
         return "reads as an instruction aimed at the model (prompt injection)"
     if text.isascii() and _rot13_hint(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
         return "hides an instruction aimed at the model in rot13"
@@ -733,6 +891,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("slack", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}|hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}"),
     ("google", r"\bAIza[0-9A-Za-z_\-]{35}"),
     ("npm", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("gitlab", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
     ("azure", r"(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*[A-Za-z0-9+/%]{20,}"),
     ("auth_header", r"\bAuthorization\s*[:=]\s*['\"]?(?:Basic|Bearer|Token|Digest)\s+[A-Za-z0-9+/=._~\-]{8,}"),
     ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
@@ -742,7 +901,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
 _SHAPE_NAMES = {
     "aws_id": "an AWS access key", "pem": "a private key", "der": "a private key body", "hf": "a Hugging Face token",
     "api_key": "an API key", "stripe": "a Stripe key", "github": "a GitHub token", "slack": "a Slack token or webhook",
-    "google": "a Google API key", "npm": "an npm token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
+    "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
 }
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@[\w.\-\[]", re.IGNORECASE)
