@@ -756,9 +756,19 @@ MIN_FEATURE_COUNT = 2
 _WORDS = re.compile(r"[a-z']+|[\u4e00-\u9fff]")
 
 
+# Words that only say who is addressed are the cue gate, not evidence: notes for an agent say "your
+# own key" as often as attacks say "your instructions", and the corpus would teach otherwise.
+_GATE_WORDS = frozenset(_spelled(w) for w in "you your yours yourself 你".split())
+
+
+def _words_of(skeleton: str) -> list[str]:
+    return [w for w in _WORDS.findall(skeleton) if w not in _GATE_WORDS]
+
+
 def features(skeleton: str) -> set[str]:
-    """A text's words and adjacent word pairs (each Chinese character counts as a word)."""
-    words = _WORDS.findall(skeleton)
+    """A text's words and adjacent word pairs (each Chinese character counts as a word), without
+    the words that only say who is addressed."""
+    words = _words_of(skeleton)
     return set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])}
 
 
@@ -811,7 +821,7 @@ def _weights() -> tuple[float, dict[str, float], dict[tuple[str, str], float]]:
 def learned_score(skeleton: str) -> float:
     """The learned log-odds that a sentence is aimed at the model (`features`, scored)."""
     bias, words, pairs = _weights()
-    found = _WORDS.findall(skeleton)
+    found = _words_of(skeleton)
     return bias + sum(words.get(w, 0.0) for w in set(found)) + sum(pairs.get(p, 0.0) for p in set(zip(found, found[1:])))
 
 
