@@ -110,6 +110,12 @@ def turn_limits(ws: Workspace) -> dict[str, int]:
     return limits
 
 
+# Tool calls, like the hook, leave their ledger entries in the spool; the call that finds this many
+# waiting folds them into ledger.json. Rewriting the whole ledger under its lock on every call cost
+# more than a read itself (SPEC §6.5: reads and searches stay cheap).
+FOLD_AT = 32
+
+
 def record(
     ws: Workspace,
     ctx: dict[str, Any],
@@ -120,17 +126,17 @@ def record(
     spooled: bool = False,
 ) -> None:
     """Charge usage and add citations to this turn. Dedup by record within a group: earliest
-    position, latest content. The ledger is display bookkeeping: atomic, not fsynced, and a
-    ledger that cannot be written (read-only home, busy) never fails the tool call itself.
-    `spooled`: the recall hook's way, without the lock (see `core/spool.py`)."""
+    position, latest content (readers replay the spool in order, so they see the same). The ledger
+    is display bookkeeping: atomic, not fsynced, and a ledger that cannot be written (read-only
+    home, busy) never fails the tool call itself. Every entry goes to the spool first (see
+    `core/spool.py`); `spooled`: the recall hook's way, which never folds (it takes no lock)."""
     try:
-        if spooled:
-            entry = {"ctx": ctx, "usage": usage, "cite": cite, "recall": recall, "now": iso(utc_now())}
-            spool.put(ws.home, "ledger", entry, keep=KEEP_TURNS * 4)
-        else:
-            _record(ws, ctx, usage, cite, recall)
+        entry = {"ctx": ctx, "usage": usage, "cite": cite, "recall": recall, "now": iso(utc_now())}
+        waiting = spool.put(ws.home, "ledger", entry, keep=KEEP_TURNS * 4)
+        if not spooled and waiting >= FOLD_AT:
+            compact(ws)
     except LingshuError:
-        pass
+        pass  # a busy ledger folds next time: the entry waits in the spool
 
 
 def _apply(
@@ -157,21 +163,15 @@ def _apply(
         turn["recall"] = recall
 
 
-def _record(
-    ws: Workspace,
-    ctx: dict[str, Any],
-    usage: dict[str, int] | None,
-    cite: list[dict[str, Any]] | None,
-    recall: dict[str, Any] | None,
-) -> None:
+def compact(ws: Workspace) -> None:
+    """Fold the spooled entries into `ledger.json` (and the hook's turns into `contexts.json`)."""
     from .contexts import fold
 
     with locked(ws.home / ".ledger.lock", what="the citation ledger"):
         obj, entries = _with_pending(ws)
-        _apply(obj, ctx, utc_now(), usage, cite, recall)
-        obj["turns"] = obj["turns"][-KEEP_TURNS:]
-        write_atomic(ledger_path(ws.home), encode(obj), durable=False)
-        spool.drop(entries)
+        if entries:
+            write_atomic(ledger_path(ws.home), encode(obj), durable=False)
+            spool.drop(entries)
         sweep_temps(ws.home)
     fold(ws)
 

@@ -1,4 +1,4 @@
-"""Lock-free appends for `lingshu recall` (SPEC §6.4: the hook must stay fast).
+"""Lock-free appends for `lingshu recall` (SPEC §6.4: the hook must stay fast) and the citation ledger.
 
 The hook opens a turn and records what it injected on every user message. Taking the bookkeeping
 files' locks there would put the lock library's import and any wait on every message, so the hook
@@ -24,15 +24,17 @@ def _folder(home: Path, kind: str) -> Path:
     return home / "spool" / kind
 
 
-def put(home: Path, kind: str, entry: dict[str, Any], *, keep: int) -> None:
+def put(home: Path, kind: str, entry: dict[str, Any], *, keep: int) -> int:
     """Add one entry (atomic, not fsynced: this is bookkeeping the next message rebuilds), then
-    drop entries beyond the newest `keep`, which the main file would not keep either."""
+    drop entries beyond the newest `keep`, which the main file would not keep either. Returns how
+    many entries wait to be folded."""
     folder = _folder(home, kind)
     write_atomic(folder / f"{time.time_ns():020d}-{secrets.token_hex(4)}.json", encode(entry), durable=False)
     names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and not n.startswith("."))
     for name in names[:-keep]:
         with contextlib.suppress(OSError):
             os.unlink(folder / name)
+    return min(len(names), keep)
 
 
 def pending(home: Path, kind: str) -> list[tuple[Path, dict[str, Any]]]:

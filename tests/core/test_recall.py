@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from core import ledger
 from core.contexts import _load as _load_contexts
 from core.contexts import open_turn
 from core.durable import encode, with_checksum
@@ -178,7 +179,8 @@ def test_recall_path_imports_no_pydantic_mcp_or_textual(home: Path, project: Pat
 
 def test_recall_takes_no_lock_and_writers_fold_what_it_left(home: Path, project: Path, mem: Memory) -> None:
     """Issue 12 (the design card's lock): the hook answers while every lock of the home is held by
-    another process, and the next writer folds its turn into contexts.json and ledger.json."""
+    another process; readers see its turn at once, and the tool calls that follow fold it into
+    contexts.json and ledger.json (the call that finds FOLD_AT entries waiting)."""
     rid = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
     locks = [home / ".ledger.lock", home / ".contexts.lock", *(p / ".lock" for p in (home / "projects").iterdir()), home / "global" / ".lock"]
     holder = subprocess.Popen(
@@ -198,10 +200,14 @@ def test_recall_takes_no_lock_and_writers_fold_what_it_left(home: Path, project:
     ws = _ws(home, project)
     assert _load_contexts(ws)["sessions"]["sess-9"] == out["contextId"]  # readers see the spooled turn
     assert mem("memory_read", {"id": rid, "contextId": out["contextId"]})["status"] == "ok"
-    assert list((home / "spool" / "contexts").iterdir()) == [] and list((home / "spool" / "ledger").iterdir()) == []
+    spooled = next(t for t in ledger.load_ledger(ws)["turns"] if t.get("contextId") == out["contextId"])
+    assert spooled["recall"]["cards"] == [rid]  # replayed from the spool
+    for n in range(ledger.FOLD_AT):
+        mem.save(f"Release step {n}", f"Step {n} of the release runbook.")  # saves spend no turn budget
+    assert len(list((home / "spool" / "ledger").iterdir())) < ledger.FOLD_AT  # folded, not piling up
     assert json.loads((home / "contexts.json").read_text())["sessions"]["sess-9"] == out["contextId"]
     turn = next(t for t in json.loads((home / "ledger.json").read_text())["turns"] if t.get("contextId") == out["contextId"])
-    assert turn["recall"]["cards"] == [rid] and {c["group"] for c in turn["citations"]} == {"hits", "read"}
+    assert turn["recall"]["cards"] == [rid] and {c["group"] for c in turn["citations"]} == {"hits", "read", "updated"}
 
 
 def test_11_4_long_notes_come_back_by_their_leading_sentences(home: Path, project: Path, mem: Memory) -> None:

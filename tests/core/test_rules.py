@@ -13,6 +13,7 @@ from core import index
 from core.contexts import open_turn
 from core.durable import checksum_holds, encode, with_checksum
 from core.eligibility import eligibility
+from core.ledger import compact
 from core.statuses import GATE_FAILURES
 from core.ledger import citation_groups, latest_turn
 from core.tools import NEEDS_TASK
@@ -79,6 +80,7 @@ def test_4_4_context_ids(home: Path, project: Path, mem: Memory) -> None:
     ctx = open_turn(ws, session_id="s1", cwd=str(project / "web"))
     assert mem("memory_read", {"id": rid})["status"] == "ok"  # the latest context of the project
     assert mem("memory_read", {"id": rid, "contextId": ctx["id"]})["status"] == "ok"
+    compact(ws)  # the spooled turns into contexts.json, which this test then edits by hand
     assert json.loads((home / "contexts.json").read_text())["sessions"]["s1"] == ctx["id"]
     assert mem("memory_read", {"id": rid})["status"] == "ok"  # a continuation (no new message) still uses it
     other = tmp_other = project.parent / "other"
@@ -87,6 +89,7 @@ def test_4_4_context_ids(home: Path, project: Path, mem: Memory) -> None:
     foreign = open_turn(ws2, session_id="s2", cwd=str(other))
     r = mem("memory_search", {"query": "pnpm", "contextId": foreign["id"]})
     assert r["status"] == "needs_context" and "another project" in r["message"]
+    compact(ws)
     data = json.loads((home / "contexts.json").read_text())
     for c in data["contexts"]:
         if c["id"] == ctx["id"]:
