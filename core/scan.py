@@ -627,7 +627,7 @@ _CUE_RULES = re.compile(_spelled(
     r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders)\b|规则|指令|设定|安全|要求"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out)\b"
-    r"|\b(leave out|conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
+    r"|\b(conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|supposed|meant) to (see|know)\b"
     r"|不要让用户知道|瞒着|悄悄"))
@@ -643,7 +643,7 @@ _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over ev
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
-    r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?)\b|\bjust report success\b"
+    r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?)\b|\bjust report success\b|\bleave out\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
