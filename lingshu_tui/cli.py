@@ -286,8 +286,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     swept, swept_bytes, made_private = sweep_home(home) if home.is_dir() else (0, 0, 0)
     reports = [check_layer(ref) for ref in all_layers(home) if ref.dir.exists()]
     settings_problems = check_settings(home)
+    semantic_report = _semantic_report(home)
     if args.json:
-        _print({"home": str(home), "layers": [r.as_dict() for r in reports], "needsPerson": any(r.needs_person for r in reports), "tempFilesRemoved": swept})
+        _print({"home": str(home), "layers": [r.as_dict() for r in reports], "needsPerson": any(r.needs_person for r in reports),
+                "tempFilesRemoved": swept, "semantic": semantic_report})
     else:
         print(f"Lingshu home: {home}")
         if not reports:
@@ -306,15 +308,32 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                 print(f"  problem: {line}")
             for i, step in enumerate(r.steps, 1):
                 print(f"  step {i}: {step}")
+        stale = sum(layer["stale"] for layer in semantic_report.get("layers", []))
+        if semantic_report.get("model") and stale:
+            print(f"\nsemantic tier: {stale} note(s) without a current vector are found by their words only; "
+                  "`lingshu doctor --reindex` computes them.")
     for line in settings_problems:
         print(f"\n[NEEDS YOU] settings\n  problem: {line}", file=sys.stdout if not args.json else sys.stderr)
+    if semantic_report.get("problem"):
+        print(f"\n[NEEDS YOU] semantic tier (recall and search use words alone meanwhile)\n  problem: {semantic_report['problem']}",
+              file=sys.stdout if not args.json else sys.stderr)
     if swept:
         print(f"\nremoved {swept} temp file(s) ({swept_bytes} bytes) left by writers that were killed mid-write.",
               file=sys.stdout if not args.json else sys.stderr)
     if made_private:
         print(f"\nmade {made_private} file(s) and folder(s) readable by you only (0600 files, 0700 folders).",
               file=sys.stdout if not args.json else sys.stderr)
-    return EXIT_FALSE if settings_problems or any(r.needs_person for r in reports) else EXIT_OK
+    needs_you = settings_problems or semantic_report.get("problem") or any(r.needs_person for r in reports)
+    return EXIT_FALSE if needs_you else EXIT_OK
+
+
+def _semantic_report(home: Path) -> dict[str, Any]:
+    """The semantic tier's status when a model is in use (nothing is loaded otherwise)."""
+    from core import semantic
+
+    if not (home / semantic.ACTIVE).exists():
+        return {"model": None}
+    return semantic.status(home)
 
 
 def _doctor_reindex(home: Path) -> int:

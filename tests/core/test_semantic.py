@@ -223,3 +223,22 @@ def test_a_model_too_slow_for_the_hook_is_left_to_search(home: Path, project: Pa
     report = _recall(home, project, PARAPHRASE)
     assert report["cards"] == [] and "takes 900 ms to load" in report["why"]
     assert [r["id"] for r in mem("memory_search", {"query": PARAPHRASE})["results"]] == [ship]
+
+
+def test_doctor_reports_the_semantic_tier(home: Path, project: Path, tiny: Path) -> None:
+    # SPEC §10: a broken model is named with its next step; stale vectors are counted.
+    mem = Memory(home, project)
+    mem.save(*SHIP)
+    _install(home, tiny)
+    healthy = run_cli(home, "doctor", "--json")
+    assert healthy.returncode == 0 and json.loads(healthy.stdout)["semantic"]["model"]["name"] == "tiny"
+    sidecar = project_dir(home, project_id_for(project)) / semantic.SIDECAR
+    db = sqlite3.connect(sidecar)
+    db.execute("DELETE FROM vectors")
+    db.commit()
+    db.close()
+    stale = run_cli(home, "doctor")
+    assert stale.returncode == 0 and "1 note(s) without a current vector" in stale.stdout and "--reindex" in stale.stdout
+    (home / "models" / "tiny" / "tokenizer.json").write_text("{broken")
+    broken = run_cli(home, "doctor")
+    assert broken.returncode == 1 and "[NEEDS YOU] semantic tier" in broken.stdout and "semantic install" in broken.stdout
