@@ -465,7 +465,7 @@ def install(home: Path, source: str, progress: Any = None, similarity: float | N
     except Exception as err:  # noqa: BLE001 - the hub and model2vec raise many kinds; all mean "not installed"
         hint = ("it is not a model2vec model (config.json, model.safetensors, tokenizer.json)" if local.exists() else
                 "check the name and the network, or download it elsewhere and pass its folder")
-        raise Unavailable(f"could not load {source}: {type(err).__name__}: {err}. Nothing was changed; {hint}.") from err
+        raise Unavailable(f"could not load {source}: {type(err).__name__}: {str(err).rstrip('. ')}. Nothing was changed; {hint}.") from err
     name = _slug(source)
     folder = models_dir(home) / name
     staging = models_dir(home) / f".{name}.{os.getpid()}.tmp"
