@@ -145,7 +145,10 @@ class Model:
     def _values(self, where: tuple[int, str, int], at: int, count: int) -> tuple[float, ...]:
         """`count` values from element `at` of a tensor (row r of a matrix starts at r * dim)."""
         start, code, width = where
-        return struct.unpack_from(f"<{count}{code}", self._map, start + at * width)
+        try:
+            return struct.unpack_from(f"<{count}{code}", self._map, start + at * width)
+        except struct.error as err:  # a token id past the file's end: files from different models
+            raise Unavailable("the model's tokenizer and vectors do not match; run `lingshu semantic install` again") from err
 
     def encode(self, text: str) -> list[float] | None:
         """The text's vector, as model2vec computes it (mean of its known tokens' vectors, then
@@ -158,6 +161,8 @@ class Model:
         total = [0.0] * self.dim
         for token in ids:
             row = int(self._values(self._mapping, token, 1)[0]) if self._mapping else token
+            if not 0 <= row < self.rows:
+                raise Unavailable("the model's tokenizer and vectors do not match; run `lingshu semantic install` again")
             vec = self._values(self._emb, row * self.dim, self.dim)
             weight = self._values(self._weights, token, 1)[0] if self._weights else 1.0
             total = [a + weight * b for a, b in zip(total, vec)]
