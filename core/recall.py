@@ -28,6 +28,7 @@ MAX_CARDS = 3
 MAX_BYTES = 1200
 DEADLINE_MS = 150.0
 CANDIDATES = 24  # index matches per layer that recall looks at a page at a time
+RECALL_NEAREST = 8  # notes per layer the semantic tier offers recall: three cards, and room for the gate
 PAGES = 3
 HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
 # A card must share more than half of the message terms that the best card shares: a long
@@ -240,7 +241,7 @@ def select(
                     note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word)")
             if usable >= MAX_CARDS or len(hits) < CANDIDATES:
                 break  # enough usable candidates from this layer, or no more matches
-        for sim, rid, revision in near.nearest(ref):
+        for sim, rid, revision in near.nearest(ref, limit=RECALL_NEAREST):
             known = found.get(rid)
             if known is not None:
                 if known.layer == ref.kind:

@@ -29,6 +29,7 @@ import struct
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -164,8 +165,10 @@ class Model:
             if not 0 <= row < self.rows:
                 raise Unavailable("the model's tokenizer and vectors do not match; run `lingshu semantic install` again")
             vec = self._values(self._emb, row * self.dim, self.dim)
-            weight = self._values(self._weights, token, 1)[0] if self._weights else 1.0
-            total = [a + weight * b for a, b in zip(total, vec)]
+            if self._weights:
+                weight = self._values(self._weights, token, 1)[0]
+                vec = tuple(weight * b for b in vec)
+            total = list(map(operator.add, total, vec))
         mean = [v / len(ids) for v in total]
         if not self.normalize:
             return mean
@@ -308,9 +311,10 @@ def counts(ref: Any, records: dict[str, dict[str, Any]], name: str) -> tuple[int
 # Finding the nearest of 2,000 notes by exact cosine in pure Python takes ~40 ms (NumPy would take
 # longer to import than that). So each vector is also kept as its signs, one bit per dimension
 # (binary quantization): the bits of every note are compared with the message's by XOR and a bit
-# count, which costs well under a microsecond per note, and only the RESCORE closest by bits are
-# then scored exactly by cosine from their float vectors.
-RESCORE = 64
+# count, which costs well under a microsecond per note, and only the closest by bits (RESCORE per
+# note asked for, at least RESCORE_MIN) are then scored exactly by cosine from their float vectors.
+RESCORE = 4
+RESCORE_MIN = 32
 
 
 def _bits(vec: list[float]) -> int:
@@ -424,9 +428,17 @@ class Query:
             layer = _load_layer(ref, self.info["name"])
             query_bits = _bits(self.vector)
             rows: Any = range(len(layer.ids))
-            if len(layer.ids) > RESCORE:
+            shortlist_size = max(RESCORE_MIN, RESCORE * limit)
+            if len(layer.ids) > shortlist_size:
                 apart = [(query_bits ^ bits).bit_count() for bits in layer.bits]
-                rows = sorted(rows, key=apart.__getitem__)[:RESCORE]
+                # The distances are small whole numbers: the cut-off is found by counting, not sorting.
+                counts = Counter(apart)
+                taken, cutoff = 0, 0
+                for cutoff in sorted(counts):
+                    taken += counts[cutoff]
+                    if taken >= shortlist_size:
+                        break
+                rows = [i for i, d in enumerate(apart) if d <= cutoff]
             shortlist = {layer.ids[i]: layer.revisions[i] for i in rows}
             _floats(ref, layer, set(shortlist))
         except sqlite3.Error as err:

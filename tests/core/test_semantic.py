@@ -194,7 +194,7 @@ def test_install_problems_are_clear_and_change_nothing(home: Path, tmp_path: Pat
 
 
 def test_the_bit_shortlist_finds_what_exact_cosine_finds(home: Path, project: Path, tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # SPEC §11.2: the shortlist by sign bits (used past RESCORE notes) keeps the nearest notes.
+    # SPEC §11.2: the shortlist by sign bits (used past RESCORE_MIN notes) keeps the nearest notes.
     mem = Memory(home, project)
     for topic, words in (("ship", "deploy release rollout"), ("database", "postgres schema sql"), ("backup", "snapshot restore"),
                          ("test", "pytest checks"), ("cache", "redis ttl"), ("secret", "vault credentials"), ("food", "cake recipe")):
@@ -205,7 +205,8 @@ def test_the_bit_shortlist_finds_what_exact_cosine_finds(home: Path, project: Pa
 
     ws = open_workspace(home, project)
     exact = semantic.Query(home, PARAPHRASE).nearest(ws.project_layer, limit=3)
-    monkeypatch.setattr(semantic, "RESCORE", 4)
+    monkeypatch.setattr(semantic, "RESCORE", 1)
+    monkeypatch.setattr(semantic, "RESCORE_MIN", 4)
     semantic.forget_connections()
     short = semantic.Query(home, PARAPHRASE).nearest(ws.project_layer, limit=3)
     assert len(exact) == 3 and short == exact
