@@ -252,6 +252,15 @@ def _put(db: sqlite3.Connection, model: Model, name: str, recs: list[dict[str, A
     return len(rows)
 
 
+def ready(home: Path) -> None:
+    """Open the model in use before a writer takes its layer lock (a large tokenizer takes a second
+    or more to load; no other writer should wait for that). Nothing when the tier is off."""
+    with contextlib.suppress(Unavailable):
+        info = active(home)
+        if info is not None:
+            load(info)
+
+
 def apply(ref: Any, base: dict[str, Any], new: dict[str, Any]) -> None:
     """After a publish, under the layer lock: vectors for the active records that changed, none
     for those that left. Never fails the write: a note without its vector is still found by its

@@ -513,6 +513,7 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
     from . import index, semantic
 
     confine(ref)
+    semantic.ready(ref.home)
     with locked(ref.dir / ".lock", what=f"the {ref.label}"):
         base = _recover(ref)
         sweep_temps(ref.dir)  # under the lock, any temp file here is a killed writer's

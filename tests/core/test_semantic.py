@@ -243,3 +243,27 @@ def test_doctor_reports_the_semantic_tier(home: Path, project: Path, tiny: Path)
     (home / "models" / "tiny" / "tokenizer.json").write_text("{broken")
     broken = run_cli(home, "doctor")
     assert broken.returncode == 1 and "[NEEDS YOU] semantic tier" in broken.stdout and "semantic install" in broken.stdout
+
+
+def test_a_writer_opens_the_model_before_it_takes_the_layer_lock(home: Path, project: Path, tiny: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # SPEC §3.2: the layer lock is held for the write only; loading a model (seconds for a large
+    # tokenizer) happens before it, so other writers never wait for that.
+    from core import store
+
+    mem = Memory(home, project)
+    mem.save(*SHIP)
+    _install(home, tiny)
+    semantic._models.clear()
+    seen: list[bool] = []
+    real_locked = store.locked
+
+    def locked(*args: Any, **kwargs: Any) -> Any:
+        info = semantic.active(home)
+        seen.append(info is not None and semantic._loaded(info))
+        return real_locked(*args, **kwargs)
+
+    monkeypatch.setattr(store, "locked", locked)
+    saved = mem.save(*BACKUP)
+    assert saved["committed"] and seen and all(seen)
+    assert _vectors(home, project)[saved["id"]][0] == 1
