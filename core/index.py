@@ -32,6 +32,7 @@ INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
 SCHEMA = "6"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
+CACHE_KIB = 512
 _HEAD = b'{"checksum":"'
 _SCHEMA_SQL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -73,6 +74,8 @@ class _Conn:
             self.db.execute("PRAGMA synchronous=OFF")
             # Freed pages are zeroed, so a purged record's text does not linger in the file.
             self.db.execute("PRAGMA secure_delete=ON")
+            # A small page cache per layer (the OS caches the file anyway): the MCP server holds two.
+            self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         found = self._schema()
         if found != SCHEMA:
             if path:
