@@ -263,9 +263,9 @@ def select(
         tier.update(tiers=["lexical", "semantic"] if near.used else ["lexical"], semantic=near.why)
     if not found:
         return [], "", ("conditions unknown or not applicable" if held else "no match")
+    for cand in found.values():
+        note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None)
-    for cand in matches:
-        note(cand, "candidate")
     blocked = _slot_blocked(ws, ctx, now)
     chosen: list[tuple[dict[str, Any], str]] = []
     cards: list[str] = []

@@ -450,7 +450,7 @@ class Query:
                 rows = [i for i, d in enumerate(apart) if d <= cutoff]
             shortlist = {layer.ids[i]: layer.revisions[i] for i in rows}
             _floats(ref, layer, set(shortlist))
-        except sqlite3.Error as err:
+        except (sqlite3.Error, OSError) as err:  # a read-only or damaged home: words alone, said so
             self.why = f"the vectors of the {ref.label} cannot be read ({err}); run `lingshu doctor --reindex`"
             return []
         ranked = []

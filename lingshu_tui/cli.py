@@ -338,21 +338,25 @@ def _semantic_report(home: Path) -> dict[str, Any]:
 
 def _doctor_reindex(home: Path) -> int:
     """Derived data only: the index and the vectors are rebuilt from each layer file, which is untouched."""
+    import sqlite3
+
     from core import index, semantic
     from core.doctor import all_layers
     from core.errors import LingshuError
     from core.store import load
 
     failed = False
-    for ref in all_layers(home):
-        if not ref.state_path.exists():
-            continue
+    layers = [ref for ref in all_layers(home) if ref.state_path.exists()]
+    if not layers:
+        print(f"No layers yet in {home}: nothing to rebuild.")
+    for ref in layers:
         try:
             index.rebuild_now(ref)
             print(f"{ref.label}: search index rebuilt ({len(load(ref)['records'])} records)")
-        except LingshuError as err:
+        except (LingshuError, sqlite3.Error) as err:
             failed = True
-            print(f"{ref.label}: not rebuilt: {err.message}", file=sys.stderr)
+            print(f"{ref.label}: not rebuilt: {getattr(err, 'message', err)}. Run it again; the layer file itself is untouched.",
+                  file=sys.stderr)
     try:
         semantic.reindex(home, progress=lambda line: print(f"{line} (semantic tier)"))
     except semantic.Unavailable as err:
