@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -154,6 +155,71 @@ class LingshuServer(MCPServer):
 
         # The dispatch does file IO (and may wait for a lock): off the event loop.
         return _result(await anyio.to_thread.run_sync(run, dict(arguments or {})))
+
+    async def run_stdio_async(self) -> None:
+        """The SDK's stdio transport reads and writes through worker threads: three thread hops per
+        message (read, write, flush), about a third of a search's round trip. When both ends are
+        pipes (how every MCP client starts a server), the event loop reads and writes them itself."""
+        from mcp.server.stdio import stdio_server
+
+        pipes = await _pipe_streams()
+        if pipes is None:
+            await super().run_stdio_async()
+            return
+        async with stdio_server(*pipes) as (read_stream, write_stream):
+            await self._lowlevel_server.run(read_stream, write_stream, self._lowlevel_server.create_initialization_options())
+
+
+class _PipeLines:
+    """The wire's input as text lines, read by the event loop."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+
+    def __aiter__(self) -> _PipeLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self.reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class _PipeWriter:
+    """The wire's output: whole lines, handed to the event loop's pipe transport."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    async def write(self, text: str) -> None:
+        self.writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self.writer.drain()
+
+
+async def _pipe_streams() -> tuple[_PipeLines, _PipeWriter] | None:
+    """Claim fds 0 and 1 for the wire the way the SDK does (handlers then read EOF and their stray
+    prints go to stderr, never into the protocol), served from private duplicates by the event loop.
+    None when either end is not a pipe or socket (a file, a terminal): the SDK's transport serves those."""
+    import asyncio
+    import stat
+
+    if sys.platform == "win32" or not all(stat.S_ISFIFO(m) or stat.S_ISSOCK(m) for m in (os.fstat(0).st_mode, os.fstat(1).st_mode)):
+        return None
+    sys.stdout.flush()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    loop = asyncio.get_running_loop()
+    # A message is one line however long (an import, a 4 KB body escaped): no line limit to trip on.
+    reader = asyncio.StreamReader(limit=1 << 30)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", buffering=0))
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, os.fdopen(wire_out, "wb", buffering=0))
+    return _PipeLines(reader), _PipeWriter(asyncio.StreamWriter(transport, protocol, reader, loop))
 
 
 LEARN_DESCRIPTION = (

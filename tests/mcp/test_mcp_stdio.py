@@ -264,3 +264,56 @@ async def test_17_the_agents_own_model_organizes_through_mcp_sampling(home: Path
     async with Client(_params(home, project)) as client:  # no sampling offered
         plain = (await client.call_tool("memory_learn", {})).structured_content
         assert not plain["organized"] and "lingshu learn organize" in plain["message"]
+
+
+def _rpc(i: int, method: str, params: dict[str, Any]) -> bytes:
+    return (json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}) + "\n").encode()
+
+
+_HELLO = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+_READY = b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n'
+
+
+def test_16_the_server_serves_its_pipes_from_the_event_loop(home: Path, project: Path) -> None:
+    """Issue 16 (MCP overhead): with pipes on both ends the server reads and writes them itself. A
+    message is one line however long (a 350 KB argument gets its `invalid` answer, not a stuck
+    reader), and the server stops cleanly when its input ends."""
+    import subprocess
+
+    proc = subprocess.Popen([sys.executable, "-m", "lingshu_tui.cli", "mcp", "--project", str(project)], env=cli_env(home), cwd=str(REPO),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    answers: dict[int, Any] = {}
+
+    def ask(message: bytes) -> None:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(message)
+        proc.stdin.flush()
+        if b'"id"' in message:
+            answer = json.loads(proc.stdout.readline())
+            answers[answer["id"]] = answer
+
+    ask(_rpc(1, "initialize", _HELLO))
+    ask(_READY)
+    ask(_rpc(2, "tools/call", {"name": "memory_search", "arguments": {"query": "deploy " * 50_000}}))
+    ask(_rpc(3, "tools/call", {"name": "memory_save", "arguments": {"title": "Deploy with make ship", "body": "make ship"}}))
+    ask(_rpc(4, "tools/call", {"name": "memory_search", "arguments": {"query": "deploy"}}))
+    _, err = proc.communicate(timeout=30)
+    assert sorted(answers) == [1, 2, 3, 4] and proc.returncode == 0, err.decode()
+    assert answers[2]["result"]["structuredContent"]["status"] == "invalid"  # SPEC §10: told, not stuck
+    assert answers[3]["result"]["structuredContent"]["committed"] is True
+    assert [h["title"] for h in answers[4]["result"]["structuredContent"]["results"]] == ["Deploy with make ship"]
+
+
+def test_16_a_server_fed_from_a_file_still_answers(home: Path, project: Path, tmp_path: Path) -> None:
+    """stdin from a file (not a pipe) falls back to the SDK's own transport: same answers, exit 0 at EOF."""
+    import subprocess
+
+    wire = tmp_path / "wire.jsonl"
+    wire.write_bytes(_rpc(1, "initialize", _HELLO) + _READY + _rpc(2, "tools/list", {}))
+    with wire.open("rb") as stdin:
+        r = subprocess.run([sys.executable, "-m", "lingshu_tui.cli", "mcp", "--project", str(project)], env=cli_env(home), cwd=str(REPO),
+                           stdin=stdin, capture_output=True, timeout=60)
+    answers = {m["id"]: m for m in map(json.loads, r.stdout.decode().splitlines())}
+    assert r.returncode == 0 and sorted(answers) == [1, 2], r.stderr.decode()
+    assert "memory_search" in {t["name"] for t in answers[2]["result"]["tools"]}
