@@ -221,6 +221,23 @@ def _spelled(pattern: str) -> str:
     return pattern.translate(_I_LIKE)
 
 
+# Ignoring or forgetting the instructions in scripts whose letters the skeleton maps only in part
+# (Cyrillic, kana with its voicing marks): the words are spelled here as the scanner will see them.
+_SCRIPT_VERBS = ("игнорируй", "игнорируйте", "игнорировать", "проигнорируй", "забудь", "забудьте", "забыть", "отбрось", "пренебреги",
+                 "не обращай внимания на", "не слушай", "無視", "忘れ", "無効", "무시", "잊어", "잊으", "따르지 마")
+_SCRIPT_NOUNS = ("инструкци", "указани", "правил", "директив", "ограничени", "промпт", "指示", "命令", "ルール", "指令", "プロンプト",
+                 "制限", "지시", "명령", "지침", "규칙", "프롬프트", "제한")
+_SCRIPT_WORDS = tuple(_skeleton(_fold(w)) for w in ("игнор", "забуд", "забыт", "отбрось", "пренебреги", "не обращай", "не слушай",
+                                                    "無視", "忘れ", "無効", "무시", "잊", "따르지"))
+
+
+def _scripts_rule() -> str:
+    def alternatives(words: tuple[str, ...]) -> str:
+        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
+    verbs, nouns = alternatives(_SCRIPT_VERBS), alternatives(_SCRIPT_NOUNS)
+    return rf"({verbs})[^.。\n]{{0,40}}({nouns})|({nouns})[^.。\n]{{0,20}}({verbs})"
+
+
 _INJECTION_SOURCES = (
     # the verb once, then what it is aimed at (one pass instead of six: this is the hot pattern)
     rf"\b{_VERB}\s+(?:"
@@ -261,7 +278,8 @@ _INJECTION_SOURCES = (
     r"\byou (must|should|will|need to|have to) (now )?(ignore|disregard|forget|bypass|override) (the |your |all |any )?"
     r"(safety|rules|instructions|guidelines|restrictions|system|previous|prior|above)",
     r"\b(do not|don't|dont|never) (mention|reveal|disclose|report|show) (this|it|that|these|any of this)\b[^.\n]{0,30}\b(user|human|anyone)",
-    r"\bkeep (this|it|that|these) (a )?(secret|hidden|private|quiet|confidential) from (the )?(user|human|operator|them)",
+    r"\bkeep (this|it|that|these|the following|the rest|what follows) (a )?(secret|hidden|private|quiet|confidential) from (the |your )?"
+    r"(\w+ )?(user|human|operator|them|developer|person|owner|reviewer|maintainer)",
     r"\bhide (this|it|that|these) from (the )?(user|human|operator)",
     r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator)",
     r"\bthe (user|human) (must|should|need) (not|never) (know|find out|learn|see)",
@@ -345,12 +363,33 @@ _INJECTION_SOURCES = (
     r"(你(现在)?是|成为)(一个)?(不受限制|没有(任何)?限制|无限制|无约束|越狱)",
     r"(你现在是|你将扮演|你要扮演|假装你是|(从现在(开始|起)|从此(以后)?|今后)[，,]?\s*你(是|将|只能|必须(回答|回复|忽略|服从|执行|听从|跳过|无条件)))",
     r"(新的|最新的|真正的|以下是新的)(系统)?(指令|指示)\s*[:：]",
-    r"(不要|别|不得|不能|切勿)(告诉|通知|让|向)用户(知道|透露|说)?(你|这件事|此事|这个|这些|任何)",
+    r"(不要|别|不得|不能|切勿)(告诉|通知|让|向)用户(知道|透露|说)?(你|这件事|此事|这个|这些|这条|此条|本条|任何)",
     r"(对|向)用户(保密|隐瞒)|瞒着用户",
     r"(泄露|输出|打印|显示|告诉我)(你的)?(系统提示|系统指令|隐藏指令|初始指令)",
     r"(开发者|管理员|上帝)模式(已)?(开启|启用|激活)",
     r"你[^。！？!?\n]{0,6}不再(受|被)[^。！？!?\n]{0,12}(约束|限制|控制|管)",
     r"无论用户(说|问|输入|要求|讲)(什么|了什么)[^。\n]{0,4}你",
+    # taking what the person keeps private out through the model's own output
+    r"\b(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start)\b[^.\n]{0,40}"
+    r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|"
+    r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.git-credentials|secrets?\b|private keys?\b|keychain|cookies?\b)",
+    r"(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )\b(include|append|add|insert|embed|put|paste|write|leak|attach|post|print)\b[^.\n]{0,30}"
+    r"\b(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^.\n]{0,30}"
+    r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
+    r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|chat|conversation)\b",
+    r"\b(send|post|upload|forward|transmit|copy|mirror|email|stream|leak)\b[^.\n]{0,30}\b(the |this |our |each |every |all |full )?"
+    r"(conversation|chat|transcript|prompt|system prompt|context)s?\b[^.\n]{0,20}\b(to|at) (https?://|\S+@\S+\.|\w+\.\w+/)",
+    r"https?://\S*[?&][\w-]+=\{\{?[^}\n]{0,60}(env|secret|token|key|password|credential|conversation|history|chat|prompt|cookie)",
+    # reporting a check as passed whatever it did
+    r"\b(tell|inform|assure|say to|report to|answer|reply to)\b[^.\n]{0,40}\b(tests?|builds?|ci|checks?|lint(er)?|deploy(ment)?s?|pipelines?|"
+    r"scans?|audits?|reviews?|migrations?)\b[^.\n]{0,12}\b(passed|pass|passes|succeeded|succeeds|is green|are green|worked|work|is fine|are fine|"
+    r"ok|clean)\b[^.\n]{0,30}\b(even (if|when|though)|regardless|whether or not|no matter)\b",
+    r"\b(say|said|report|claim|state)s?( that)?\b[^.\n]{0,30}\b(tests?|builds?|ci|checks?|lint(er)?|deploy(ment)?s?|pipelines?|scans?|audits?|"
+    r"migrations?)\b[^.\n]{0,12}\b(passed|succeeded|is green|are green|worked|is fine|are fine|went fine|is clean)\b[^.\n]{0,30}"
+    r"\b(even (if|when|though)|regardless|whether or not|no matter)\b",
+    r"(就|都|一律|总是|只管)说[^。\n]{0,8}(测试|构建|部署|检查|ci|流水线|审计)[^。\n]{0,6}(通过|成功|没问题|正常)",
+    # other scripts, in their skeleton form (homoglyph-mixed spellings land on the same letters)
+    _scripts_rule(),
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -410,6 +449,14 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守"), ("当作", "作为", "视为", "当成"),
     ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后"), ("指令", "指示"), ("用户",), ("用户",),
     ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",), ("不再",), ("无论用户",),
+    ("content of", "contents of"),
+    ("key", "token", "password", "credential", "secret", "cookie", ".env"),
+    ("conversation", "chat", "transcript", "prompt", "context"),
+    ("={",),
+    ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
+    ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
+    ("说",),
+    _SCRIPT_WORDS,
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -648,6 +695,8 @@ _CUE_WITHHOLD = re.compile(_spelled(
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation)\b"
+    r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
+    r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's )?(confirmation|approval|review)( step)?s?\b"
     r"|\bregardless of (what|the)\b|\bno matter what\b"))
 _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|henceforth|going forward|for all future)\b|以后|从现在开始|今后"))
@@ -674,7 +723,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "bring this up", "bring that up", "confidential", "to yourself", "allowed to see", "allowed to know", "supposed to see",
     "supposed to know", "meant to see", "meant to know", "even if the", "says even if", "t tell", "t inform", "t notify",
     "t alert", "t warn", "t report", "t show", "never tell", "never inform", "never notify", "never alert", "never warn",
-    "never report", "never show", "report success", "without ask", "without confirm", "without check", "without a review",
+    "never report", "never show", "report success", "without ask", "without confirm", "without prompting", "without consulting", "without notifying", "without informing", "without involving", "without check", "without a review",
     "without review", "without approval", "without permission", "without a confirm", "skip", "regardless", "no matter what",
     "from now on", "from this point", "henceforth", "going forward", "for all future", "prompt", "system message",
     "your configuration", "its configuration", "your instructions", "its instructions",
@@ -959,8 +1008,11 @@ def _keylike(value: str) -> bool:
     """A long random-looking run (an AWS secret key, a token) in free text: letters of both cases and digits."""
     if "/" in value and value.count("/") > 3 or value.startswith(("http", "sha", "/")):
         return False
+    # A generated key has long stretches of mixed characters; words joined by dashes and signs
+    # (`NODE_OPTIONS=--max-old-space-size=4096`) have none.
+    longest = max(re.split(r"[^A-Za-z0-9]+", value), key=len)
     return (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
-            and _entropy(value) >= 4.2 and not re.fullmatch(r"[A-Za-z]+(_[A-Za-z]+)+", value))
+            and _entropy(value) >= 4.2 and len(longest) >= 12)
 
 
 # Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
