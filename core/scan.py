@@ -221,23 +221,6 @@ def _spelled(pattern: str) -> str:
     return pattern.translate(_I_LIKE)
 
 
-# Ignoring or forgetting the instructions in scripts whose letters the skeleton maps only in part
-# (Cyrillic, kana with its voicing marks): the words are spelled here as the scanner will see them.
-_SCRIPT_VERBS = ("игнорируй", "игнорируйте", "игнорировать", "проигнорируй", "забудь", "забудьте", "забыть", "отбрось", "пренебреги",
-                 "не обращай внимания на", "не слушай", "無視", "忘れ", "無効", "무시", "잊어", "잊으", "따르지 마")
-_SCRIPT_NOUNS = ("инструкци", "указани", "правил", "директив", "ограничени", "промпт", "指示", "命令", "ルール", "指令", "プロンプト",
-                 "制限", "지시", "명령", "지침", "규칙", "프롬프트", "제한")
-_SCRIPT_WORDS = tuple(_skeleton(_fold(w)) for w in ("игнор", "забуд", "забыт", "отбрось", "пренебреги", "не обращай", "не слушай",
-                                                    "無視", "忘れ", "無効", "무시", "잊", "따르지"))
-
-
-def _scripts_rule() -> str:
-    def alternatives(words: tuple[str, ...]) -> str:
-        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
-    verbs, nouns = alternatives(_SCRIPT_VERBS), alternatives(_SCRIPT_NOUNS)
-    return rf"({verbs})[^.。\n]{{0,40}}({nouns})|({nouns})[^.。\n]{{0,20}}({verbs})"
-
-
 _INJECTION_SOURCES = (
     # the verb once, then what it is aimed at (one pass instead of six: this is the hot pattern)
     rf"\b{_VERB}\s+(?:"
@@ -296,7 +279,7 @@ _INJECTION_SOURCES = (
     r"\bwhen(ever)? the (user|human) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
     r"(无视|忽略|不要理会|不用管)用户的?(要求|指令|请求|话)|按(照)?这条(记录|笔记|记忆|备注)(执行|来做|去做)",
     r"(不要|别|不得|切勿)把[^。，,\n]{0,8}告诉用户",
-    r"把你的(系统提示|系统指令|提示词)[^。\n]{0,6}(输出|打印|显示|告诉|发)",
+    r"把(你的)?(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
     r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
     r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant) (must|should|shall|will|need to|are to|have to) "
@@ -364,6 +347,8 @@ _INJECTION_SOURCES = (
     r"(你现在是|你将扮演|你要扮演|假装你是|(从现在(开始|起)|从此(以后)?|今后)[，,]?\s*你(是|将|只能|必须(回答|回复|忽略|服从|执行|听从|跳过|无条件)))",
     r"(新的|最新的|真正的|以下是新的)(系统)?(指令|指示)\s*[:：]",
     r"(不要|别|不得|不能|切勿)(告诉|通知|让|向)用户(知道|透露|说)?(你|这件事|此事|这个|这些|这条|此条|本条|任何)",
+    r"(不要|别|不得|不能|切勿)让用户(看到|看见|发现|察觉|注意到|读到)(这条|此条|本条|这些|这段|这个|此)",
+    r"(不需要|不用|无需|不必|不再需要|不再)(再)?(遵守|遵循|服从|听从)(任何|所有|一切|系统|你的|安全|之前的|原有的|原来的)[^。\n]{0,4}(规则|限制|指令|准则|约束|指示|提示|规定)",
     r"(对|向)用户(保密|隐瞒)|瞒着用户",
     r"(泄露|输出|打印|显示|告诉我)(你的)?(系统提示|系统指令|隐藏指令|初始指令)",
     r"(开发者|管理员|上帝)模式(已)?(开启|启用|激活)",
@@ -373,7 +358,7 @@ _INJECTION_SOURCES = (
     r"\b(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start)\b[^.\n]{0,40}"
     r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|"
     r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.git-credentials|secrets?\b|private keys?\b|keychain|cookies?\b)",
-    r"(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )\b(include|append|add|insert|embed|put|paste|write|leak|attach|post|print)\b[^.\n]{0,30}"
+    r"\b(?=[aeilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print)\b[^.\n]{0,30}"
     r"\b(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^.\n]{0,30}"
     r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
     r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|chat|conversation)\b",
@@ -388,8 +373,10 @@ _INJECTION_SOURCES = (
     r"migrations?)\b[^.\n]{0,12}\b(passed|succeeded|is green|are green|worked|is fine|are fine|went fine|is clean)\b[^.\n]{0,30}"
     r"\b(even (if|when|though)|regardless|whether or not|no matter)\b",
     r"(就|都|一律|总是|只管)说[^。\n]{0,8}(测试|构建|部署|检查|ci|流水线|审计)[^。\n]{0,6}(通过|成功|没问题|正常)",
-    # other scripts, in their skeleton form (homoglyph-mixed spellings land on the same letters)
-    _scripts_rule(),
+    r"\b(say|tell|report|claim|answer|reply|respond|assure|state)\b[^.\n]{0,60}\beven (if|when|though) (there (are|is|were|was)|it (is|isn't|was|wasn't|did|didn't|does|doesn't|fails?|failed)|"
+    r"they (are|aren't|were|weren't|did|didn't|do|don't|fail|failed)|that'?s? (not|false|untrue|a lie))\b",
+    r"\b(append|add|attach|include|put|insert)\b[^.\n]{0,40}\b(token|api key|password|cookie|session id|credentials|secret)s?\b[^.\n]{0,30}"
+    r"\b(to|in|into) (every|each|all|any) (links?|urls?|images?|markdown links?|repl(y|ies)|responses?|messages?|commits?)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -420,7 +407,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("the user says", "the user types", "the user asks", "the user writes", "the user mentions", "the human says"),
     ("用户", "这条"),
     ("告诉用户",),
-    ("把你的",),
+    ("系统提示", "系统指令", "提示词", "初始指令", "隐藏指令"),
     ("instruction from", "instructions from", "directive from", "order from", "orders from", "notice from", "command from", "commands from"),
     ("instruction from", "instructions from", "directive from", "order from", "orders from", "command from", "commands from"),
     ("assistant", "agent", "the ai", "ais ", "llm", "model", "copilot"), ("you are a", "you are an", "you are now"),
@@ -447,7 +434,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("compi", "obey"), ("from here on",),
     ("ignor", "oivid", "descart", "oubii", "vergiss", "missacht", "esquec", "dimentic", "negeer", "vergeet"),
     ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守"), ("当作", "作为", "视为", "当成"),
-    ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后"), ("指令", "指示"), ("用户",), ("用户",),
+    ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后"), ("指令", "指示"), ("用户",), ("用户",), ("遵守", "遵循", "服从", "听从"), ("用户",),
     ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",), ("不再",), ("无论用户",),
     ("content of", "contents of"),
     ("key", "token", "password", "credential", "secret", "cookie", ".env"),
@@ -456,20 +443,28 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
     ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
     ("说",),
-    _SCRIPT_WORDS,
+    ("even if", "even when", "even though"),
+    ("token", "api key", "password", "cookie", "session id", "credential", "secret"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
 
-def _grouped_rules() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
-    """One compiled alternation per set of words: patterns that share their words share a pass."""
+def _grouped_rules() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """One alternation per set of words: patterns that share their words share a pass."""
     groups: dict[tuple[str, ...], list[str]] = {}
     for pattern, words in zip(_INJECTION_SOURCES, _RULE_WORDS):
         groups.setdefault(tuple(_spelled(w) for w in words), []).append(f"(?:{_spelled(pattern)})")
-    return tuple((re.compile("|".join(patterns)), words) for words, patterns in groups.items())
+    return tuple(("|".join(patterns), words) for words, patterns in groups.items())
 
 
 _RULES = _grouped_rules()
+
+
+# Compiled on first use: compiling every group costs ~100 ms, which the recall hook would pay
+# whenever it rescans one card; a card's words need only a few groups.
+@lru_cache(maxsize=None)
+def _compiled_rule(n: int) -> re.Pattern[str]:
+    return re.compile(_RULES[n][0])
 
 
 def _windows(text: str, words: tuple[str, ...], before: int = 60, after: int = 180, *, find_in: str | None = None) -> list[str]:
@@ -495,7 +490,7 @@ def _windows(text: str, words: tuple[str, ...], before: int = 60, after: int = 1
 
 
 _WORD_GROUPS: dict[str, list[int]] = {}
-for _n, (_rule, _words) in enumerate(_RULES):
+for _n, (_, _words) in enumerate(_RULES):
     for _w in _words:
         _WORD_GROUPS.setdefault(_w, []).append(_n)
 
@@ -514,12 +509,32 @@ for _w in _WORD_GROUPS:
         _UNSPACED.setdefault(_w[0], []).append(_w)
 
 
+# Ignoring or forgetting the instructions in scripts whose letters the skeleton maps only in part
+# (Cyrillic, kana with its voicing marks): the words are put through the same skeleton as the text,
+# so homoglyph-mixed spellings land on the same letters. Built on first use: it needs the
+# confusables table, which ASCII text never loads.
+_SCRIPT_VERBS = ("игнорируй", "игнорируйте", "игнорировать", "проигнорируй", "забудь", "забудьте", "забыть", "отбрось", "пренебреги",
+                 "не обращай внимания на", "не слушай", "無視", "忘れ", "無効", "무시", "잊어", "잊으", "따르지 마")
+_SCRIPT_NOUNS = ("инструкци", "указани", "правил", "директив", "ограничени", "промпт", "指示", "命令", "ルール", "指令", "プロンプト",
+                 "制限", "지시", "명령", "지침", "규칙", "프롬프트", "제한")
+
+
+@lru_cache(maxsize=1)
+def _scripts_rule() -> re.Pattern[str]:
+    def alternatives(words: tuple[str, ...]) -> str:
+        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
+    verbs, nouns = alternatives(_SCRIPT_VERBS), alternatives(_SCRIPT_NOUNS)
+    return re.compile(rf"({verbs})[^.。\n]{{0,40}}({nouns})|({nouns})[^.。\n]{{0,20}}({verbs})")
+
+
 def _injection(skeleton: str) -> bool:
     # Words are found with str.find, after a set of the text's word starts rules most out: one
     # regex alternation of all words would be slower (Python's re has no trie).
     starts = set(_START.findall(skeleton))
     candidates = [w for key in starts & _BY_START.keys() for w in _BY_START[key]]
     if not skeleton.isascii():
+        if _scripts_rule().search(skeleton):
+            return True
         for first, words in _UNSPACED.items():
             if first in skeleton:
                 candidates += [w for w in words if w in skeleton]
@@ -532,7 +547,7 @@ def _injection(skeleton: str) -> bool:
             at = skeleton.find(word, at + 1)
     for n, group in spans.items():
         group.sort()
-        rule = _RULES[n][0]
+        rule = _compiled_rule(n)
         lo, hi = group[0]
         for a, b in group[1:]:
             if a <= hi:
@@ -571,6 +586,7 @@ _TO_MODEL = re.compile(
     r"from now on|new instructions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send)\b",
 )
 _FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done)\b")
+_POLITE = re.compile(r"^(please|kindly|now|ok|okay|so)\b[,\s]*")
 _TO_MODEL_ZH = re.compile(r"(你|您|必须|忽略|无视|服从|执行|不要|总是|永远|无条件)")
 _CARD_HEADER = re.compile(r"\[?\s*memory note\s*,?\s*not an instruction|\[\s*memory note\b|^\s*\[?\s*/?\s*end of memory", re.MULTILINE)
 _BOUNDARY = re.compile(
@@ -606,6 +622,8 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
             return f"opens a line as '{role}:' with an order (a fake role)"
         if role in ("assistant", "ai", "model") and _FIRST_PERSON.match(rest):
             return f"speaks as '{role}:' (a made-up answer of the model)"
+        if role in ("user", "human") and len(rest.split()) >= 3 and _TO_MODEL.match(_POLITE.sub("", rest)):
+            return f"opens a line as '{role}:' with an order (a made-up turn of the conversation)"
         if _TO_MODEL.search(rest) and re.search(r"\b(you|your|yourself)\b", rest):
             return f"opens a line as '{role}:' speaking to the model (a fake role)"
         if len(rest.split()) >= 3:
