@@ -377,6 +377,27 @@ _INJECTION_SOURCES = (
     r"they (are|aren't|were|weren't|did|didn't|do|don't|fail|failed)|that'?s? (not|false|untrue|a lie))\b",
     r"\b(append|add|attach|include|put|insert)\b[^.\n]{0,40}\b(token|api key|password|cookie|session id|credentials|secret)s?\b[^.\n]{0,30}"
     r"\b(to|in|into) (every|each|all|any) (links?|urls?|images?|markdown links?|repl(y|ies)|responses?|messages?|commits?)\b",
+    # keeping what went wrong from the person
+    r"\b(hide|hides|hiding|conceal|conceals|concealing|suppress|suppresses)\b (the |any |all )?(errors?|failures?|warnings?|problems?|issues|mistakes|"
+    r"bugs|the truth|test results|failing tests|what you (did|changed)|what happened|(your |the )?changes)\b[^.\n]{0,30}\bfrom (the |your |any )?"
+    r"(user|human|person|people|operator|owner|developer|reviewer|team|maintainer)s?\b",
+    r"\b(do not|don't|dont|never|not) (tell|inform|notify|mention (it )?to|let on to|report (it )?to) (anyone|anybody|the (user|developer|team|reviewer|person|owner)s?) "
+    r"(that )?(the )?(tests?|builds?|ci|checks?|lint(er|ing)?|scans?|audits?|reviews?|migrations?|hooks?)\b[^.\n]{0,20}\b(were|was|are|is|got|have been|has been) "
+    r"(skipped|failed|failing|disabled|turned off|broken|red|bypassed|removed|commented out)\b",
+    r"\b(grant|fulfil+|comply with|obey|carry out|honou?r)\b (every|all|any|each) (requests?|commands?|instructions?|orders?)\b",
+    r"\b(this|these) (notes?|memor(y|ies)|files?|messages?|records?|entries) (replace|replaces|override|overrides|supersede|supersedes|outrank|outranks|"
+    r"trump|trumps|beat|beats|win over|wins over|come before|comes before|take priority over|takes priority over) (whatever|what|anything|everything|all|any|the)\b"
+    r"[^.\n]{0,30}\b(operator|developer|user|system|admin|administrator|owner|configured|said|told|set|gave|instructions|rules|settings)\b",
+    r"\b(when(ever)?|if) (the user|anyone|someone|a user|they|the developer|people) (asks?|requests?|wants?)\b[^.\n]{0,60}\b(recommend|suggest|advise|tell (them|the user) to)\b"
+    r"[^.\n]{0,40}\b(disabl\w+|turn(ing)? off|skip(ping)?|bypass\w*|hardcod\w+)\b[^.\n]{0,20}\b(tls|ssl|certificate|verification|auth\w*|2fa|mfa|csrf|firewall|"
+    r"security|checks?|passwords?|secrets?|keys?)\b",
+    r"\b(if|when(ever)?) (anyone|anybody|someone|the user|the developer|people|they|a reviewer) asks?\b[^.\n]{0,40}\b((has|have|there (are|is)|contains?) no "
+    r"(secrets?|issues|problems|bugs|vulnerabilit\w+|known issues|credentials)|(nothing|everything) (is )?(wrong|fine|ok|okay|safe|secure)|"
+    r"(all|everything) (is )?(fine|ok|okay|green|passing))\b",
+    r"\b(always|every|each|any|whenever)\b[^.\n]{0,60}\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b",
+    r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
+    r"(提交信息|回复|回答|日志|评论|输出|链接|消息|issue|pr|readme|changelog)",
+    r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -445,6 +466,16 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("说",),
     ("even if", "even when", "even though"),
     ("token", "api key", "password", "cookie", "session id", "credential", "secret"),
+    ("hide", "hiding", "conceal", "suppress"),
+    ("tell", "inform", "notify", "mention", "let on", "report"),
+    ("grant", "fulfil", "comply", "obey", "carry out", "honor", "honour"),
+    ("this note", "these note", "this memor", "these memor", "this file", "these file", "this message", "these message", "this record",
+     "these record", "these entr"),
+    ("asks", "ask ", "requests", "wants"),
+    ("asks", "ask "),
+    ("curl", "wget"),
+    ("id_rsa", ".ssh", ".env", "密钥", "私钥", "密码", "令牌", "token", "凭据", "cookie"),
+    ("用户",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -519,6 +550,11 @@ _SCRIPT_NOUNS = ("инструкци", "указани", "правил", "дир
                  "制限", "지시", "명령", "지침", "규칙", "프롬프트", "제한")
 
 
+# Letters the skeleton leaves in each of those scripts (most Cyrillic ones, kana, hangul, 無 and 忘):
+# a note without any is not searched for them.
+_OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\uac00-\ud7af無忘]")
+
+
 @lru_cache(maxsize=1)
 def _scripts_rule() -> re.Pattern[str]:
     def alternatives(words: tuple[str, ...]) -> str:
@@ -533,7 +569,7 @@ def _injection(skeleton: str) -> bool:
     starts = set(_START.findall(skeleton))
     candidates = [w for key in starts & _BY_START.keys() for w in _BY_START[key]]
     if not skeleton.isascii():
-        if _scripts_rule().search(skeleton):
+        if _OTHER_SCRIPTS.search(skeleton) and _scripts_rule().search(skeleton):
             return True
         for first, words in _UNSPACED.items():
             if first in skeleton:
@@ -679,7 +715,7 @@ def _nfkc(text: str) -> str:
 _CUE_AGENT = re.compile(_spelled(r"\b(assistants?|agents?|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型"))
 _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
-                                r"|\bset aside\b|忽略|无视|不予理会|覆盖|不再遵守"))
+                                r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b|忽略|无视|不予理会|覆盖|不再遵守"))
 _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|advisory|untrusted|authoritative|wins|"
     r"over everything|take orders|real instructions|current policy|not real|test data|granted|authori[sz]ed|maintainer rights)\b"
@@ -689,7 +725,7 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|无效|高于|作废|只听|优先级最高|最高优先级"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
-    r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders)\b|规则|指令|设定|安全|要求"))
+    r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b|规则|指令|设定|安全|要求"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out)\b"
     r"|\b(conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
@@ -699,7 +735,15 @@ _CUE_SECRET = re.compile(_spelled(
 _CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions?|wipe|rm -rf|disable|execute|run the command|upload|paste|"
                                   r"exfiltrate|destructive|authorized_keys|pastebin|drop database|approve (every|all|any)|always approve|"
                                   r"(always )?answer lgtm|push directly to (main|production|prod)|"
-                                  r"credentials|secrets|\.env|\.ssh|private keys?|passwords?|merge freely)\b|删除|执行|发到|上传"))
+                                  r"credentials|secrets|\.env|\.ssh|private keys?|passwords?|merge freely|sudo|push (--force|-f)|rewrite (the )?history|"
+                                  r"chmod 777|verify\s*=\s*false|disabl\w* (tls|ssl|certificate) (verification|checks?))\b"
+                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|删除|执行|发到|上传|强制推送|强推|删库"))
+# Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
+# dangerous act, an order whoever it names.
+_CUE_NOASK = re.compile(_spelled(
+    r"\b(no need to|never|don't|do not|dont|stop|without) (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
+    r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
+    r"|\bno need to (ask|confirm|check|wait)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|"
                                      r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
@@ -720,8 +764,9 @@ _CUE_BYPASS = re.compile(_spelled(
 _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|henceforth|going forward|for all future)\b|以后|从现在开始|今后"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
-    r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include)(ing|s|ed)?\b[^.\n]{0,40}?\b(your|its) "
-    r"((full|entire|complete|whole|hidden|initial|original|exact) )*(system (prompt|message)|configuration|instructions|prompt)\b"
+    r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include|write|copy|paste)(ing|s|ed)?\b[^.\n]{0,40}?\b(your|its) "
+    r"((full|entire|complete|whole|hidden|initial|original|exact) )*(system (prompt|message)|configuration|instructions|prompt|context window|context|"
+    r"conversation( history)?|chat history)\b"
     r"|(输出|打印|泄露|显示)(你的)?(系统提示|系统提示词|初始指令)"))
 
 
@@ -745,7 +790,10 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "without review", "without approval", "without permission", "without a confirm", "skip", "regardless", "no matter what",
     "from now on", "from this point", "henceforth", "going forward", "for all future", "prompt", "system message",
     "your configuration", "its configuration", "your instructions", "its instructions",
-    "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令"))
+    "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令",
+    "stop follow", "stop obey", "stop apply", "stop respect", "stop hono", "quit follow", "no need to", "never ask", "t ask",
+    "not ask", "stop asking", "without check", "without confirm", "without wait", "不用征求", "无需征求", "不必征求", "不经", "不用问",
+    "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 
@@ -765,6 +813,9 @@ def _cue_problem(skeleton: str) -> bool:
 
     triggered = sorted({span(at) for at in found})
     if any(_cue_sentence(skeleton[a:b]) for a, b in triggered):
+        return True
+    # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
+    if any(_CUE_NOASK.search(skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton):
         return True
     return any(_learned_problem(skeleton[a:b]) for a, b in sorted(set(triggered) | {span(at) for at in addressed}))
 
@@ -803,6 +854,8 @@ def _cue_sentence(sentence: str) -> bool:
     if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or has(_CUE_SECRET)):
         return True
     if has(_CUE_WITHHOLD) and has(_CUE_DANGER):
+        return True
+    if has(_CUE_NOASK) and has(_CUE_DANGER):
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True
@@ -892,7 +945,7 @@ def learned_score(skeleton: str) -> float:
     return bias + sum(words.get(w, 0.0) for w in set(found)) + sum(pairs.get(p, 0.0) for p in set(zip(found, found[1:])))
 
 
-_CUES = (_CUE_AGENT, _CUE_YOU, _CUE_VERB, _CUE_STATUS, _CUE_SECRET, _CUE_WITHHOLD, _CUE_BYPASS, _CUE_THIS,
+_CUES = (_CUE_AGENT, _CUE_YOU, _CUE_VERB, _CUE_STATUS, _CUE_SECRET, _CUE_WITHHOLD, _CUE_BYPASS, _CUE_NOASK, _CUE_THIS,
          _CUE_AUTHORITY, _CUE_LATER, _CUE_LEAK)
 
 
@@ -904,6 +957,9 @@ _ADDRESS_TRIGGERS = tuple(_spelled(w) for w in (
 
 def _learned_problem(sentence: str) -> bool:
     return learned_score(sentence) > LEARNED_THRESHOLD and any(c.search(sentence) for c in _CUES)
+
+
+_REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to left", "倒着", "反过来", "倒序"))
 
 
 def _instruction_problem(text: str, nfkc: str) -> str | None:
@@ -921,6 +977,8 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):
         # soft hyphens are dropped as hyphenation points; in place of spaces they join whole words
         return "reads as an instruction aimed at the model (prompt injection)"
+    if any(hint in skeleton for hint in _REVERSED_HINTS) and _injection(skeleton[::-1]):
+        return "hides an instruction aimed at the model in reversed text"
     if text.isascii() and _rot13_hint(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
         return "hides an instruction aimed at the model in rot13"
     for decoded in _decoded_payloads(text):
@@ -969,6 +1027,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("google", r"\bAIza[0-9A-Za-z_\-]{35}"),
     ("npm", r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("gitlab", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
+    ("pypi", r"\bpypi-AgE[A-Za-z0-9_\-]{40,}"),
     ("azure", r"(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*[A-Za-z0-9+/%]{20,}"),
     ("auth_header", r"\bAuthorization\s*[:=]\s*['\"]?(?:Basic|Bearer|Token|Digest)\s+[A-Za-z0-9+/=._~\-]{8,}"),
     ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
@@ -978,7 +1037,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
 _SHAPE_NAMES = {
     "aws_id": "an AWS access key", "pem": "a private key", "der": "a private key body", "hf": "a Hugging Face token",
     "api_key": "an API key", "stripe": "a Stripe key", "github": "a GitHub token", "slack": "a Slack token or webhook",
-    "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
+    "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "pypi": "a PyPI token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
 }
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@[\w.\-\[]", re.IGNORECASE)
