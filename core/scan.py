@@ -231,6 +231,8 @@ _INJECTION_SOURCES = (
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
     rf"|{_DET}(instructions?|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
+    # the rules themselves, with nothing after them that says which ("ignore the rules for generated files" is lint)
+    rf"\b{_VERB}\s+the\s+(rules|instructions|guidelines|restrictions|guardrails|policies|directives)\s*([.!;,]|$)",
     r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
     r"\b(act|behave|respond) as (if you (are|were) )?(an? )?(unrestricted|unfiltered|jailbroken|evil|dan|ai without)",
     r"\bpretend (to be|you are|that you are) (an? )?(unrestricted|unfiltered|jailbroken|evil|dan|different|another|human|root)",
@@ -398,6 +400,15 @@ _INJECTION_SOURCES = (
     r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
     r"(提交信息|回复|回答|日志|评论|输出|链接|消息|issue|pr|readme|changelog)",
     r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)",
+    r"\b(whatever|whenever|every time|each time|no matter what) (the user|anyone|someone|they|you)\b[^.\n]{0,30}\b(print|dump|output|echo|list|send|reveal|show)\b"
+    r"[^.\n]{0,20}\b(every|all|the) (environment variables?|env vars?|secrets|tokens|credentials|api keys|passwords)\b",
+    r"\b(call|request|post|send|ping|fetch|beacon|report)\b[^.\n]{0,20}\bhttps?://\S+[^.\n]{0,20}\bwith (the )?(user's |users' |their |your |all )?"
+    r"(tokens?|api keys?|credentials|cookies?|passwords?|secrets|env(ironment)? vars?|session)\b",
+    r"\b(do not|don't|dont|never) (follow|obey) (the )?(contributing|review|code review|security|branch|release|merge) (guide|guidelines|process|policy|rules)\b"
+    r"[^.\n]{0,40}\b(push|merge|commit|deploy|close|skip|approve)",
+    r"(如果|若|要是)(有人|用户|别人)问(起)?[^。\n]{0,10}(没有(任何)?(密钥|秘密|问题|漏洞|凭据|密码)|一切正常|都没问题)",
+    r"(无视|忽略|不要理会|不用管)用户[^。\n]{0,12}(要求|指令|请求|话|限制|规定|约束|意见|设置)",
+    r"(不要|别|不准|不得|切勿)(向|跟|对|给)?用户(报告|说|提|透露|提及|告知|汇报)[^。\n]{0,6}(测试|构建|检查|部署|ci|审计)[^。\n]{0,4}(失败|没通过|未通过|挂了|被跳过|跳过)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -405,7 +416,10 @@ _INJECTION_SOURCES = (
 _VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "skip", "neglect", "abandon", "discard",
                "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed")
 _WHO = ("user", "human", "operator")
+# Two rules about secrets put where others read them share their words, and so one pass.
+_SECRET_WORDS = ("key", "token", "password", "credential", "secret", "cookie", ".env", "session id")
 _RULE_WORDS: tuple[tuple[str, ...], ...] = (
+    _VERB_WORDS,
     _VERB_WORDS,
     ("you are now", "you are no longer"), ("act as", "behave as", "respond as"), ("pretend",),
     ("no restrictions", "no rules", "no limits", "no guidelines", "no filters", "no boundaries"),
@@ -458,14 +472,14 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后"), ("指令", "指示"), ("用户",), ("用户",), ("遵守", "遵循", "服从", "听从"), ("用户",),
     ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",), ("不再",), ("无论用户",),
     ("content of", "contents of"),
-    ("key", "token", "password", "credential", "secret", "cookie", ".env"),
+    _SECRET_WORDS,
     ("conversation", "chat", "transcript", "prompt", "context"),
     ("={",),
     ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
     ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
     ("说",),
     ("even if", "even when", "even though"),
-    ("token", "api key", "password", "cookie", "session id", "credential", "secret"),
+    _SECRET_WORDS,
     ("hide", "hiding", "conceal", "suppress"),
     ("tell", "inform", "notify", "mention", "let on", "report"),
     ("grant", "fulfil", "comply", "obey", "carry out", "honor", "honour"),
@@ -476,6 +490,10 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("curl", "wget"),
     ("id_rsa", ".ssh", ".env", "密钥", "私钥", "密码", "令牌", "token", "凭据", "cookie"),
     ("用户",),
+    ("whatever", "whenever", "every time", "each time", "no matter what"),
+    ("http",),
+    ("follow", "obey"),
+    ("问",), ("用户",), ("用户",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -606,7 +624,8 @@ _ALWAYS_TAG = re.compile(
     r"user[_-](message|input|query|prompt|instructions?|turn)|"
     r"assistant[_-](response|message|turn|reply|output))\b[^<>]{0,60}>"
     r"|<!--\s*(system|assistant|developer|instructions?|system prompt)\s*:"
-    r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]",
+    r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]"
+    r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|override|reminder)\s*\]",
 )
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
 _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
@@ -639,7 +658,14 @@ _CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
 
 
 # The folded text is lowercase already: these patterns need no IGNORECASE (which slows every one).
+# One tag alone in a code span ("the `<instructions>` element") names the tag, as engineering notes
+# do; a model's special tokens are refused wherever they stand.
+_CODE_TAG = re.compile(r"`\s*<\s*/?\s*(?!im_|eot|end_header|start_header|begin_of|end_of)[a-z][a-z_\-]*\s*/?\s*>\s*`")
+
+
 def _role_problem(folded: str, nfkc: str) -> str | None:
+    if "`" in folded:
+        folded = _CODE_TAG.sub("`tag`", folded)
     if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
     if ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)):
@@ -676,9 +702,20 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 
 
+_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){12,}")
+
+
 def _decoded_payloads(text: str) -> list[str]:
-    """What base64 runs in the text say, when they decode to readable text."""
+    """What base64 and hex runs in the text say, when they decode to readable text (a hash or a
+    key decodes to bytes that are not)."""
     out = []
+    for m in (m for token in text.split() if len(token) >= 24 for m in _HEX_RUN.finditer(token)):
+        try:
+            decoded = bytes.fromhex(m.group()).decode("utf-8")
+        except ValueError:
+            continue
+        if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded):
+            out.append(decoded)
     # A run is part of one whitespace-separated token: only long tokens are searched.
     for m in (m for token in text.split() if len(token) >= 16 for m in _BASE64_RUN.finditer(token)):
         run = m.group()
@@ -722,7 +759,9 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
     r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
-    r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|无效|高于|作废|只听|优先级最高|最高优先级"))
+    r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b"
+    r"|\bthe (user|developer|owner|person) (has )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
+    r"|无效|高于|作废|只听|优先级最高|最高优先级"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b|规则|指令|设定|安全|要求"))
@@ -731,12 +770,16 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|supposed|meant) to (see|know)\b"
+    r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
+    r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|不要让用户知道|瞒着|悄悄"))
 _CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions?|wipe|rm -rf|disable|execute|run the command|upload|paste|"
                                   r"exfiltrate|destructive|authorized_keys|pastebin|drop database|approve (every|all|any)|always approve|"
                                   r"(always )?answer lgtm|push directly to (main|production|prod)|"
                                   r"credentials|secrets|\.env|\.ssh|private keys?|passwords?|merge freely|sudo|push (--force|-f)|rewrite (the )?history|"
-                                  r"chmod 777|verify\s*=\s*false|disabl\w* (tls|ssl|certificate) (verification|checks?))\b"
+                                  r"chmod 777|verify\s*=\s*false|disabl\w* (tls|ssl|certificate) (verification|checks?)|"
+                                  r"turn(ing)? off (the )?(branch protection|protections?|checks|ci|tests|hooks|scanners?|security|2fa|mfa|logging|audit\w*)|"
+                                  r"run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
                                   r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|删除|执行|发到|上传|强制推送|强推|删库"))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
@@ -747,12 +790,14 @@ _CUE_NOASK = re.compile(_spelled(
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|"
                                      r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
+                                     r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
                                      r"|高于|只听|优先级最高|最高优先级"))
 # Weaker than the secrecy words: keeping something from the person is an everyday rule between people
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
     r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?)\b|\bjust report success\b|\bleave out\b"
+    r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
@@ -760,6 +805,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's )?(confirmation|approval|review)( step)?s?\b"
+    r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\bregardless of (what|the)\b|\bno matter what\b"))
 _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|henceforth|going forward|for all future)\b|以后|从现在开始|今后"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
@@ -793,7 +839,9 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令",
     "stop follow", "stop obey", "stop apply", "stop respect", "stop hono", "quit follow", "no need to", "never ask", "t ask",
     "not ask", "stop asking", "without check", "without confirm", "without wait", "不用征求", "无需征求", "不必征求", "不经", "不用问",
-    "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history"))
+    "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",
+    "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
+    "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 
@@ -1096,6 +1144,7 @@ def _keylike(value: str) -> bool:
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
 _CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer")
 _HAS_DIGIT = re.compile(r"[0-9]")
+_AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
 _HAS_LETTER = re.compile(r"[A-Za-z]")
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "密码", "口令", "密钥", "令牌", "秘钥")
 
@@ -1105,7 +1154,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
     low = text.lower()
     lower = low if len(low) == len(text) else text
     # A key or token mixes letters and digits; a URL with a password has "://" and "@".
-    runs = [r for r in text.split() if len(r) >= 12 and ( ("@" in r and "://" in r) or (_HAS_DIGIT.search(r) and _HAS_LETTER.search(r)))]
+    runs = [r for r in text.split() if len(r) >= 12 and (("@" in r and "://" in r) or (_HAS_DIGIT.search(r) and _HAS_LETTER.search(r))
+                                                         or _AWS_PREFIX.search(r))]
     sample = "\n".join([*runs, *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
     if sample:
         m = _SHAPES.search(sample)
