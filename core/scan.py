@@ -281,7 +281,7 @@ _INJECTION_SOURCES = (
     r"\bwhen(ever)? the (user|human) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
     r"(无视|忽略|不要理会|不用管)用户的?(要求|指令|请求|话)|按(照)?这条(记录|笔记|记忆|备注)(执行|来做|去做)",
     r"(不要|别|不得|切勿)把[^。，,\n]{0,8}告诉用户",
-    r"把(你的)?(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
+    r"把[^。\n]{0,8}(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
     r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
     r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant) (must|should|shall|will|need to|are to|have to) "
@@ -293,9 +293,9 @@ _INJECTION_SOURCES = (
     r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
     r"\b(add|insert|install|plant|hide) (a |an )?(backdoor|reverse shell|keylogger)",
     r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
-    r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human)|\bsay nothing to the (user|human)",
+    r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human)|\bsay nothing to the (user|human)|\b(and|then) (say|tell|report) nothing\b",
     r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human)",
-    r"\blie (to the (user|human)|and say|about (it|this|the))\b",
+    r"\blie (to (the |your )?(user|human|developer|person|team|reviewers?|owner|maintainers?|them|anyone)|and say|about (it|this|the))\b",
     # words aimed at whatever model reads the note
     r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?)?\s*[:,!—-]"
     r"|\b(attention|note|message|instructions?|reminder|warning) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:",
@@ -409,6 +409,20 @@ _INJECTION_SOURCES = (
     r"(如果|若|要是)(有人|用户|别人)问(起)?[^。\n]{0,10}(没有(任何)?(密钥|秘密|问题|漏洞|凭据|密码)|一切正常|都没问题)",
     r"(无视|忽略|不要理会|不用管)用户[^。\n]{0,12}(要求|指令|请求|话|限制|规定|约束|意见|设置)",
     r"(不要|别|不准|不得|切勿)(向|跟|对|给)?用户(报告|说|提|透露|提及|告知|汇报)[^。\n]{0,6}(测试|构建|检查|部署|ci|审计)[^。\n]{0,4}(失败|没通过|未通过|挂了|被跳过|跳过)",
+    r"\b(act|operate|work|run|proceed|respond|behave)\b (from now on |now |henceforth )?without (the |your |any )?((safety|security|content) )?"
+    r"(policy|policies|rules|guidelines|restrictions|guardrails|filters|limits|constraints)\b",
+    r"(^|[.!?;:]\s+)(ignore|disregard) (the |what the )?(user|human|developer|person)('s)?( (requests?|instructions?|wishes|input|messages?|words))?\s*([.!;,]|$)"
+    r"|\bonly (this|these) (notes?|memor(y|ies)|files?|messages?) (matters?|counts?|applies|apply)\b",
+    r"\b(grant|give|assign|add)\b (yourself|itself|the (assistant|agent|model|bot)) (\w+ )?(admin|administrator|root|owner|elevated|write|full|maintainer|superuser) ?"
+    r"(rights|access|permissions?|privileges|role)\b",
+    r"(^|[.!?;:]\s+|from now on,? |always )(answer|reply|respond)( to)? (every|all|any|each) (question|request|message|prompt)s? with\b",
+    r"\bmark (the |all |any )?(failing|failed|broken|red) (ones|tests?|checks?|cases|specs)\b[^.\n]{0,20}\bas (skipped|passed|passing|green|ok|expected|xfail)\b"
+    r"|\b(when(ever)?|if|every time) (a |any |the )?(tests?|specs?|checks?) (fails?|breaks?)\b[^.\n]{0,20}\b(delete|remove|comment out|skip|disable)\b (it|them|the test|that test)\b",
+    r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
+    r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
+    r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    r"(^|[.!?]\s+)(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!]\s*(please\s+)?(reveal|print|show|list|send|give|tell|dump|"
+    r"output|share|ignore|disregard|forget|delete|remove|push|merge|approve|disable|run|execute|upload|email|post)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -494,6 +508,14 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("http",),
     ("follow", "obey"),
     ("问",), ("用户",), ("用户",),
+    ("without",),
+    ("ignore", "disregard", "only this", "only these"),
+    ("yourself", "itself", "the assistant", "the agent", "the model", "the bot"),
+    ("answer", "reply", "respond"),
+    ("mark", "fail", "break"),
+    ("回复", "回答", "提交", "消息", "输出", "测试", "用例"),
+    ("decode",),
+    ("ai", "model", "assistant", "agent", "llm", "claude", "copilot", "gpt", "codex", "gemini"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -638,9 +660,13 @@ _ROLE_LINE = re.compile(rf"^[\s>*\-+•]*(system prompt|{_ROLE_WORDS[1:-1]})\s*[
 _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
 _TO_MODEL = re.compile(
     r"\b(you|your|yourself|you're|youre|ignore|disregard|obey|pretend|reply|respond|answer|always|never|must|do not|don't|"
-    r"from now on|new instructions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send)\b",
+    r"from now on|new instructions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send|"
+    r"wipe|destroy|drop|erase|dump|leak|give|show|tell|list|disable|bypass|skip|remove)\b",
 )
 _FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done)\b")
+# What only an order to the model starts with (an engineering line may start with "run" or "never").
+_ADDRESSING = re.compile(r"(you|your|you're|youre|obey|ignore|disregard|pretend|reveal|from now on|new instructions|unrestricted)\b")
+_HEADING_THEN_ORDER = re.compile(r"^\s*#{1,6}\s*(system|assistant|developer|system prompt|instructions?)\s*\n\s*(?P<next>[^\n]+)", re.MULTILINE)
 _POLITE = re.compile(r"^(please|kindly|now|ok|okay|so)\b[,\s]*")
 _TO_MODEL_ZH = re.compile(r"(你|您|必须|忽略|无视|服从|执行|不要|总是|永远|无条件)")
 _CARD_HEADER = re.compile(r"\[?\s*memory note\s*,?\s*not an instruction|\[\s*memory note\b|^\s*\[?\s*/?\s*end of memory", re.MULTILINE)
@@ -668,6 +694,8 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
         folded = _CODE_TAG.sub("`tag`", folded)
     if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
+    if "#" in folded and any(_ADDRESSING.match(m.group("next")) for m in _HEADING_THEN_ORDER.finditer(folded)):
+        return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
     if ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
     if ("memory note" in folded or "end of" in folded or "begin" in folded or "start of" in folded or "stop of" in folded
@@ -679,7 +707,11 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
     for m in role_lines:
         role, rest = m.group(1).lower(), m.group("rest").strip()
         if not rest:
-            continue  # a YAML key ("assistant:") with its value on the next lines
+            # a YAML key ("assistant:") with its value on the next lines, unless that value speaks to the model
+            after = folded[m.end():].lstrip("\n").split("\n", 1)[0].strip()
+            if role in ("system", "system prompt", "assistant", "developer") and _ADDRESSING.match(after):
+                return f"opens a line as '{role}:' with an order (a fake role)"
+            continue
         if role in ("system", "system prompt", "assistant", "developer", "ai", "model") and _TO_MODEL.match(rest):
             return f"opens a line as '{role}:' with an order (a fake role)"
         if role in ("assistant", "ai", "model") and _FIRST_PERSON.match(rest):
@@ -780,7 +812,7 @@ _CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions
                                   r"chmod 777|verify\s*=\s*false|disabl\w* (tls|ssl|certificate) (verification|checks?)|"
                                   r"turn(ing)? off (the )?(branch protection|protections?|checks|ci|tests|hooks|scanners?|security|2fa|mfa|logging|audit\w*)|"
                                   r"run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
-                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|删除|执行|发到|上传|强制推送|强推|删库"))
+                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|删除|执行|发到|上传|强制推送|强推|删库|直接合并|强制合并|跳过(代码)?审查"))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
 _CUE_NOASK = re.compile(_spelled(
@@ -806,8 +838,10 @@ _CUE_BYPASS = re.compile(_spelled(
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
+    r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bregardless of (what|the)\b|\bno matter what\b"))
-_CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|henceforth|going forward|for all future)\b|以后|从现在开始|今后"))
+_CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future)\b"
+                                 r"|以后|从现在开始|今后"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
     r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include|write|copy|paste)(ing|s|ed)?\b[^.\n]{0,40}?\b(your|its) "
@@ -841,9 +875,13 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "not ask", "stop asking", "without check", "without confirm", "without wait", "不用征求", "无需征求", "不必征求", "不经", "不用问",
     "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",
     "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
-    "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose"))
+    "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose",
+    "required", "needed", "necessary", "from this moment", "starting now", "as of now"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
+# A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
+# combinations read across it.
+_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 
 
 def _cue_problem(skeleton: str) -> bool:
@@ -853,7 +891,7 @@ def _cue_problem(skeleton: str) -> bool:
     addressed = [at for word in _ADDRESS_TRIGGERS for at in _all(skeleton, word)]
     if not found and not addressed:
         return False
-    ends = [m.end() for m in _SENTENCE_END.finditer(skeleton)]
+    ends = [m.end() for m in _CLAUSE_END.finditer(skeleton)]
 
     def span(at: int) -> tuple[int, int]:
         start = max((e for e in ends if e <= at), default=0)
@@ -1142,7 +1180,9 @@ def _keylike(value: str) -> bool:
 
 # Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
-_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer")
+_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password")
+_CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p(?P<value>[^\s'\"]{4,})|\bsshpass\s+-p\s*(?P<value2>[^\s'\"]{4,})"
+                           r"|--password[= ](?P<value3>[^\s'\"]{4,})")
 _HAS_DIGIT = re.compile(r"[0-9]")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
 _HAS_LETTER = re.compile(r"[A-Za-z]")
@@ -1168,6 +1208,9 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             pw = m.group("pw")
             if not re.fullmatch(r"\d{1,5}(/.*)?", pw) and not _REFERENCE.match(pw) and pw.lower() not in _PLACEHOLDERS:
                 return "contains a URL with a password in it"
+        for m in _CLI_PASSWORD.finditer(sample):
+            if _literal_secret(m.group("value") or m.group("value2") or m.group("value3")):
+                return "contains a password given on a command line"
         for m in _KEYLIKE.finditer(sample):
             if _keylike(m.group()):
                 return "contains a long random-looking key or token"
