@@ -26,6 +26,7 @@ import codecs
 import math
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -210,7 +211,8 @@ _VERB = (r"(ignore|disregard|forget|override|overrule|bypass|skip|neglect|abando
          r"pay no (attention|heed|mind) to|take no notice of|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey))")
 _DET = r"((all|any|every|each|the|your|my|our|these|those|such|of|both|whatever)\s+){0,3}"
 _ADJ = (r"(previous|prior|above|earlier|preceding|foregoing|former|initial|original|old|existing|current|given|"
-        r"system|developer|safety|default|hidden|built-?in|your own|(developer|system|admin|operator|creator|company|model|assistant)'?s)")
+        r"system|developer|safety|default|hidden|built-?in|your own|(developer|system|admin|operator|creator|company|model|assistant)'?s|"
+        r"(maintainer|owner|user|team|project|repo|repository)('s|s'|s))")
 _STRONG = r"(instructions?|directives?|prompts?|guidance|guidelines|commands|orders|programming|training|system prompt|guardrails|safeguards|content policy)"
 _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
 # A qualifier names what the rules are about ("the previous context of the migration", "system
@@ -284,14 +286,14 @@ _INJECTION_SOURCES = (
     r"把[^。\n]{0,8}(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
     r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
-    r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant) (must|should|shall|will|need to|are to|have to) "
+    r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant)\b[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
     r"(always |now |immediately )?(push directly|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|bypass|never ask|not ask|lie)\b",
     r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|uncensored|jailbroken)\b",
     r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|programming|rules|behaviou?r|guidelines)",
     r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directives?|commands?|orders?|task)\s*[:：]",
     r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate|"
     r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
-    r"\b(add|insert|install|plant|hide) (a |an )?(backdoor|reverse shell|keylogger)",
+    r"\b(add|insert|install|plant|hide|open|start|spawn|create|run) (a |an )?(backdoor|reverse shell|keylogger)",
     r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
     r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human)|\bsay nothing to the (user|human)|\b(and|then) (say|tell|report) nothing\b",
     r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human)",
@@ -325,6 +327,8 @@ _INJECTION_SOURCES = (
     r"\b(unrestricted|unfiltered|uncensored|jailbroken|no[- ]limits?|no[- ]rules|no[- ]filter) mode\b",
     r"\b(this|the following) (note|memory|message|text|record) (outranks|overrides|supersedes|trumps|beats|takes precedence over) (your|the|any|all)\b"
     r"|\beven if (it|this) (conflicts|contradicts|disagrees) with (your|the|any|earlier|previous|prior|other) (\w+ )?(orders|instructions|rules|directives|system prompt|guidelines)",
+    r"\b(guardrails|rules|restrictions|filters|guidelines|limits|safety rules|safety checks)\b[^.\n]{0,30}\byour\b[^.\n]{0,30}\b(were|have been|are|is|was) (now )?"
+    r"(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)\b",
     r"\b(guardrails|rules|restrictions|filters|guidelines|instructions|limits|safety rules|safety checks) you (follow|obey|have|were given|are under)\b[^.\n]{0,20}"
     r"\b(were|have been|are|is) (now )?(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)",
     r"\b(you|the (assistant|model|ai|agent|bot)) (is|are|will be) now (in |an? )?(unrestricted|unfiltered|uncensored|jailbroken|unbound|free of)",
@@ -421,6 +425,22 @@ _INJECTION_SOURCES = (
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    r"\b(tell|inform|notify) (nobody|no one|no-one|anyone)\b[^.\n]{0,40}\b(audit|logs?|tests?|ci|build|security|breach|incident|deleted|cleared|wiped|failed|"
+    r"skipped|disabled|removed|turned off|bypassed)\b",
+    r"\b(act as if|act as though|pretend( that)?)\b[^.\n]{0,40}\b(approval|approved|passed|signed off|green|authori[sz]ed|permission|consent|reviewed)\b",
+    r"\byour (confirmation|permission|approval|safety) (prompts?|checks?|questions?|dialogs?|warnings?)\b[^.\n]{0,60}\b(stop|skip|disable|turn off|remove|suppress|drop)\b",
+    r"\b(echo|repeat|print|list|dump|output|reveal|show)( back)?\b (every|all|each|any) (secrets?|tokens?|keys?|passwords?|credentials)\b[^.\n]{0,30}"
+    r"\b(you'?ve|you have|you) (seen|read|found|encountered|accessed)\b",
+    r"\bapprove\b[^.\n]{0,20}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
+    r"\bif (the )?tests? fail\w*\b[^.\n]{0,20}\b(change|edit|modify|rewrite|weaken|relax|loosen|delete|remove)\b (the )?(assertions?|expected values?|tests?|checks?)\b",
+    r"\b(parameteri[sz]ed queries|prepared statements|input validation|output escaping|tls|csrf protection|2fa|mfa|code reviews?)\b (is |are )(banned|forbidden|not allowed|"
+    r"disallowed|prohibited)\b",
+    r"(忽略|无视|不要理会|不用管)[^。\n]{0,10}(维护者|开发者|管理员|团队|用户|所有者)的?(规则|要求|指令|限制|规定)"
+    r"|假装[^。\n]{0,10}(通过|批准|同意|授权)"
+    r"|(你|您)(见过|看到过?|读到过?|接触过)的?(所有|全部)?(密钥|令牌|密码|凭据|token|秘密)"
+    r"|测试失败[^。\n]{0,6}(改|修改|删)[^。\n]{0,2}断言"
+    r"|(上传|发送|发到|传到)[^。\n]{0,6}(transfer\.?sh|pastebin|网盘|外部|第三方|https?://)"
+    r"|你(现在)?不再需要[^。\n]{0,6}(许可|同意|确认|批准|授权)",
     r"(^|[.!?]\s+)(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!]\s*(please\s+)?(reveal|print|show|list|send|give|tell|dump|"
     r"output|share|ignore|disregard|forget|delete|remove|push|merge|approve|disable|run|execute|upload|email|post)\b",
 )
@@ -479,6 +499,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("rules", "instruction", "guideline", "guidance", "directive", "prompt", "restriction", "constraint", "guardrail"),
     ("hidden", "secret", "private", "covert"), ("mode",),
     ("outrank", "overrides", "supersedes", "trumps", "beats", "precedence", "even if"),
+    ("guardrail", "rules", "restriction", "filter", "guideline", "limits", "safety"),
     ("you follow", "you obey", "you have", "you were given", "you are under"), ("now",),
     ("compi", "obey"), ("from here on",),
     ("ignor", "oivid", "descart", "oubii", "vergiss", "missacht", "esquec", "dimentic", "negeer", "vergeet"),
@@ -507,14 +528,22 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("whatever", "whenever", "every time", "each time", "no matter what"),
     ("http",),
     ("follow", "obey"),
-    ("问",), ("用户",), ("用户",),
+    ("有人问", "用户问", "别人问"), ("用户",), ("用户",),
     ("without",),
     ("ignore", "disregard", "only this", "only these"),
     ("yourself", "itself", "the assistant", "the agent", "the model", "the bot"),
     ("answer", "reply", "respond"),
     ("mark", "fail", "break"),
-    ("回复", "回答", "提交", "消息", "输出", "测试", "用例"),
+    ("每次", "每条", "所有", "失败", "不通过", "挂了"),
     ("decode",),
+    ("tell", "inform", "notify"),
+    ("act as if", "act as though", "pretend"),
+    ("your confirmation", "your permission", "your approval", "your safety"),
+    _SECRET_WORDS,
+    ("without",),
+    ("fail",),
+    ("banned", "forbidden", "not allowed", "disallowed", "prohibited"),
+    ("忽略", "无视", "理会", "不用管", "假装", "见过", "看到", "读到", "接触过", "断言", "上传", "发送", "发到", "传到", "不再需要"),
     ("ai", "model", "assistant", "agent", "llm", "claude", "copilot", "gpt", "codex", "gemini"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
@@ -570,14 +599,40 @@ for _n, (_, _words) in enumerate(_RULES):
 # out every word that starts so. Words in scripts without spaces are looked for directly, those
 # whose first character the text holds.
 _START = re.compile(r"(?<![a-z0-9])[a-z0-9][^\s]{0,3}")
-_BY_START: dict[str, list[str]] = {}
-_UNSPACED: dict[str, list[str]] = {}
-for _w in _WORD_GROUPS:
-    _m = _START.match(_w)
-    if _w.isascii() and _m:
-        _BY_START.setdefault(_m.group(), []).append(_w)
-    else:
-        _UNSPACED.setdefault(_w[0], []).append(_w)
+
+
+class _WordIndex:
+    """Words keyed by their start, so that a text is searched only for the words whose start
+    it holds (one `set` intersection instead of a `find` per word)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.by_start: dict[str, list[str]] = {}
+        self.unspaced: dict[str, list[str]] = {}
+        for word in words:
+            m = _START.match(word)
+            # "t tell" stands for "don't tell" and "not tell": words opening with a fragment are
+            # looked for anywhere, as are words in scripts without spaces.
+            if word.isascii() and m and len(word.split(" ", 1)[0]) >= 3:
+                self.by_start.setdefault(m.group(), []).append(word)
+            else:
+                self.unspaced.setdefault(word[0], []).append(word)
+
+    def present(self, skeleton: str) -> list[str]:
+        """The words that occur in `skeleton`."""
+        found = [w for key in _starts(skeleton) & self.by_start.keys() for w in self.by_start[key] if w in skeleton]
+        for first, words in self.unspaced.items():
+            if first in skeleton:
+                found += [w for w in words if w in skeleton]
+        return found
+
+
+@lru_cache(maxsize=4)
+def _starts(skeleton: str) -> frozenset[str]:
+    """Each word's first one to four characters ("you" is a start of "your")."""
+    return frozenset(start[:k] for start in set(_START.findall(skeleton)) for k in range(1, len(start) + 1))
+
+
+_RULE_INDEX = _WordIndex(_WORD_GROUPS)
 
 
 # Ignoring or forgetting the instructions in scripts whose letters the skeleton maps only in part
@@ -606,14 +661,9 @@ def _scripts_rule() -> re.Pattern[str]:
 def _injection(skeleton: str) -> bool:
     # Words are found with str.find, after a set of the text's word starts rules most out: one
     # regex alternation of all words would be slower (Python's re has no trie).
-    starts = set(_START.findall(skeleton))
-    candidates = [w for key in starts & _BY_START.keys() for w in _BY_START[key]]
-    if not skeleton.isascii():
-        if _OTHER_SCRIPTS.search(skeleton) and _scripts_rule().search(skeleton):
-            return True
-        for first, words in _UNSPACED.items():
-            if first in skeleton:
-                candidates += [w for w in words if w in skeleton]
+    if not skeleton.isascii() and _OTHER_SCRIPTS.search(skeleton) and _scripts_rule().search(skeleton):
+        return True
+    candidates = _RULE_INDEX.present(skeleton)
     spans: dict[int, list[list[int]]] = {}
     for word in candidates:
         at = skeleton.find(word)
@@ -734,6 +784,24 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 
 
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_ENTITY = re.compile(r"&(#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
+
+
+def _unescaped(text: str) -> list[str]:
+    """The text with URL escapes (`%20`) or HTML entities (`&#73;`) undone, when it holds them."""
+    out = []
+    if "%" in text and _PERCENT.search(text):
+        from urllib.parse import unquote
+
+        out.append(unquote(text))
+    if "&" in text and _ENTITY.search(text):
+        import html
+
+        out.append(html.unescape(text))
+    return out
+
+
 _HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){12,}")
 
 
@@ -812,7 +880,8 @@ _CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions
                                   r"chmod 777|verify\s*=\s*false|disabl\w* (tls|ssl|certificate) (verification|checks?)|"
                                   r"turn(ing)? off (the )?(branch protection|protections?|checks|ci|tests|hooks|scanners?|security|2fa|mfa|logging|audit\w*)|"
                                   r"run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
-                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|删除|执行|发到|上传|强制推送|强推|删库|直接合并|强制合并|跳过(代码)?审查"))
+                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|删除|执行|发到|上传|强制推送|强推|删库|直接合并|强制合并|跳过(代码)?审查"
+                                  r"|\\bpush (straight|directly) to (main|master|prod|production)\\b"))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
 _CUE_NOASK = re.compile(_spelled(
@@ -884,11 +953,14 @@ _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2
 _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 
 
+_CUE_INDEX = _WordIndex(_CUE_TRIGGERS)
+
+
 def _cue_problem(skeleton: str) -> bool:
-    found = [at for word in _CUE_TRIGGERS for at in _all(skeleton, word)]
+    found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
     # The learned reading (2b) also reads the sentences that may speak to an AI, to "you" or of
     # "this note" (found the cheap way; `_learned_problem` checks the words themselves).
-    addressed = [at for word in _ADDRESS_TRIGGERS for at in _all(skeleton, word)]
+    addressed = [at for word in _ADDRESS_INDEX.present(skeleton) for at in _all(skeleton, word)]
     if not found and not addressed:
         return False
     ends = [m.end() for m in _CLAUSE_END.finditer(skeleton)]
@@ -1039,6 +1111,7 @@ _ADDRESS_TRIGGERS = tuple(_spelled(w) for w in (
     "you", "assistant", "agent", " ai", "model", "llm", "chatbot", "copilot", "claude", "gpt", "this note", "this memory",
     "this file", "this message", "this record", "act as", "behave as", "respond as", "proceed as", "answer as", "reply as",
     "助手", "智能体", "模型", "你", "这条", "此文件", "本文件", "本条"))
+_ADDRESS_INDEX = _WordIndex(_ADDRESS_TRIGGERS)
 
 
 def _learned_problem(sentence: str) -> bool:
@@ -1067,6 +1140,9 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return "hides an instruction aimed at the model in reversed text"
     if text.isascii() and _rot13_hint(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
         return "hides an instruction aimed at the model in rot13"
+    for unescaped in _unescaped(text):
+        if _injection(_skeleton(_fold(unescaped))):
+            return "hides an instruction aimed at the model in URL or HTML escapes"
     for decoded in _decoded_payloads(text):
         if _injection(_skeleton(_fold(decoded))) or _role_problem(_fold(decoded), decoded):
             return "hides an instruction aimed at the model in base64"

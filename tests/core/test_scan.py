@@ -181,6 +181,31 @@ def test_7_fast_patterns_find_what_their_plain_reading_finds(text: str) -> None:
     assert scan._nfkc(text) == unicodedata.normalize("NFKC", text)
 
 
+_TRIGGER_SAMPLE = ["ignore", "you", "your", "don't tell", "not tell", "prompt", "reprompt", "the user", "用户", "忽略", "skip", "secret",
+                   "key", "tokens", "approved", "required", " ", ".", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TRIGGER_SAMPLE), max_size=12))
+def test_7_the_word_indexes_find_every_word_where_it_starts_a_word(parts: list[str]) -> None:
+    """SPEC §7: looking words up by their start instead of a `find` per word (the cue triggers
+    alone were 200 `find`s over each note) misses none that begins a word, and those that open
+    with a fragment ("t tell" for "don't tell") are still found inside words."""
+    import re
+
+    from core import scan
+
+    text = " ".join(parts)
+    for index, words in ((scan._CUE_INDEX, scan._CUE_TRIGGERS), (scan._ADDRESS_INDEX, scan._ADDRESS_TRIGGERS),
+                         (scan._RULE_INDEX, tuple(scan._WORD_GROUPS))):
+        found = set(index.present(text))
+        assert found <= {w for w in words if w in text}
+        for w in words:
+            fragment = not w.isascii() or not re.match(r"[a-z0-9]", w) or len(w.split(" ", 1)[0]) < 3
+            if re.search(r"(?<![a-z0-9])" + re.escape(w), text) or (fragment and w in text):
+                assert w in found, (w, text)
+
+
 def test_7_every_rule_is_looked_for_by_its_own_words() -> None:
     """SPEC §7: an instruction rule runs only near the words it cannot match without. A rule
     paired with another rule's words would never run; on every hostile text a rule matches in
