@@ -963,19 +963,22 @@ def _cue_problem(skeleton: str) -> bool:
     addressed = [at for word in _ADDRESS_INDEX.present(skeleton) for at in _all(skeleton, word)]
     if not found and not addressed:
         return False
-    ends = [m.end() for m in _CLAUSE_END.finditer(skeleton)]
+    clause_ends = [m.end() for m in _CLAUSE_END.finditer(skeleton)]
+    sentence_ends = [m.end() for m in _SENTENCE_END.finditer(skeleton)]
 
-    def span(at: int) -> tuple[int, int]:
+    def span(at: int, ends: list[int]) -> tuple[int, int]:
         start = max((e for e in ends if e <= at), default=0)
         return start, next((e for e in ends if e > start), len(skeleton))
 
-    triggered = sorted({span(at) for at in found})
+    triggered = sorted({span(at, clause_ends) for at in found})
     if any(_cue_sentence(skeleton[a:b]) for a, b in triggered):
         return True
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
     if any(_CUE_NOASK.search(skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton):
         return True
-    return any(_learned_problem(skeleton[a:b]) for a, b in sorted(set(triggered) | {span(at) for at in addressed}))
+    # The learned reading scores the units it was trained on (`sentences`, which a semicolon ends).
+    scored = {span(at, sentence_ends) for at in found} | {span(at, sentence_ends) for at in addressed}
+    return any(_learned_problem(skeleton[a:b]) for a, b in sorted(scored))
 
 
 def _all(text: str, word: str) -> list[int]:
