@@ -480,8 +480,15 @@ def _recall_explain(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from lingshu_tui.mcp_server import serve
 
+    import errno
+
     try:
-        serve(home=args.home, project=args.project, single_tool=args.single_tool)
+        try:
+            serve(home=args.home, project=args.project, single_tool=args.single_tool)
+        except* OSError as group:
+            # A terminal that closes under a server started by hand reads as EIO: the end of its input.
+            if not all(getattr(e, "errno", None) == errno.EIO for e in group.exceptions):
+                raise
     except KeyboardInterrupt:
         pass  # Ctrl-C is how a person stops a server they started by hand: a clean exit
     return EXIT_OK

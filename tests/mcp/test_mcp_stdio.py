@@ -305,15 +305,25 @@ def test_16_the_server_serves_its_pipes_from_the_event_loop(home: Path, project:
     assert [h["title"] for h in answers[4]["result"]["structuredContent"]["results"]] == ["Deploy with make ship"]
 
 
-def test_16_a_server_fed_from_a_file_still_answers(home: Path, project: Path, tmp_path: Path) -> None:
-    """stdin from a file (not a pipe) falls back to the SDK's own transport: same answers, exit 0 at EOF."""
+def test_16_a_server_on_a_terminal_still_answers(home: Path, project: Path) -> None:
+    """stdin on a terminal (not a pipe) falls back to the SDK's own transport: the same answers,
+    exit 0 when the terminal closes."""
+    import os
+    import pty
     import subprocess
 
-    wire = tmp_path / "wire.jsonl"
-    wire.write_bytes(_rpc(1, "initialize", _HELLO) + _READY + _rpc(2, "tools/list", {}))
-    with wire.open("rb") as stdin:
-        r = subprocess.run([sys.executable, "-m", "lingshu_tui.cli", "mcp", "--project", str(project)], env=cli_env(home), cwd=str(REPO),
-                           stdin=stdin, capture_output=True, timeout=60)
-    answers = {m["id"]: m for m in map(json.loads, r.stdout.decode().splitlines())}
-    assert r.returncode == 0 and sorted(answers) == [1, 2], r.stderr.decode()
+    main, side = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "lingshu_tui.cli", "mcp", "--project", str(project)], env=cli_env(home), cwd=str(REPO),
+                            stdin=side, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(side)
+    assert proc.stdout is not None
+    answers: dict[int, Any] = {}
+    for message in (_rpc(1, "initialize", _HELLO), _READY, _rpc(2, "tools/list", {})):
+        os.write(main, message)
+        if b'"id"' in message:
+            answer = json.loads(proc.stdout.readline())
+            answers[answer["id"]] = answer
+    os.close(main)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and sorted(answers) == [1, 2], err.decode()
     assert "memory_search" in {t["name"] for t in answers[2]["result"]["tools"]}
