@@ -30,6 +30,10 @@ DEADLINE_MS = 150.0
 CANDIDATES = 24  # index matches per layer that recall looks at a page at a time
 RECALL_NEAREST = 8  # notes per layer the semantic tier offers recall: three cards, and room for the gate
 PAGES = 3
+# Usable notes taken from a layer before the rest of its matches are left unread (decoding and
+# gating each costs ~40 µs): twice the cards, so the budget and the scan can refuse some (notes in
+# a blocked topic slot are not counted).
+SPARE_CARDS = 2 * MAX_CARDS
 HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
 # A card must share more than half of the message terms that the best card shares: a long
 # message shares stray words with many notes, and weak cards cost the model context for nothing.
@@ -224,6 +228,7 @@ def select(
         return not cand.learned
 
     seen: set[str] = set()
+    blocked = _slot_blocked(ws, ctx, now)
     for ref in ws.layers():
         usable = 0
         aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
@@ -232,12 +237,17 @@ def select(
             for hit in hits:
                 if hit.id in seen:
                     continue
+                relevant = _relevant(hit.matched, terms, hit.title_hit, hit.coverage)
+                if not relevant and not near.used and (trace is None or len(trace) >= 12):
+                    continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage)
-                if _relevant(hit.matched, terms, hit.title_hit, hit.coverage):
-                    usable += admit(cand)
+                if relevant:
+                    usable += admit(cand) and cand.rec.get("topicKey") not in blocked
+                    if usable >= SPARE_CARDS and trace is None:
+                        break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
                     aside[hit.id] = cand
-                elif trace is not None and len(trace) < 12:
+                else:
                     note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word)")
             if usable >= MAX_CARDS or len(hits) < CANDIDATES:
                 break  # enough usable candidates from this layer, or no more matches
@@ -266,7 +276,6 @@ def select(
     for cand in found.values():
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None)
-    blocked = _slot_blocked(ws, ctx, now)
     chosen: list[tuple[dict[str, Any], str]] = []
     cards: list[str] = []
     skipped_for_budget = 0

@@ -271,3 +271,17 @@ def test_14_a_turn_belongs_to_its_session(home: Path, project: Path) -> None:
         answers[name] = json.loads(out)
     assert answers["parser"]["status"] == "ok" and answers["parser"]["body"] == "Update goldens with make golden."
     assert answers["docs"]["status"] == "not_applicable"
+
+
+def test_11_3_blocked_slots_do_not_use_up_the_candidates(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.3 with issue 16's early stop: recall stops reading a layer's matches once it has
+    twice the cards it needs, but the best matches sitting in conflicted topic slots do not count,
+    so the notes after them still come back."""
+    for i in range(4):
+        mem.save(f"Deploy the shop api to staging, way {i}", f"make deploy-{i}", topicKey=f"deploy-{i}", resolution="distinct")
+        r = mem.save(f"Deploy the shop api to staging, other way {i}", f"helm upgrade {i}", topicKey=f"deploy-{i}")
+        assert r["status"] == "needs_resolution"  # the slot now has a queued conflict
+    for i in range(3):
+        mem.save(f"Shop staging deploy note {i}", f"part {i}", resolution="distinct")
+    _, report = recall(_ws(home, project), MSG)
+    assert sorted(c["title"] for c in report["cards"]) == [f"Shop staging deploy note {i}" for i in range(3)]
