@@ -137,11 +137,31 @@ def _open_conns() -> dict[Path, _Conn]:
     return conns
 
 
+@contextlib.contextmanager
+def pinned() -> Iterator[None]:
+    """Within the block, this thread checks each layer's index against its files once (a recall
+    makes a dozen lookups; each check is two `stat`s and a query). For readers that check the
+    generation again after the block and drop what they chose when it changed."""
+    _local.pins = {}
+    try:
+        yield
+    finally:
+        _local.pins = None
+
+
+def _pins() -> dict[Path, _Conn] | None:
+    pins: dict[Path, _Conn] | None = getattr(_local, "pins", None)
+    return pins
+
+
 def _connect(layer_dir: Path) -> _Conn:
     """The index of a layer, reopened when its file was replaced; in memory when the home cannot
     hold it (read-only), so search still works there, only slower."""
     _conns = _open_conns()
     path = layer_dir / INDEX
+    pins = _pins()
+    if pins is not None and path in pins:
+        return pins[path]
     conn = _conns.get(path)
     if conn is not None and (conn.path is None or conn.ident == _ident(path)):
         return conn
@@ -188,6 +208,15 @@ def sealed_checksum(state_path: Path) -> str | None:
 
 def current(ref: Any) -> _Conn:
     """The layer's index, brought up to the generation on disk first when it is behind."""
+    pins = _pins()
+    if pins is None:
+        return _current(ref)
+    if ref.dir / INDEX not in pins:
+        pins[ref.dir / INDEX] = _current(ref)
+    return pins[ref.dir / INDEX]
+
+
+def _current(ref: Any) -> _Conn:
     conn = _connect(ref.dir)
     key = file_key(ref.state_path)
     tag = conn.meta("tag")

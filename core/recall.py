@@ -192,8 +192,30 @@ def select(
     when given, gets one line per candidate with the score parts and what decided it (--explain);
     `tier` gets which tiers ranked and, when the semantic one could not, why."""
     started = time.monotonic()
-    now = iso(utc_now())
     tags = _tags(ws)
+    # Each layer's index is checked against its file once for the whole choice (not at each of the
+    # dozen lookups); the generation is checked again below, and a change drops the batch.
+    with index.pinned():
+        chosen, cards, why = _choose(ws, message, ctx, semantic_budget_ms, trace, tier)
+    if cards is None:
+        return [], "", why
+    if before_publish:
+        before_publish()
+    if (time.monotonic() - started) * 1000 > deadline_ms:
+        return [], "", "deadline passed"
+    if _tags(ws) != tags:
+        return [], "", "memory changed during selection"
+    if not chosen:
+        return [], "", why
+    return chosen, render(cards), ""
+
+
+def _choose(
+    ws: Workspace, message: str, ctx: dict[str, Any], semantic_budget_ms: float | None,
+    trace: list[dict[str, Any]] | None, tier: dict[str, Any] | None,
+) -> tuple[list[tuple[dict[str, Any], str]], list[str] | None, str]:
+    """The cards for `message` and, when none, why (cards None: nothing matched at all)."""
+    now = iso(utc_now())
     near = semantic.Query(ws.home, message, budget_ms=semantic_budget_ms)
     floor = near.threshold("recallSimilarity", semantic.RECALL_SIMILARITY)
     found: dict[str, _Candidate] = {}  # usable candidates by id
@@ -272,7 +294,7 @@ def select(
     if tier is not None:
         tier.update(tiers=["lexical", "semantic"] if near.used else ["lexical"], semantic=near.why)
     if not found:
-        return [], "", ("conditions unknown or not applicable" if held else "no match")
+        return [], None, ("conditions unknown or not applicable" if held else "no match")
     for cand in found.values():
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None)
@@ -310,15 +332,7 @@ def select(
             line["verdict"] = decided.get(line["id"], "much weaker than the best match")
     if trace is not None:
         trace.sort(key=lambda line: line["verdict"] != "CARD")
-    if before_publish:
-        before_publish()
-    if (time.monotonic() - started) * 1000 > deadline_ms:
-        return [], "", "deadline passed"
-    if _tags(ws) != tags:
-        return [], "", "memory changed during selection"
-    if not chosen:
-        return [], "", "budget" if skipped_for_budget else "topic slot in conflict"
-    return chosen, render(cards), ""
+    return chosen, cards, "budget" if skipped_for_budget else "topic slot in conflict"
 
 
 def recall(
