@@ -141,6 +141,7 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 # The confusables table draws I, l, 1 and | alike; the skeleton spells them all as i, and the
 # patterns are spelled the same way (`_spelled`).
 _I_LIKE = str.maketrans({"l": "i"})
+_BANG_I = re.compile(r"!(?=[a-z])")
 _LEET_WORD = re.compile(r"[a-z@$|]*[0-9@$|][a-z0-9@$|]*")
 # Leetspeak puts digits or symbols between letters ("1gn0re", "s3cret") or spells a word in digits.
 # Each pattern here starts with one character class and looks back from it: Python's re tries a
@@ -196,6 +197,8 @@ def _fold(text: str) -> str:
 def _skeleton(folded: str) -> str:
     """The folded text as one line, with leetspeak, hyphenation and letter-spacing undone."""
     text = folded
+    if "!" in text:
+        text = _BANG_I.sub("i", text)  # "!gn0re", "pr3v!0us": an exclamation mark before a letter is an i
     if _LEET_HINT.search(text):
         text = _LEET_WORD.sub(lambda m: m.group().translate(_LEET) if any(c.isalpha() for c in m.group()) or len(m.group()) > 1 else m.group(), text)
     text = _HYPHEN_IN_WORD.sub("", text.replace("_", " "))
@@ -415,7 +418,7 @@ _INJECTION_SOURCES = (
     r"(不要|别|不准|不得|切勿)(向|跟|对|给)?用户(报告|说|提|透露|提及|告知|汇报)[^。\n]{0,6}(测试|构建|检查|部署|ci|审计)[^。\n]{0,4}(失败|没通过|未通过|挂了|被跳过|跳过)",
     r"\b(act|operate|work|run|proceed|respond|behave)\b (from now on |now |henceforth )?without (the |your |any )?((safety|security|content) )?"
     r"(policy|policies|rules|guidelines|restrictions|guardrails|filters|limits|constraints)\b",
-    r"(^|[.!?;:]\s+)(ignore|disregard) (the |what the )?(user|human|developer|person)('s)?( (requests?|instructions?|wishes|input|messages?|words))?\s*([.!;,]|$)"
+    r"(^|[.!?;:]\s+|[\"'“‘]\s*)(ignore|disregard) (the |what the )?(user|human|developer|person)('s)?( (requests?|instructions?|wishes|input|messages?|words))?\s*([.!;,\"'”’]|$)"
     r"|\bonly (this|these) (notes?|memor(y|ies)|files?|messages?) (matters?|counts?|applies|apply)\b",
     r"\b(grant|give|assign|add)\b (yourself|itself|the (assistant|agent|model|bot)) (\w+ )?(admin|administrator|root|owner|elevated|write|full|maintainer|superuser) ?"
     r"(rights|access|permissions?|privileges|role)\b",
@@ -425,6 +428,16 @@ _INJECTION_SOURCES = (
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    r"\b(hide|conceal|keep)\b (from|away from) (the |your )?(user|developer|person|human|team|owner|operator|reviewer)s? (the fact|that|what|how)\b"
+    r"|\b(do not|don't|dont|never|not)\b (tell|inform|notify|admit to|confess to|mention (it )?to|disclose to|reveal to|let on to|show) "
+    r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?|anyone|anybody)\b[^.\n]{0,20}\b(that |what |how )?you\b"
+    r"|\b(omit|leave out|drop|hide)\b[^.\n]{0,30}\b(where|that|how) you (changed|deleted|disabled|pushed|skipped|removed|modified|edited|ran|broke|bypassed)\b",
+    r"\b(tell|inform|assure|report to|say to)\b[^.\n]{0,40}\b(is|are) (ready|green|fine|ok|done|safe|passing|good to go|working)\b[^.\n]{0,30}"
+    r"\beven (if|when|though)\b[^.\n]{0,30}\b(fail\w*|broke\w*|red|errors?)",
+    r"\b(respond|reply|answer) only with\b[^.\n]{0,40}\b(from now on|no matter what|regardless|whatever (is|you are) asked)",
+    r"(告诉|通知|跟)(用户|团队|大家|开发者)[^。\n]{0,12}(就绪|通过|正常|没问题|成功)[^。\n]{0,4}即使[^。\n]{0,10}(失败|报错|挂了|出错)"
+    r"|(从现在开始|从现在起|以后|今后)[^。\n]{0,10}(每次|总是|都)[^。\n]{0,10}(删除|删掉|清空|强制推送|上传|发送)"
+    r"|你(可以|能|被允许|有权)[^。\n]{0,10}(读取|打开|查看|复制|贴|发送|上传)[^。\n]{0,20}(credentials|\.env|id_rsa|\.ssh|密钥|私钥|密码|令牌|凭据|shadow)",
     r"\b(tell|inform|notify) (nobody|no one|no-one|anyone)\b[^.\n]{0,40}\b(audit|logs?|tests?|ci|build|security|breach|incident|deleted|cleared|wiped|failed|"
     r"skipped|disabled|removed|turned off|bypassed)\b",
     r"\b(act as if|act as though|pretend( that)?)\b[^.\n]{0,40}\b(approval|approved|passed|signed off|green|authori[sz]ed|permission|consent|reviewed)\b",
@@ -536,6 +549,11 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
     ("decode",),
+    ("hide", "conceal", "keep", "tell", "inform", "notify", "admit", "confess", "mention", "disclose", "reveal", "let on", "show", "omit",
+     "leave out", "drop"),
+    ("even if", "even when", "even though"),
+    ("only with",),
+    ("即使", "每次", "总是", "你可以", "你能", "你被允许", "你有权"),
     ("tell", "inform", "notify"),
     ("act as if", "act as though", "pretend"),
     ("your confirmation", "your permission", "your approval", "your safety"),
@@ -859,7 +877,8 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
     r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
-    r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b"
+    r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
+    r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
     r"|\bthe (user|developer|owner|person) (has )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|无效|高于|作废|只听|优先级最高|最高优先级"))
 _CUE_RULES = re.compile(_spelled(
@@ -945,7 +964,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",
     "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
     "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose",
-    "required", "needed", "necessary", "from this moment", "starting now", "as of now"))
+    "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
@@ -1211,7 +1230,7 @@ _NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|s
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
 _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
-_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-]+){{0,2}}"
+_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-]+(?:\s+(?!is\b|was\b|are\b)[\w.\-]+)?){{0,2}}"
                     rf"(?:\s*[:=]|\s+(?:is|was|are|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b")
