@@ -428,10 +428,10 @@ _INJECTION_SOURCES = (
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
-    r"\b(hide|conceal|keep)\b (from|away from) (the |your )?(user|developer|person|human|team|owner|operator|reviewer)s? (the fact|that|what|how)\b"
-    r"|\b(do not|don't|dont|never|not)\b (tell|inform|notify|admit to|confess to|mention (it )?to|disclose to|reveal to|let on to|show) "
-    r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?|anyone|anybody)\b[^.\n]{0,20}\b(that |what |how )?you\b"
-    r"|\b(omit|leave out|drop|hide)\b[^.\n]{0,30}\b(where|that|how) you (changed|deleted|disabled|pushed|skipped|removed|modified|edited|ran|broke|bypassed)\b",
+    r"\b(hide|conceal|keep)\b (from|away from) (the |your )?(user|developer|person|human|team|owner|operator|reviewer)s? (the fact|that|what|how)\b",
+    r"\b(do not|don't|dont|never|not)\b (tell|inform|notify|admit to|confess to|mention (it )?to|disclose to|reveal to|let on to|show) "
+    r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?|anyone|anybody)\b[^.\n]{0,20}\b(that |what |how )?you\b",
+    r"\b(omit|leave out|drop|hide)\b[^.\n]{0,30}\b(where|how) you (changed|deleted|disabled|pushed|skipped|removed|modified|edited|ran|broke|bypassed)\b",
     r"\b(tell|inform|assure|report to|say to)\b[^.\n]{0,40}\b(is|are) (ready|green|fine|ok|done|safe|passing|good to go|working)\b[^.\n]{0,30}"
     r"\beven (if|when|though)\b[^.\n]{0,30}\b(fail\w*|broke\w*|red|errors?)",
     r"\b(respond|reply|answer) only with\b[^.\n]{0,40}\b(from now on|no matter what|regardless|whatever (is|you are) asked)",
@@ -549,8 +549,10 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
     ("decode",),
-    ("hide", "conceal", "keep", "tell", "inform", "notify", "admit", "confess", "mention", "disclose", "reveal", "let on", "show", "omit",
-     "leave out", "drop"),
+    ("hide from", "conceal from", "keep from", "hide away", "conceal away", "keep away"),
+    ("t tell", "never tell", "t inform", "never inform", "t notify", "never notify", "admit to", "confess to", "t mention", "never mention",
+     "disclose to", "reveal to", "let on", "t show", "never show"),
+    ("where you", "how you"),
     ("even if", "even when", "even though"),
     ("only with",),
     ("即使", "每次", "总是", "你可以", "你能", "你被允许", "你有权"),
