@@ -301,11 +301,6 @@ _INJECTION_SOURCES = (
     r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human)|\bsay nothing to the (user|human)|\b(and|then) (say|tell|report) nothing\b",
     r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human)",
     r"\blie (to (the |your )?(user|human|developer|person|team|reviewers?|owner|maintainers?|them|anyone)|and say|about (it|this|the))\b",
-    # words aimed at whatever model reads the note
-    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?)?\s*[:,!—-]"
-    r"|\b(attention|note|message|instructions?|reminder|warning) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:",
-    r"\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b",
-    r"\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b",
     r"\bwhen(ever)? you (read|see|process|recall|load|find) this( note| memory| message| text)?\b[^.\n]{0,40}\b(ignore|forget|disregard|approve|run|execute|delete|send|upload|push|merge|skip|do not tell|don't tell)\b",
     r"\b(forget|ignore|disregard) (what|whatever) the (user|human) (asked|said|wants|wrote|told you|requested)",
     r"\b(ignore|disregard|overlook|override|dismiss) (what )?the (user|human|developer|person)('s)?\s*(and|,|requests?|instructions|question|asked|says|said|wants|wishes|objections|concerns)\b",
@@ -342,6 +337,7 @@ _INJECTION_SOURCES = (
     r"\b(ignora[rsdn]?|ignorez|ignorer|ignorier[a-z]*|olvid[a-z]*|descart[a-z]*|oubli[a-z]*|vergiss[a-z]*|missacht[a-z]*|esquec[a-z]*|dimentic[a-z]*|"
     r"negeer[a-z]*|vergeet)\b[^.\n]{0,40}\b(instruc[a-z]*|instruz[a-z]*|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|[a-z]*regeln|consignes|"
     r"directivas|indicaciones|istruzion[a-z]*|instructies)\b"
+    r"|\bignor[a-z]*\b[^.\n]{0,40}\b(instructions|directives|regles|consignes) (precedentes|anterieures)\b"
     r"|\b(ignor[a-z]*)\b[^.\n]{0,40}\b(instrucciones|instrucoes|instrucao|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|[a-z]*regeln|consignes|"
     r"directivas|indicaciones|istruzion[a-z]*|instructies)\b",
     # Chinese
@@ -383,6 +379,7 @@ _INJECTION_SOURCES = (
     r"\b(even (if|when|though)|regardless|whether or not|no matter)\b",
     r"(就|都|一律|总是|只管)说[^。\n]{0,8}(测试|构建|部署|检查|ci|流水线|审计)[^。\n]{0,6}(通过|成功|没问题|正常)",
     r"\b(say|tell|report|claim|answer|reply|respond|assure|state)\b[^.\n]{0,60}\beven (if|when|though) (there (are|is|were|was)|it (is|isn't|was|wasn't|did|didn't|does|doesn't|fails?|failed)|"
+    r"(some|any|all|one|several|many) (of them )?(are|is|were|was|do|does|did|fail|failed)|"
     r"they (are|aren't|were|weren't|did|didn't|do|don't|fail|failed)|that'?s? (not|false|untrue|a lie))\b",
     r"\b(append|add|attach|include|put|insert)\b[^.\n]{0,40}\b(token|api key|password|cookie|session id|credentials|secret)s?\b[^.\n]{0,30}"
     r"\b(to|in|into) (every|each|all|any) (links?|urls?|images?|markdown links?|repl(y|ies)|responses?|messages?|commits?)\b",
@@ -434,7 +431,8 @@ _INJECTION_SOURCES = (
     r"\b(omit|leave out|drop|hide)\b[^.\n]{0,30}\b(where|how) you (changed|deleted|disabled|pushed|skipped|removed|modified|edited|ran|broke|bypassed)\b",
     r"\b(tell|inform|assure|report to|say to)\b[^.\n]{0,40}\b(is|are) (ready|green|fine|ok|done|safe|passing|good to go|working)\b[^.\n]{0,30}"
     r"\beven (if|when|though)\b[^.\n]{0,30}\b(fail\w*|broke\w*|red|errors?)",
-    r"\b(respond|reply|answer) only with\b[^.\n]{0,40}\b(from now on|no matter what|regardless|whatever (is|you are) asked)",
+    r"\b(respond|reply|answer) only with\b[^.\n]{0,40}\b(from now on|no matter what|regardless|whatever (is|you are) asked)"
+    r"|\btreat (a |any |the |all |every )?(failing|failed|red|broken)\b[^.\n]{0,30}\bas (passing|passed|green|ok|success(ful)?|healthy)\b",
     r"(告诉|通知|跟)(用户|团队|大家|开发者)[^。\n]{0,12}(就绪|通过|正常|没问题|成功)[^。\n]{0,4}即使[^。\n]{0,10}(失败|报错|挂了|出错)"
     r"|(从现在开始|从现在起|以后|今后)[^。\n]{0,10}(每次|总是|都)[^。\n]{0,10}(删除|删掉|清空|强制推送|上传|发送)"
     r"|你(可以|能|被允许|有权)[^。\n]{0,10}(读取|打开|查看|复制|贴|发送|上传)[^。\n]{0,20}(credentials|\.env|id_rsa|\.ssh|密钥|私钥|密码|令牌|凭据|shadow)",
@@ -454,8 +452,6 @@ _INJECTION_SOURCES = (
     r"|测试失败[^。\n]{0,6}(改|修改|删)[^。\n]{0,2}断言"
     r"|(上传|发送|发到|传到)[^。\n]{0,6}(transfer\.?sh|pastebin|网盘|外部|第三方|https?://)"
     r"|你(现在)?不再需要[^。\n]{0,6}(许可|同意|确认|批准|授权)",
-    r"(^|[.!?]\s+)(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!]\s*(please\s+)?(reveal|print|show|list|send|give|tell|dump|"
-    r"output|share|ignore|disregard|forget|delete|remove|push|merge|approve|disable|run|execute|upload|email|post)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -498,10 +494,6 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("quietly", "secretly", "silently", "covertly", "stealthily"), ("backdoor", "reverse shell", "keylogger"),
     ("omit this", "remove this", "hide this", "delete this", "skip this"),
     ("say nothing",), ("keep quiet", "keep silent", "keep mum"), ("lie ",),
-    ("ai:", "ai,", "ai!", "ai-", "ai—", "ais:", "model:", "model,", "llm", "assistant:", "assistant,", "agent:", "agent,", "bot:", "bot,",
-     "gpt", "claude", "copilot", "models:", "agents:", "assistants:", "attention", "note to", "note for", "message to", "message for",
-     "hey", "dear", "instruction", "reminder", "warning"),
-    ("reading this", "seeing this", "processing this", "reads this", "loading this"), ("if you are a",),
     ("you read this", "you see this", "you process this", "you recall this", "you load this", "you find this"),
     ("the user", "the human"), ("ignore the", "ignore what the", "disregard the", "overlook the", "override the", "dismiss the"), ("as your",), ("you to ",),
     ("you are allowed", "you are permitted", "you are authori", "you are free", "you are cleared", "you are now"),
@@ -554,7 +546,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
      "disclose to", "reveal to", "let on", "t show", "never show"),
     ("where you", "how you"),
     ("even if", "even when", "even though"),
-    ("only with",),
+    ("only with", "treat"),
     ("即使", "每次", "总是", "你可以", "你能", "你被允许", "你有权"),
     ("tell", "inform", "notify"),
     ("act as if", "act as though", "pretend"),
@@ -564,7 +556,6 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("fail",),
     ("banned", "forbidden", "not allowed", "disallowed", "prohibited"),
     ("忽略", "无视", "理会", "不用管", "假装", "见过", "看到", "读到", "接触过", "断言", "上传", "发送", "发到", "传到", "不再需要"),
-    ("ai", "model", "assistant", "agent", "llm", "claude", "copilot", "gpt", "codex", "gemini"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -782,7 +773,8 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
             if role in ("system", "system prompt", "assistant", "developer") and _ADDRESSING.match(after):
                 return f"opens a line as '{role}:' with an order (a fake role)"
             continue
-        if role in ("system", "system prompt", "assistant", "developer", "ai", "model") and _TO_MODEL.match(rest):
+        # "Model: answer in terms of the Makefile" speaks to the agent; the cues judge what it asks
+        if role in ("system", "system prompt", "developer") and _TO_MODEL.match(rest):
             return f"opens a line as '{role}:' with an order (a fake role)"
         if role in ("assistant", "ai", "model") and _FIRST_PERSON.match(rest):
             return f"speaks as '{role}:' (a made-up answer of the model)"
@@ -871,8 +863,34 @@ def _nfkc(text: str) -> str:
 # alone is everyday engineering ("ignore the generated files"); these combinations are not.
 _CUE_AGENT = re.compile(_spelled(r"\b(assistants?|agents?|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型"))
 _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你"))
+# Speaking to whatever model reads the note outright ("Note for agents:", "If you are an AI",
+# "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
+# first"), so it is no harm alone: only with a claim, secrecy, a bypass or an exposure.
+_CUE_STRONG = re.compile(_spelled(
+    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning|tip|p\.?s\.?) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
+    r"assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?| helpers?)?\s*[:,!—-]"
+    r"|\b(attention|note|message|instructions?|reminder|warning|tip) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:"
+    r"|\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b"
+    r"|\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
+    r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!]"  # a title may stand before it
+    r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"))
+# Putting what should stay private where anyone can take it.
+_CUE_EXPOSE = re.compile(_spelled(
+    r"\b(may|can|should|is to|are to) be (shared|posted|published|sent|given|pasted) (with|to) (anyone|everyone|whoever|anybody|the public)\b"
+    r"|\b(share|send|give|post|upload|paste)\b[^.\n]{0,40}\b(with|to) (anyone|everyone|whoever|anybody)\b"
+    r"|\b(upload|send|post|copy)\b[^\n]{0,40}\b(transfer\.?sh|pastebin|file\.io|paste\.\w+|gist\.github)"
+    r"|\bshare (the |your |any |all )?\S*\s?(tokens?|keys?|secrets?|credentials|passwords?)\b"))
+# The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
+_CUE_SEVERE = re.compile(_spelled(
+    r"\b(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
+    r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
+    r"disabl\w* (tls|ssl|certificate) (verification|checks?)|turn(ing)? off (the )?(branch protection|protections?|checks|ci|scanners?|security|2fa|mfa|audit\w*)|"
+    r"mark (all |every |any )?[\w ]{0,30}as (false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
+    r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|强制推送|删库|关闭[^。\n]{0,16}(校验|验证|检查|保护|审计|扫描)"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
-                                r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b|忽略|无视|不予理会|覆盖|不再遵守"))
+                                r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
+                                r"|\bcancel (your|the) (current |original )?(task|instructions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
+                                r"|忽略|无视|不予理会|覆盖|不再遵守"))
 _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|advisory|untrusted|authoritative|wins|"
     r"over everything|take orders|real instructions|current policy|not real|test data|granted|authori[sz]ed|maintainer rights)\b"
@@ -881,7 +899,7 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
-    r"|\bthe (user|developer|owner|person) (has )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
+    r"|\bthe (user|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|无效|高于|作废|只听|优先级最高|最高优先级"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
@@ -892,6 +910,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
+    r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|不要让用户知道|瞒着|悄悄"))
 _CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions?|wipe|rm -rf|disable|execute|run the command|upload|paste|"
@@ -900,8 +919,10 @@ _CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions
                                   r"credentials|secrets|\.env|\.ssh|private keys?|passwords?|merge freely|sudo|push (--force|-f)|rewrite (the )?history|"
                                   r"chmod 777|verify\s*=\s*false|disabl\w* (tls|ssl|certificate) (verification|checks?)|"
                                   r"turn(ing)? off (the )?(branch protection|protections?|checks|ci|tests|hooks|scanners?|security|2fa|mfa|logging|audit\w*)|"
-                                  r"run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
-                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|删除|执行|发到|上传|强制推送|强推|删库|直接合并|强制合并|跳过(代码)?审查"
+                                  r"run (\w+ )?scripts? automatically|execute (\w+ )?automatically|"
+                                  r"mark (all |every |any )?[\w ]{0,30}as (false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
+                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|\b(npm publish|twine upload|cargo publish|gem push)\b"
+                                  r"|删除|执行|发到|上传|强制推送|强推|删库|直接合并|强制合并|跳过(代码)?审查|关闭[^。\n]{0,16}(校验|验证|检查|保护|审计|扫描)"
                                   r"|\\bpush (straight|directly) to (main|master|prod|production)\\b"))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
@@ -966,7 +987,11 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",
     "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
     "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose",
-    "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked"))
+    "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked",
+    "attention", "note to", "note for", "message to", "message for", "hey", "dear", "reminder", "warning", "tip for", "tip to", "p.s",
+    "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
+    "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
+    "gpt", "codex", "gemini", "bot:", "bot,", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
@@ -984,13 +1009,19 @@ def _cue_problem(skeleton: str) -> bool:
     addressed = [at for word in _ADDRESS_INDEX.present(skeleton) for at in _all(skeleton, word)]
     if not found and not addressed:
         return False
-    clause_ends = [m.end() for m in _CLAUSE_END.finditer(skeleton)]
-    sentence_ends = [m.end() for m in _SENTENCE_END.finditer(skeleton)]
+    def span(at: int, ends: re.Pattern[str]) -> tuple[int, int]:
+        """The sentence around `at`, looked for near it first (ends over a whole 4 KB note cost
+        a fifth of a millisecond), over all the text before it when none is near."""
+        start = 0
+        for lo in (max(0, at - 300), 0):
+            for m in ends.finditer(skeleton, lo, at + 1):
+                start = m.end() if m.end() <= at else start
+            if start or lo == 0:
+                break
+        m = ends.search(skeleton, start)
+        return start, m.end() if m is not None else len(skeleton)
 
-    def span(at: int, ends: list[int]) -> tuple[int, int]:
-        start = max((e for e in ends if e <= at), default=0)
-        return start, next((e for e in ends if e > start), len(skeleton))
-
+    clause_ends, sentence_ends = _CLAUSE_END, _SENTENCE_END
     triggered = sorted({span(at, clause_ends) for at in found})
     if any(_cue_sentence(skeleton[a:b]) for a, b in triggered):
         return True
@@ -1010,6 +1041,15 @@ def _all(text: str, word: str) -> list[int]:
     return out
 
 
+_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b[^.,;:\n]{0,25}$")
+
+
+def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
+    """Whether `pattern` matches somewhere not governed by a negation just before it ("never
+    commit passwords" names a danger to avoid)."""
+    return any(not _NEGATION.search(sentence, 0, m.start()) for m in pattern.finditer(sentence))
+
+
 def _cue_sentence(sentence: str) -> bool:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
@@ -1025,7 +1065,10 @@ def _cue_sentence(sentence: str) -> bool:
     claim = has(_CUE_VERB) or has(_CUE_STATUS) or has(_CUE_SECRET)
     if addressed and claim and (has(_CUE_SECRET) or has(_CUE_DANGER) or has(_CUE_RULES)):
         return True
-    if agent and (has(_CUE_STATUS) or has(_CUE_WITHHOLD) or has(_CUE_BYPASS)):
+    if agent and (has(_CUE_STATUS) or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK)):
+        return True
+    if has(_CUE_STRONG) and (claim or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK) or has(_CUE_LEAK) or has(_CUE_AUTHORITY)
+                             or has(_CUE_EXPOSE) or _unnegated(_CUE_SEVERE, sentence)):
         return True
     if has(_CUE_SECRET) and (has(_CUE_DANGER) or has(_CUE_PERSON)):
         return True
@@ -1060,7 +1103,7 @@ _WORDS = re.compile(r"[a-z']+|[\u4e00-\u9fff]")
 
 # Words that only say who is addressed are the cue gate, not evidence: notes for an agent say "your
 # own key" as often as attacks say "your instructions", and the corpus would teach otherwise.
-_GATE_WORDS = frozenset(_spelled(w) for w in "you your yours yourself 你".split())
+_GATE_WORDS = frozenset(_spelled(w) for w in "you your yours yourself 你 ai ais assistant assistants agent agents model models llm llms copilot claude gpt bot bots chatbot".split())
 
 
 def _words_of(skeleton: str) -> list[str]:
@@ -1127,7 +1170,7 @@ def learned_score(skeleton: str) -> float:
     return bias + sum(words.get(w, 0.0) for w in set(found)) + sum(pairs.get(p, 0.0) for p in set(zip(found, found[1:])))
 
 
-_CUES = (_CUE_AGENT, _CUE_YOU, _CUE_VERB, _CUE_STATUS, _CUE_SECRET, _CUE_WITHHOLD, _CUE_BYPASS, _CUE_NOASK, _CUE_THIS,
+_CUES = (_CUE_AGENT, _CUE_YOU, _CUE_VERB, _CUE_STATUS, _CUE_SECRET, _CUE_WITHHOLD, _CUE_BYPASS, _CUE_NOASK, _CUE_THIS, _CUE_EXPOSE,
          _CUE_AUTHORITY, _CUE_LATER, _CUE_LEAK)
 
 
@@ -1237,6 +1280,7 @@ _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
+_LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)\s*(?:[:=]|is)\s*[\w.@\-]+\s*/\s*(?P<value>[^\s/]{6,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=])\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
@@ -1286,7 +1330,7 @@ _CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p(?P<value>[
 _HAS_DIGIT = re.compile(r"[0-9]")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
 _HAS_LETTER = re.compile(r"[A-Za-z]")
-_NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "密码", "口令", "密钥", "令牌", "秘钥")
+_NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "密码", "口令", "密钥", "令牌", "秘钥")
 
 
 def _credential_problem(text: str, *, light: bool = False) -> str | None:
@@ -1318,6 +1362,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
         # Each pattern needs a character or word the window may lack: that test is far cheaper.
         lowered = window.lower()
         regexes = [_PROSE, _WEAK_NAMED] if "auth" in lowered or "pass" in lowered else [_PROSE]
+        if "/" in window:
+            regexes.append(_LOGIN_PAIR)
         if ":" in window or "=" in window:
             regexes.append(_ASSIGNED)
         if not window.isascii():
