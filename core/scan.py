@@ -211,7 +211,7 @@ def _skeleton(folded: str) -> str:
 # ---------------------------------------------------------------- 2 instructions aimed at the model
 
 _VERB = (r"(ignore|disregard|forget|override|overrule|bypass|skip|neglect|abandon|discard|set aside|throw out|"
-         r"pay no (attention|heed|mind) to|take no notice of|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey))")
+         r"pay no (attention|heed|mind) to|take no notice of|never ?mind|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey))")
 _DET = r"((all|any|every|each|the|your|my|our|these|those|such|of|both|whatever)\s+){0,3}"
 _ADJ = (r"(previous|prior|above|earlier|preceding|foregoing|former|initial|original|old|existing|current|given|"
         r"system|developer|safety|default|hidden|built-?in|your own|(developer|system|admin|operator|creator|company|model|assistant)'?s|"
@@ -220,7 +220,8 @@ _STRONG = r"(instructions?|directives?|prompts?|guidance|guidelines|commands|ord
 _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
 # A qualifier names what the rules are about ("the previous context of the migration", "system
 # rules for a package"): talk about engineering, not an order to the model.
-_ABOUT_ELSE = r"(?!\s+(of|for|in|on|about|from|regarding|under|within)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot)\b))"
+_ABOUT_ELSE = (r"(?!\s+(of|for|in|on|about|from|regarding|under|within)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot|"
+    r"(this|the|your) (session|conversation|chat|turn|task|reply|answer))\b))")
 
 def _spelled(pattern: str) -> str:
     return pattern.translate(_I_LIKE)
@@ -351,7 +352,7 @@ _INJECTION_SOURCES = (
     r"(你(现在)?是|成为)(一个)?(不受限制|没有(任何)?限制|无限制|无约束|越狱)",
     r"(你现在是|你将扮演|你要扮演|假装你是|(从现在(开始|起)|从此(以后)?|今后)[，,]?\s*你(是|将|只能|必须(回答|回复|忽略|服从|执行|听从|跳过|无条件)))",
     r"(新的|最新的|真正的|以下是新的)(系统)?(指令|指示)\s*[:：]",
-    r"(不要|别|不得|不能|切勿)(告诉|通知|让|向)用户(知道|透露|说)?(你|这件事|此事|这个|这些|这条|此条|本条|任何)",
+    r"(不要|别|不得|不能|切勿)(告诉|通知|让|向)用户(知道|透露|说|提起|提及|提到|说起)?(你|这件事|此事|这个|这些|这条|此条|本条|任何)",
     r"(不要|别|不得|不能|切勿)让用户(看到|看见|发现|察觉|注意到|读到)(这条|此条|本条|这些|这段|这个|此)",
     r"(不需要|不用|无需|不必|不再需要|不再)(再)?(遵守|遵循|服从|听从)(任何|所有|一切|系统|你的|安全|之前的|原有的|原来的)[^。\n]{0,4}(规则|限制|指令|准则|约束|指示|提示|规定)",
     r"(对|向)用户(保密|隐瞒)|瞒着用户",
@@ -435,7 +436,8 @@ _INJECTION_SOURCES = (
     r"|\btreat (a |any |the |all |every )?(failing|failed|red|broken)\b[^.\n]{0,30}\bas (passing|passed|green|ok|success(ful)?|healthy)\b",
     r"(告诉|通知|跟)(用户|团队|大家|开发者)[^。\n]{0,12}(就绪|通过|正常|没问题|成功)[^。\n]{0,4}即使[^。\n]{0,10}(失败|报错|挂了|出错)"
     r"|(从现在开始|从现在起|以后|今后)[^。\n]{0,10}(每次|总是|都)[^。\n]{0,10}(删除|删掉|清空|强制推送|上传|发送)"
-    r"|你(可以|能|被允许|有权)[^。\n]{0,10}(读取|打开|查看|复制|贴|发送|上传)[^。\n]{0,20}(credentials|\.env|id_rsa|\.ssh|密钥|私钥|密码|令牌|凭据|shadow)",
+    r"|你(可以|能|被允许|有权)[^。\n]{0,10}(读取|打开|查看|复制|贴|发送|上传)[^。\n]{0,20}(credentials|\.env|id_rsa|\.ssh|密钥|私钥|密码|令牌|凭据|shadow)"
+    r"|你(之前|原来|先前|收到)?的(指令|规则|指示|设定|提示词?)[^。\n]{0,4}(已经|已)?(失效|作废|无效|过期|不再有效|取消)",
     r"\b(tell|inform|notify) (nobody|no one|no-one|anyone)\b[^.\n]{0,40}\b(audit|logs?|tests?|ci|build|security|breach|incident|deleted|cleared|wiped|failed|"
     r"skipped|disabled|removed|turned off|bypassed)\b",
     r"\b(act as if|act as though|pretend( that)?)\b[^.\n]{0,40}\b(approval|approved|passed|signed off|green|authori[sz]ed|permission|consent|reviewed)\b",
@@ -456,7 +458,7 @@ _INJECTION_SOURCES = (
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
 # in a window around them: one alternation over a whole 4 KB note costs tens of milliseconds.
-_VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "skip", "neglect", "abandon", "discard",
+_VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "skip", "neglect", "abandon", "discard", "never mind", "nevermind",
                "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed")
 _WHO = ("user", "human", "operator")
 # Two rules about secrets put where others read them share their words, and so one pass.
@@ -547,7 +549,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("where you", "how you"),
     ("even if", "even when", "even though"),
     ("only with", "treat"),
-    ("即使", "每次", "总是", "你可以", "你能", "你被允许", "你有权"),
+    ("即使", "每次", "总是", "你可以", "你能", "你被允许", "你有权", "你之前", "你原来", "你先前", "你收到", "你的"),
     ("tell", "inform", "notify"),
     ("act as if", "act as though", "pretend"),
     ("your confirmation", "your permission", "your approval", "your safety"),
@@ -724,7 +726,8 @@ _TO_MODEL = re.compile(
     r"from now on|new instructions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send|"
     r"wipe|destroy|drop|erase|dump|leak|give|show|tell|list|disable|bypass|skip|remove)\b",
 )
-_FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done)\b")
+_FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done|"
+                           r"\w+(ing|ed) (now|it|them|everything|all)\b)\b")
 # What only an order to the model starts with (an engineering line may start with "run" or "never").
 _ADDRESSING = re.compile(r"(you|your|you're|youre|obey|ignore|disregard|pretend|reveal|from now on|new instructions|unrestricted)\b")
 _HEADING_THEN_ORDER = re.compile(r"^\s*#{1,6}\s*(system|assistant|developer|system prompt|instructions?)\s*\n\s*(?P<next>[^\n]+)", re.MULTILINE)
@@ -843,7 +846,8 @@ def _decoded_payloads(text: str) -> list[str]:
 
 # Common English words as rot13 writes them ("the", "you", "and", "all", "ignore", "instructions",
 # in the skeleton's spelling): plain notes never hold them, a rot13 payload always does.
-_ROT13_HINTS = (" gur ", " ibh ", " ibhe ", " naq ", " nii ", "vtaber", "vafgehpgvbaf", "cerivbhf", "rot13", "rot-13", "ebg13")
+_ROT13_HINTS = (" gur ", " ibh ", " ibhe ", " naq ", " nii ", "vtaber", "vafgehpgvbaf", "cerivbhf", "rot13", "rot-13", "ebg13",
+                *(_spelled(w) for w in ("qvfertneq", "cevbe", "qverpgvirf", "ehyrf", "sbetrg", "cebzcg", "flfgrz", "bireevqr")))
 
 
 def _rot13_hint(skeleton: str) -> bool:
