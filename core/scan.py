@@ -884,13 +884,6 @@ _CUE_EXPOSE = re.compile(_spelled(
     r"|\b(share|send|give|post|upload|paste)\b[^.\n]{0,40}\b(with|to) (anyone|everyone|whoever|anybody)\b"
     r"|\b(upload|send|post|copy)\b[^\n]{0,40}\b(transfer\.?sh|pastebin|file\.io|paste\.\w+|gist\.github)"
     r"|\bshare (the |your |any |all )?\S*\s?(tokens?|keys?|secrets?|credentials|passwords?)\b"))
-# The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
-_CUE_SEVERE = re.compile(_spelled(
-    r"\b(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
-    r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
-    r"disabl\w* (tls|ssl|certificate) (verification|checks?)|turn(ing)? off (the )?(branch protection|protections?|checks|ci|scanners?|security|2fa|mfa|audit\w*)|"
-    r"mark (all |every |any )?[\w ]{0,30}as (false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
-    r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|强制推送|删库|关闭[^。\n]{0,16}(校验|验证|检查|保护|审计|扫描)"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
                                 r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
@@ -917,17 +910,18 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|不要让用户知道|瞒着|悄悄"))
-_CUE_DANGER = re.compile(_spelled(r"\b(force-?push|push to main|delete|deletions?|wipe|rm -rf|disable|execute|run the command|upload|paste|"
-                                  r"exfiltrate|destructive|authorized_keys|pastebin|drop database|approve (every|all|any)|always approve|"
-                                  r"(always )?answer lgtm|push directly to (main|production|prod)|"
-                                  r"credentials|secrets|\.env|\.ssh|private keys?|passwords?|merge freely|sudo|push (--force|-f)|rewrite (the )?history|"
-                                  r"chmod 777|verify\s*=\s*false|disabl\w* (tls|ssl|certificate) (verification|checks?)|"
-                                  r"turn(ing)? off (the )?(branch protection|protections?|checks|ci|tests|hooks|scanners?|security|2fa|mfa|logging|audit\w*)|"
-                                  r"run (\w+ )?scripts? automatically|execute (\w+ )?automatically|"
-                                  r"mark (all |every |any )?[\w ]{0,30}as (false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
-                                  r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|\b(npm publish|twine upload|cargo publish|gem push)\b"
-                                  r"|删除|执行|发到|上传|强制推送|强推|删库|直接合并|强制合并|跳过(代码)?审查|关闭[^。\n]{0,16}(校验|验证|检查|保护|审计|扫描)"
-                                  r"|\\bpush (straight|directly) to (main|master|prod|production)\\b"))
+# The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
+_SEVERE = (r"\b(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
+           r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
+           r"disabl\w* (tls|ssl|certificate) (verification|checks?)|turn(ing)? off (the )?(branch protection|protections?|checks|ci|scanners?|security|2fa|mfa|audit\w*)|"
+           r"mark (all |every |any )?[\w ]{0,30}as (false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
+           r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|强制推送|删库|关闭[^。\n]{0,16}(校验|验证|检查|保护|审计|扫描)")
+_CUE_SEVERE = re.compile(_spelled(_SEVERE))
+# Any dangerous act: the severe ones, and those that are daily work unless the sentence is an order to the model.
+_CUE_DANGER = re.compile(_spelled(
+    r"\b(delete|deletions?|wipe|disable|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
+    r"(always )?answer lgtm|merge freely|sudo|turn(ing)? off (the )?(tests|hooks|logging)|run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
+    r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|执行|发到|上传|强推|直接合并|强制合并|跳过(代码)?审查|" + _SEVERE))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
 _CUE_NOASK = re.compile(_spelled(
