@@ -210,13 +210,13 @@ def _skeleton(folded: str) -> str:
 
 # ---------------------------------------------------------------- 2 instructions aimed at the model
 
-_VERB = (r"(ignore|disregard|forget|override|overrule|bypass|skip|neglect|abandon|discard|set aside|throw out|"
+_VERB = (r"(ignore|disregard|forget|override|overrule|overlook|bypass|skip|neglect|abandon|discard|set aside|throw out|"
          r"pay no (attention|heed|mind) to|take no notice of|never ?mind|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey))")
 _DET = r"((all|any|every|each|the|your|my|our|these|those|such|of|both|whatever)\s+){0,3}"
 _ADJ = (r"(previous|prior|above|earlier|preceding|foregoing|former|initial|original|old|existing|current|given|"
         r"system|developer|safety|default|hidden|built-?in|your own|(developer|system|admin|operator|creator|company|model|assistant)'?s|"
         r"(maintainer|owner|user|team|project|repo|repository)('s|s'|s))")
-_STRONG = r"(instructions?|directives?|prompts?|guidance|guidelines|commands|orders|programming|training|system prompt|guardrails|safeguards|content policy)"
+_STRONG = r"(instructions?|directions|directives?|prompts?|guidance|guidelines|commands|orders|programming|training|system prompt|guardrails|safeguards|content policy)"
 _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
 # A qualifier names what the rules are about ("the previous context of the migration", "system
 # rules for a package"): talk about engineering, not an order to the model.
@@ -236,9 +236,9 @@ _INJECTION_SOURCES = (
     rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
-    rf"|{_DET}(instructions?|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
+    rf"|{_DET}(instructions?|directions|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
     # the rules themselves, with nothing after them that says which ("ignore the rules for generated files" is lint)
-    rf"\b{_VERB}\s+the\s+(rules|instructions|guidelines|restrictions|guardrails|policies|directives)\s*([.!;,]|$)",
+    rf"\b{_VERB}\s+the\s+(rules|instructions|directions|guidelines|restrictions|guardrails|policies|directives)\s*([.!;,]|$)",
     r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
     r"\b(act|behave|respond) as (if you (are|were) )?(an? )?(unrestricted|unfiltered|jailbroken|evil|dan|ai without)",
     r"\bpretend (to be|you are|that you are) (an? )?(unrestricted|unfiltered|jailbroken|evil|dan|different|another|human|root)",
@@ -246,45 +246,45 @@ _INJECTION_SOURCES = (
     r"\bfrom now on,? you (will|must|shall|should|are to|have to) (reply|respond|answer|act|behave|pretend|ignore|disregard|"
     r"obey|only|never|always|not|refuse|comply|output|speak|talk|say|follow only|be)\b",
     r"\bfrom now on,? you (are|will be) (a|an|no longer|dan|free|unrestricted|my)\b",
-    r"\b(new|updated|real|actual|true|revised|following|secret) (system )?(instructions?|directives?|orders)\s*:",
-    r"\b(reveal|print|show|repeat|leak|output|dump|disclose|tell me) (me |us )?(your|the) (system prompt|hidden instructions|"
-    r"initial instructions|instructions above|original instructions|prompt)",
-    r"\b(do not|don't|dont|never|not) (tell|inform|notify|alert|show|let) (the )?(user|human|operator)s? "
+    r"\b(new|updated|real|actual|true|revised|following|secret) (system )?(instructions?|directions|directives?|orders)\s*:",
+    r"\b(reveal|print|show|repeat|leak|output|dump|disclose|tell me) (me |us )?(your|the) (system prompt|hidden instructions|hidden directions|"
+    r"initial instructions|initial directions|instructions above|original instructions|original directions|prompt)",
+    r"\b(do not|don't|dont|never|not) (tell|inform|notify|alert|show|let) (the )?(user|human|operator|developer|person|owner)s? "
     r"(that you|you |this\b|it\b|what you|know|anything|see|find out|notice)",
-    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) the (user|human|operator) about\b",
-    r"\b(do not|don't|dont|never) (reveal|disclose|mention|say|admit) (this |it |that |anything )?to the (user|human|operator)",
-    r"\b(the )?(user|human|operator) (never|doesn't|does not|won't|will not|must not|should not|cannot|can't) "
+    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) the (user|human|operator|developer|person|owner) about\b",
+    r"\b(do not|don't|dont|never) (reveal|disclose|mention|say|admit) (this |it |that |anything )?to the (user|human|operator|developer|person|owner)",
+    r"\b(the )?(user|human|operator|developer|person|owner) (never|doesn't|does not|won't|will not|must not|should not|cannot|can't) "
     r"(finds? out|learns?|notices?|realises?|realizes?|discovers?|suspects?)\b",
-    r"\b(your|you (received|were given|got|have been given|have))\b[^.\n]{0,30}\b(instructions?|directives?|prompts?|guidelines|rules)\b"
+    r"\b(your|you (received|were given|got|have been given|have))\b[^.\n]{0,30}\b(instructions?|directions|directives?|prompts?|guidelines|rules)\b"
     r"[^.\n]{0,30}\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|(have been|were|are now) (updated|changed|replaced|rewritten|revised|amended))",
-    r"\b(instructions?|directives?|prompts?|guidelines|rules) you (received|were given|got|have been given|have)\b[^.\n]{0,30}"
+    r"\b(instructions?|directions|directives?|prompts?|guidelines|rules) you (received|were given|got|have been given|have)\b[^.\n]{0,30}"
     r"\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|wrong|fake)",
-    r"\b(treat|consider|use|take|read) (this|it|the following|these)( \w+)? as (your )?(new |real |updated )?(system prompt|instructions|directives|orders|rules)"
-    r"|\b(treat|consider|use|take|read|regard)\b[^.\n]{0,40}? as your (new |real |updated |actual )?(system prompt|instructions|directives|orders|rules)\b",
-    r"\b(this|the following) (note|memory|message|text|record|line)s? (is|are|acts as|serves as) (your )?(new |real |updated )?(system prompt|instructions|directives)",
+    r"\b(treat|consider|use|take|read) (this|it|the following|these)( \w+)? as (your )?(new |real |updated )?(system prompt|instructions|directions|directives|orders|rules)"
+    r"|\b(treat|consider|use|take|read|regard)\b[^.\n]{0,40}? as your (new |real |updated |actual )?(system prompt|instructions|directions|directives|orders|rules)\b",
+    r"\b(this|the following) (note|memory|message|text|record|line)s? (is|are|acts as|serves as) (your )?(new |real |updated )?(system prompt|instructions|directions|directives)",
     r"\b(overrides?|supersedes?|takes? precedence over|replaces?|cancels?) (all|any|every|your)( other| previous| prior| earlier| existing)? "
-    r"(instructions|directives|prompts|guidelines|system prompt|ones|rules)",
-    r"\byour (new|real|true|actual|only|primary|secret|hidden) (task|goal|job|role|objective|instructions?|purpose|mission)(,[^,.\n]{0,40},)? (is|are|now)\b",
+    r"(instructions|directions|directives|prompts|guidelines|system prompt|ones|rules)",
+    r"\byour (new|real|true|actual|only|primary|secret|hidden) (task|goal|job|role|objective|instructions?|directions|purpose|mission)(,[^,.\n]{0,40},)? (is|are|now)\b",
     r"\b(ignore|disregard|bypass|forget) (all |any |your )?safety\b",
     r"\byou (must|should|will|need to|have to) (now )?(ignore|disregard|forget|bypass|override) (the |your |all |any )?"
-    r"(safety|rules|instructions|guidelines|restrictions|system|previous|prior|above)",
+    r"(safety|rules|instructions|directions|guidelines|restrictions|system|previous|prior|above)",
     r"\b(do not|don't|dont|never) (mention|reveal|disclose|report|show) (this|it|that|these|any of this)\b[^.\n]{0,30}\b(user|human|anyone)",
     r"\bkeep (this|it|that|these|the following|the rest|what follows) (a )?(secret|hidden|private|quiet|confidential) from (the |your )?"
     r"(\w+ )?(user|human|operator|them|developer|person|owner|reviewer|maintainer)",
-    r"\bhide (this|it|that|these) from (the )?(user|human|operator)",
-    r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator)",
-    r"\bthe (user|human) (must|should|need) (not|never) (know|find out|learn|see)",
+    r"\bhide (this|it|that|these) from (the )?(user|human|operator|developer|person|owner)",
+    r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator|developer|person|owner)",
+    r"\bthe (user|human|developer|person|owner) (must|should|need) (not|never) (know|find out|learn|see)",
     r"\bjailbreak\s*[:!]|\bjailbreak (mode|enabled|activated|the (model|assistant|ai)|yourself)\b|\bdan mode\b|\bdo anything now\b",
     rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
     r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
     r"\bstop asking (for |the user for )?(permission|confirmation|approval)|\b(run|execute) destructive (commands|operations)",
-    r"\b(do|follow|obey) what this (note|memory|message|record) says|\bnot what the (user|human) (says|wants|asks|asked)",
+    r"\b(do|follow|obey) what this (note|memory|message|record) says|\bnot what the (user|human|developer|person|owner) (says|wants|asks|asked)",
     r"\b(lower|less) priority than this (memory|note|message)|\bthis (memory|note|message) (takes|has) (priority|precedence) over",
-    r"\b(user|human|operator)s? (is|are) not to be (told|informed|notified|shown)",
+    r"\b(user|human|operator|developer|person|owner)s? (is|are) not to be (told|informed|notified|shown)",
     r"\b(conceal|hide|keep) (this|it|these|that|the change|the changes)\b[^.\n]{0,30}\bfrom (the )?(user|human|person|people|operator|owner)",
     r"\bmake no mention of (this|it|these)|\b(never|do not|don\'t) (mention|reveal|disclose) (this|these) (memory|memories|note|notes)\b|\bin your (replies|answers|responses)\b[^.\n]{0,20}\b(omit|never|do not|don\'t)",
     r"\bpretend (this|the|that) (memory|note|message|record) (doesn\'t|does not|didn\'t|did not) exist",
-    r"\bwhen(ever)? the (user|human) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
+    r"\bwhen(ever)? the (user|human|developer|person|owner) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
     r"(无视|忽略|不要理会|不用管)用户的?(要求|指令|请求|话)|按(照)?这条(记录|笔记|记忆|备注)(执行|来做|去做)",
     r"(不要|别|不得|切勿)把[^。，,\n]{0,8}告诉用户",
     r"把[^。\n]{0,8}(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
@@ -293,42 +293,42 @@ _INJECTION_SOURCES = (
     r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant)\b[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
     r"(always |now |immediately )?(push directly|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|bypass|never ask|not ask|lie)\b",
     r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|uncensored|jailbroken)\b",
-    r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|programming|rules|behaviou?r|guidelines)",
-    r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directives?|commands?|orders?|task)\s*[:：]",
+    r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|directions|programming|rules|behaviou?r|guidelines)",
+    r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directions|directives?|commands?|orders?|task)\s*[:：]",
     r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate|"
     r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
     r"\b(add|insert|install|plant|hide|open|start|spawn|create|run) (a |an )?(backdoor|reverse shell|keylogger)",
     r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
-    r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human)|\bsay nothing to the (user|human)|\b(and|then) (say|tell|report) nothing\b",
-    r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human)",
+    r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human|developer|person|owner)|\bsay nothing to the (user|human|developer|person|owner)|\b(and|then) (say|tell|report) nothing\b",
+    r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human|developer|person|owner)",
     r"\blie (to (the |your )?(user|human|developer|person|team|reviewers?|owner|maintainers?|them|anyone)|and say|about (it|this|the))\b",
     r"\bwhen(ever)? you (read|see|process|recall|load|find) this( note| memory| message| text)?\b[^.\n]{0,40}\b(ignore|forget|disregard|approve|run|execute|delete|send|upload|push|merge|skip|do not tell|don't tell)\b",
-    r"\b(forget|ignore|disregard) (what|whatever) the (user|human) (asked|said|wants|wrote|told you|requested)",
-    r"\b(ignore|disregard|overlook|override|dismiss) (what )?the (user|human|developer|person)('s)?\s*(and|,|requests?|instructions|question|asked|says|said|wants|wishes|objections|concerns)\b",
+    r"\b(forget|ignore|disregard) (what|whatever) the (user|human|developer|person|owner) (asked|said|wants|wrote|told you|requested)",
+    r"\b(ignore|disregard|overlook|override|dismiss) (what )?the (user|human|developer|person)('s)?\s*(and|,|requests?|instructions|directions|question|asked|says|said|wants|wishes|objections|concerns)\b",
     r"\bas your (admin(istrator)?|developer|creator|owner|operator|master|boss|supervisor|maker)\b",
     r"\b(i|we) (hereby )?(authori[sz]e|allow|permit|order|command|instruct) you to (bypass|ignore|disregard|skip|override|break|disable)",
     r"\byou are (now )?(allowed|permitted|authori[sz]ed|free|cleared) to (ignore|bypass|disregard|break|override|skip) "
-    r"(all |the |any |your )?(rules|restrictions|instructions|guidelines|safety|policies|limits|filters)",
+    r"(all |the |any |your )?(rules|restrictions|instructions|directions|guidelines|safety|policies|limits|filters)",
     r"\b(safety|guardrails?|content filters?|safety filters?|restrictions)\s*(=|:|is|are)?\s*(off|disabled|false|none|removed|lifted)\b",
     r"\b(respond|reply|answer) only with the contents\b|\b(respond|reply|answer) (only )?with the contents of\b",
     r"\b(send|upload|post|email|leak|exfiltrate|paste|transmit|forward)\b[^.\n]{0,40}\b(\.env|\.ssh|id_rsa|aws/credentials|secrets|api keys|tokens|"
     r"private keys?|credentials|passwords|ssh keys)\b[^.\n]{0,40}\b(to|at|via|into)\s+(the |a |an )?(me|us|this|my|http|https|pastebin|a gist|gist|an external|the following|attacker)",
-    r"\bkeep (the )?(user|human|operator) (in the dark|unaware|uninformed|out of the loop)",
-    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) (the )?(user|human|operator)\s*[,;]\s*(just|simply|only)",
+    r"\bkeep (the )?(user|human|operator|developer|person|owner) (in the dark|unaware|uninformed|out of the loop)",
+    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) (the )?(user|human|operator|developer|person|owner)\s*[,;]\s*(just|simply|only)",
     r"\b(developer|god|debug|admin|sudo) mode (is )?(enabled|activated|on|unlocked)\b[^\n]{0,40}?(everything|anything|all)\b[^.\n]{0,12}(allowed|permitted|goes)",
     r"\b(developer|god|admin|sudo) mode (is )?(enabled|activated|on|unlocked)\s*[.!:]?\s*(you|ignore|no (restrictions|rules|limits|filters))",
     r"\b(disable|turn off|switch off|remove) (your|the|all) (safety|content) (filters?|guidelines|checks|rules|restrictions)",
     # rules declared void without naming who ("the previous rules no longer apply")
-    r"\b(previous|prior|earlier|above|old|original|initial|existing|all|any|these|those) ((safety|system|other) )?(rules|instructions|guidelines|guidance|"
+    r"\b(previous|prior|earlier|above|old|original|initial|existing|all|any|these|those) ((safety|system|other) )?(rules|instructions|directions|guidelines|guidance|"
     r"directives|prompts?|restrictions|constraints|guardrails) (no longer (apply|count|matter|hold|bind)|(are|were|have been|is) (now )?(void|obsolete|"
     r"cancell?ed|revoked|suspended|lifted|null|invalid|superseded|overridden|removed|disabled|gone))",
-    r"\b(hidden|secret|private|covert) (instructions?|directives?|commands?|orders?|task) (for|to) (the |any |all )?(ai|model|llm|assistant|agent|bot)s?\b",
+    r"\b(hidden|secret|private|covert) (instructions?|directions|directives?|commands?|orders?|task) (for|to) (the |any |all )?(ai|model|llm|assistant|agent|bot)s?\b",
     r"\b(unrestricted|unfiltered|uncensored|jailbroken|no[- ]limits?|no[- ]rules|no[- ]filter) mode\b",
     r"\b(this|the following) (note|memory|message|text|record) (outranks|overrides|supersedes|trumps|beats|takes precedence over) (your|the|any|all)\b"
-    r"|\beven if (it|this) (conflicts|contradicts|disagrees) with (your|the|any|earlier|previous|prior|other) (\w+ )?(orders|instructions|rules|directives|system prompt|guidelines)",
+    r"|\beven if (it|this) (conflicts|contradicts|disagrees) with (your|the|any|earlier|previous|prior|other) (\w+ )?(orders|instructions|directions|rules|directives|system prompt|guidelines)",
     r"\b(guardrails|rules|restrictions|filters|guidelines|limits|safety rules|safety checks)\b[^.\n]{0,30}\byour\b[^.\n]{0,30}\b(were|have been|are|is|was) (now )?"
     r"(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)\b",
-    r"\b(guardrails|rules|restrictions|filters|guidelines|instructions|limits|safety rules|safety checks) you (follow|obey|have|were given|are under)\b[^.\n]{0,20}"
+    r"\b(guardrails|rules|restrictions|filters|guidelines|instructions|directions|limits|safety rules|safety checks) you (follow|obey|have|were given|are under)\b[^.\n]{0,20}"
     r"\b(were|have been|are|is) (now )?(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)",
     r"\b(you|the (assistant|model|ai|agent|bot)) (is|are|will be) now (in |an? )?(unrestricted|unfiltered|uncensored|jailbroken|unbound|free of)",
     r"\b(comply|complies|obey|obeys) with (any|every|all|each) (request|instruction|order|command|prompt)s?\b[^.\n]{0,30}\b(without|no matter|regardless|even)",
@@ -338,7 +338,7 @@ _INJECTION_SOURCES = (
     r"\b(ignora[rsdn]?|ignorez|ignorer|ignorier[a-z]*|olvid[a-z]*|descart[a-z]*|oubli[a-z]*|vergiss[a-z]*|missacht[a-z]*|esquec[a-z]*|dimentic[a-z]*|"
     r"negeer[a-z]*|vergeet)\b[^.\n]{0,40}\b(instruc[a-z]*|instruz[a-z]*|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|[a-z]*regeln|consignes|"
     r"directivas|indicaciones|istruzion[a-z]*|instructies)\b"
-    r"|\bignor[a-z]*\b[^.\n]{0,40}\b(instructions|directives|regles|consignes) (precedentes|anterieures)\b"
+    r"|\bignor[a-z]*\b[^.\n]{0,40}\b(instructions|directions|directives|regles|consignes) (precedentes|anterieures)\b"
     r"|\b(ignor[a-z]*)\b[^.\n]{0,40}\b(instrucciones|instrucoes|instrucao|anweisung[a-z]*|vorgaben|reglas|regles|regras|regole|[a-z]*regeln|consignes|"
     r"directivas|indicaciones|istruzion[a-z]*|instructies)\b",
     # Chinese
@@ -391,11 +391,11 @@ _INJECTION_SOURCES = (
     r"\b(do not|don't|dont|never|not) (tell|inform|notify|mention (it )?to|let on to|report (it )?to) (anyone|anybody|the (user|developer|team|reviewer|person|owner)s?) "
     r"(that )?(the )?(tests?|builds?|ci|checks?|lint(er|ing)?|scans?|audits?|reviews?|migrations?|hooks?)\b[^.\n]{0,20}\b(were|was|are|is|got|have been|has been) "
     r"(skipped|failed|failing|disabled|turned off|broken|red|bypassed|removed|commented out)\b",
-    r"\b(grant|fulfil+|comply with|obey|carry out|honou?r)\b (every|all|any|each) (requests?|commands?|instructions?|orders?)\b",
+    r"\b(grant|fulfil+|comply with|obey|carry out|honou?r)\b (every|all|any|each) (requests?|commands?|instructions?|directions|orders?)\b",
     r"\b(this|these) (notes?|memor(y|ies)|files?|messages?|records?|entries) (replace|replaces|override|overrides|supersede|supersedes|outrank|outranks|"
     r"trump|trumps|beat|beats|win over|wins over|come before|comes before|take priority over|takes priority over) (whatever|what|anything|everything|all|any|the)\b"
-    r"[^.\n]{0,30}\b(operator|developer|user|system|admin|administrator|owner|configured|said|told|set|gave|instructions|rules|settings)\b",
-    r"\b(when(ever)?|if) (the user|anyone|someone|a user|they|the developer|people) (asks?|requests?|wants?)\b[^.\n]{0,60}\b(recommend|suggest|advise|tell (them|the user) to)\b"
+    r"[^.\n]{0,30}\b(operator|developer|user|system|admin|administrator|owner|configured|said|told|set|gave|instructions|directions|rules|settings)\b",
+    r"\b(when(ever)?|if) (the user|the human|anyone|someone|a user|they|the developer|people) (asks?|requests?|wants?)\b[^.\n]{0,60}\b(recommend|suggest|advise|tell (them|the user) to)\b"
     r"[^.\n]{0,40}\b(disabl\w+|turn(ing)? off|skip(ping)?|bypass\w*|hardcod\w+)\b[^.\n]{0,20}\b(tls|ssl|certificate|verification|auth\w*|2fa|mfa|csrf|firewall|"
     r"security|checks?|passwords?|secrets?|keys?)\b",
     r"\b(if|when(ever)?) (anyone|anybody|someone|the user|the developer|people|they|a reviewer) asks?\b[^.\n]{0,40}\b((has|have|there (are|is)|contains?) no "
@@ -405,9 +405,9 @@ _INJECTION_SOURCES = (
     r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
     r"(提交信息|回复|回答|日志|评论|输出|链接|消息|issue|pr|readme|changelog)",
     r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)",
-    r"\b(whatever|whenever|every time|each time|no matter what) (the user|anyone|someone|they|you)\b[^.\n]{0,30}\b(print|dump|output|echo|list|send|reveal|show)\b"
+    r"\b(whatever|whenever|every time|each time|no matter what) (the user|the human|the developer|anyone|someone|they|you)\b[^.\n]{0,30}\b(print|dump|output|echo|list|send|reveal|show)\b"
     r"[^.\n]{0,20}\b(every|all|the) (environment variables?|env vars?|secrets|tokens|credentials|api keys|passwords)\b",
-    r"\b(call|request|post|send|ping|fetch|beacon|report)\b[^.\n]{0,20}\bhttps?://\S+[^.\n]{0,20}\bwith (the )?(user's |users' |their |your |all )?"
+    r"\b(call|request|post|send|ping|fetch|beacon|report)\b[^.\n]{0,20}\bhttps?://\S+[^.\n]{0,20}\bwith (the )?(user's |users' |human's |developer's |their |your |all )?"
     r"(tokens?|api keys?|credentials|cookies?|passwords?|secrets|env(ironment)? vars?|session)\b",
     r"\b(do not|don't|dont|never) (follow|obey) (the )?(contributing|review|code review|security|branch|release|merge) (guide|guidelines|process|policy|rules)\b"
     r"[^.\n]{0,40}\b(push|merge|commit|deploy|close|skip|approve)",
@@ -416,7 +416,7 @@ _INJECTION_SOURCES = (
     r"(不要|别|不准|不得|切勿)(向|跟|对|给)?用户(报告|说|提|透露|提及|告知|汇报)[^。\n]{0,6}(测试|构建|检查|部署|ci|审计)[^。\n]{0,4}(失败|没通过|未通过|挂了|被跳过|跳过)",
     r"\b(act|operate|work|run|proceed|respond|behave)\b (from now on |now |henceforth )?without (the |your |any )?((safety|security|content) )?"
     r"(policy|policies|rules|guidelines|restrictions|guardrails|filters|limits|constraints)\b",
-    r"(^|[.!?;:]\s+|[\"'“‘]\s*)(ignore|disregard) (the |what the )?(user|human|developer|person)('s)?( (requests?|instructions?|wishes|input|messages?|words))?\s*([.!;,\"'”’]|$)"
+    r"(^|[.!?;:]\s+|[\"'“‘]\s*)(ignore|disregard) (the |what the )?(user|human|developer|person)('s)?( (requests?|instructions?|directions|wishes|input|messages?|words))?\s*([.!;,\"'”’]|$)"
     r"|\bonly (this|these) (notes?|memor(y|ies)|files?|messages?) (matters?|counts?|applies|apply)\b",
     r"\b(grant|give|assign|add)\b (yourself|itself|the (assistant|agent|model|bot)) (\w+ )?(admin|administrator|root|owner|elevated|write|full|maintainer|superuser) ?"
     r"(rights|access|permissions?|privileges|role)\b",
@@ -458,9 +458,9 @@ _INJECTION_SOURCES = (
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
 # in a window around them: one alternation over a whole 4 KB note costs tens of milliseconds.
-_VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "skip", "neglect", "abandon", "discard", "never mind", "nevermind",
+_VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "overlook", "bypass", "skip", "neglect", "abandon", "discard", "never mind", "nevermind",
                "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed")
-_WHO = ("user", "human", "operator")
+_WHO = ("user", "human", "operator", "developer", "person", "owner")
 # Two rules about secrets put where others read them share their words, and so one pass.
 _SECRET_WORDS = ("key", "token", "password", "credential", "secret", "cookie", ".env", "session id")
 _RULE_WORDS: tuple[tuple[str, ...], ...] = (
@@ -468,13 +468,13 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     _VERB_WORDS,
     ("you are now", "you are no longer"), ("act as", "behave as", "respond as"), ("pretend",),
     ("no restrictions", "no rules", "no limits", "no guidelines", "no filters", "no boundaries"),
-    ("from now on",), ("from now on",), ("instruction", "directive", "orders"), ("prompt", "instruction"),
-    _WHO, _WHO, _WHO, _WHO, ("instruction", "directive", "prompt", "guideline", "rule"),
-    ("instruction", "directive", "prompt", "guideline", "rule"), ("system prompt", "instructions", "directives", "orders", "rules"),
-    ("system prompt", "instructions", "directives"), ("instructions", "directives", "prompts", "guidelines", "system prompt"),
-    ("task", "goal", "job", "role", "objective", "instruction", "purpose", "mission"), ("safety",),
+    ("from now on",), ("from now on",), ("instruction", "direction", "directive", "orders"), ("prompt", "instruction"),
+    _WHO, _WHO, _WHO, _WHO, ("instruction", "direction", "directive", "prompt", "guideline", "rule"),
+    ("instruction", "direction", "directive", "prompt", "guideline", "rule"), ("system prompt", "instructions", "directions", "directives", "orders", "rules"),
+    ("system prompt", "instructions", "directions", "directives"), ("instructions", "directions", "directives", "prompts", "guidelines", "system prompt"),
+    ("task", "goal", "job", "role", "objective", "instruction", "direction", "purpose", "mission"), ("safety",),
     ("ignor", "disregard", "forget", "bypass", "overrid"), (*_WHO, "anyone"), ("secret", "hidden", "private", "quiet", "confidential"),
-    ("hide",), ("without",), ("user", "human"), ("jailbreak", "dan mode", "do anything now"),
+    ("hide",), ("without",), ("user", "human", "developer", "person", "owner"), ("jailbreak", "dan mode", "do anything now"),
     _VERB_WORDS,
     ("you to ",),
     ("stop asking", "destructive"),
@@ -484,7 +484,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("from the user", "from the person", "from the human", "from the operator", "from the owner", "from user", "from people"),
     ("make no mention", "mention this", "mention these", "reveal this", "disclose this", "in your replies", "in your answers", "in your responses"),
     ("pretend",),
-    ("the user says", "the user types", "the user asks", "the user writes", "the user mentions", "the human says"),
+    ("the user ", "the human ", "the developer ", "the person ", "the owner "),
     ("用户", "这条"),
     ("告诉用户",),
     ("系统提示", "系统指令", "提示词", "初始指令", "隐藏指令"),
@@ -503,7 +503,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("send", "upload", "post", "email", "leak", "exfiltrat", "paste", "transmit", "forward"), ("keep the", "keep user", "keep human"), _WHO,
     ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"),
     ("mode enabled", "mode is", "mode activated", "mode on", "mode unlocked"), ("safety", "content"),
-    ("rules", "instruction", "guideline", "guidance", "directive", "prompt", "restriction", "constraint", "guardrail"),
+    ("rules", "instruction", "direction", "guideline", "guidance", "directive", "prompt", "restriction", "constraint", "guardrail"),
     ("hidden", "secret", "private", "covert"), ("mode",),
     ("outrank", "overrides", "supersedes", "trumps", "beats", "precedence", "even if"),
     ("guardrail", "rules", "restriction", "filter", "guideline", "limits", "safety"),
@@ -704,44 +704,52 @@ def _injection(skeleton: str) -> bool:
 _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
 _ALWAYS_TAG = re.compile(
     r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|tool_calls?|tool_result|tool_use|"
-    r"instructions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
-    r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|note|override|context|role|rules|directives?)|"
-    r"user[_-](message|input|query|prompt|instructions?|turn)|"
+    r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
+    r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
+    r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
     r"assistant[_-](response|message|turn|reply|output))\b[^<>]{0,60}>"
-    r"|<!--\s*(system|assistant|developer|instructions?|system prompt)\s*:"
+    r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]"
-    r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|override|reminder)\s*\]",
+    r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]",
 )
-_PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
+_PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction|agent|bot|tool)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
 _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
-_HEADING_ROLE = re.compile(rf"^\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
+_HEADING_ROLE = re.compile(rf"(^|[.!?:]\s+)\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
 # A heading that is nothing but a role in capitals opens a fake turn; "## System design" is a title.
-_HEADING_ROLE_ALONE = re.compile(r"^\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
+_HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
 _CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
-_ROLE_LINE = re.compile(rf"^[\s>*\-+•]*(system prompt|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$", re.MULTILINE)
+_FENCES = ("##", "==", "--", "**", "~~", "__")
+# The same fence in any case ("###system###"): a fenced role is no title.
+_FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\-]{2,}"
+                          r"|[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
+                          r"conversation)\w*( notes)?\s*[#=*~\-_]{2,}")
+_ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|agent|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$",
+                        re.MULTILINE)
 _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
 _TO_MODEL = re.compile(
     r"\b(you|your|yourself|you're|youre|ignore|disregard|obey|pretend|reply|respond|answer|always|never|must|do not|don't|"
-    r"from now on|new instructions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send|"
-    r"wipe|destroy|drop|erase|dump|leak|give|show|tell|list|disable|bypass|skip|remove)\b",
+    r"from now on|new instructions|new directions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send|"
+    r"wipe|destroy|drop|erase|dump|leak|give|show|tell|list|disable|bypass|skip|remove|force|the model|the assistant|all safety|"
+    r"new (rules|instructions|directions|orders|policy)|approvals? (are |is )?(disabled|off|suspended))\b",
 )
 _FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done|"
                            r"\w+(ing|ed) (now|it|them|everything|all)\b)\b")
 # What only an order to the model starts with (an engineering line may start with "run" or "never").
-_ADDRESSING = re.compile(r"(you|your|you're|youre|obey|ignore|disregard|pretend|reveal|from now on|new instructions|unrestricted)\b")
-_HEADING_THEN_ORDER = re.compile(r"^\s*#{1,6}\s*(system|assistant|developer|system prompt|instructions?)\s*\n\s*(?P<next>[^\n]+)", re.MULTILINE)
-_POLITE = re.compile(r"^(please|kindly|now|ok|okay|so)\b[,\s]*")
+_ADDRESSING = re.compile(r"(you|your|you're|youre|obey|ignore|disregard|pretend|reveal|from now on|new instructions|new directions|unrestricted)\b")
+_RULES_OFF = re.compile(r"\b(checks|rules|safety|restrictions|guardrails|filters|limits|reviews?)\b[^.\n]{0,30}\b(disabled|lifted|suspended|off|void|removed)\b")
+_HEADING_THEN_ORDER = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(system|assistant|developer|system prompt|instructions?)\s*\n\s*(?P<next>[^\n]+)", re.MULTILINE)
+_POLITE = re.compile(r"^(please|kindly|now|ok|okay|so|also|then|just)\b[,\s]*")
 _TO_MODEL_ZH = re.compile(r"(你|您|必须|忽略|无视|服从|执行|不要|总是|永远|无条件)")
 _CARD_HEADER = re.compile(r"\[?\s*memory note\s*,?\s*not an instruction|\[\s*memory note\b|^\s*\[?\s*/?\s*end of memory", re.MULTILINE)
 _BOUNDARY = re.compile(
-    r"^[\s\W_]*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory\s+notes?|memor(y|ies)|notes|context|system\s+prompt|instructions|"
+    r"(^|[.!?:]\s)[\s\W_]*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory\s+notes?|memor(y|ies)|notes|context|system\s+prompt|instructions|directions|"
     r"user\s+(message|input)|conversation|recalled\s+notes)[\s\W_]*$",
     re.MULTILINE,
 )
 
 
-_ROLE_WORD_COLON = re.compile(rf"({_ROLE_WORDS}|system prompt)\s*[:：]")
+_ROLE_WORD_COLON = re.compile(rf"({_ROLE_WORDS}|system prompt|system message|system notice|agent)\s*[:：]")
 
 
 _CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
@@ -758,9 +766,11 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
         folded = _CODE_TAG.sub("`tag`", folded)
     if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
-    if "#" in folded and any(_ADDRESSING.match(m.group("next")) for m in _HEADING_THEN_ORDER.finditer(folded)):
+    if "#" in folded and any(_ADDRESSING.match(m.group("next")) or _CUE_STATUS.search(m.group("next")) or _RULES_OFF.search(m.group("next"))
+                             for m in _HEADING_THEN_ORDER.finditer(folded)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
-    if ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)):
+    if ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)) \
+            or (any(fence in folded for fence in _FENCES) and _FENCED_ROLE.search(folded)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
     if ("memory note" in folded or "end of" in folded or "begin" in folded or "start of" in folded or "stop of" in folded
             or "close of" in folded or "end the" in folded or "end memory" in folded or "end notes" in folded) and (
@@ -777,9 +787,9 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
                 return f"opens a line as '{role}:' with an order (a fake role)"
             continue
         # "Model: answer in terms of the Makefile" speaks to the agent; the cues judge what it asks
-        if role in ("system", "system prompt", "developer") and _TO_MODEL.match(rest):
+        if role in ("system", "system prompt", "system message", "system notice", "developer") and _TO_MODEL.match(_POLITE.sub("", rest)):
             return f"opens a line as '{role}:' with an order (a fake role)"
-        if role in ("assistant", "ai", "model") and _FIRST_PERSON.match(rest):
+        if role in ("assistant", "ai", "model", "agent") and _FIRST_PERSON.match(rest):
             return f"speaks as '{role}:' (a made-up answer of the model)"
         if role in ("user", "human") and len(rest.split()) >= 3 and _TO_MODEL.match(_POLITE.sub("", rest)):
             return f"opens a line as '{role}:' with an order (a made-up turn of the conversation)"
@@ -871,9 +881,9 @@ _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond
 # "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
 # first"), so it is no harm alone: only with a claim, secrecy, a bypass or an exposure.
 _CUE_STRONG = re.compile(_spelled(
-    r"\b(attention|note|message|hey|dear|instructions?|reminder|warning|tip|p\.?s\.?) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
+    r"\b(attention|note|message|hey|dear|instructions?|directions|reminder|warning|tip|p\.?s\.?) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
     r"assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?| helpers?)?\s*[:,!—-]"
-    r"|\b(attention|note|message|instructions?|reminder|warning|tip) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:"
+    r"|\b(attention|note|message|instructions?|directions|reminder|warning|tip) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:"
     r"|\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b"
     r"|\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!]"  # a title may stand before it
@@ -886,26 +896,26 @@ _CUE_EXPOSE = re.compile(_spelled(
     r"|\bshare (the |your |any |all )?\S*\s?(tokens?|keys?|secrets?|credentials|passwords?)\b"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
                                 r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
-                                r"|\bcancel (your|the) (current |original )?(task|instructions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
+                                r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
                                 r"|忽略|无视|不予理会|覆盖|不再遵守"))
 _CUE_STATUS = re.compile(_spelled(
-    r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|advisory|untrusted|authoritative|wins|"
-    r"over everything|take orders|real instructions|current policy|not real|test data|granted|authori[sz]ed|maintainer rights)\b"
+    r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|expired|advisory|untrusted|authoritative|wins|"
+    r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
     r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
-    r"|\bthe (user|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
+    r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|无效|高于|作废|只听|优先级最高|最高优先级"))
 _CUE_RULES = re.compile(_spelled(
-    r"\b(instructions?|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
+    r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b|规则|指令|设定|安全|要求"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out)\b"
     r"|\b(conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
-    r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|supposed|meant) to (see|know)\b"
+    r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
@@ -925,7 +935,7 @@ _CUE_DANGER = re.compile(_spelled(
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
 _CUE_NOASK = re.compile(_spelled(
-    r"\b(no need to|never|don't|do not|dont|stop|without) (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
+    r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
     r"|\bno need to (ask|confirm|check|wait)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
@@ -945,7 +955,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation)\b"
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
-    r"|\bskip(ping)? (the |any )?(user's |person's |developer's )?(confirmation|approval|review)( step)?s?\b"
+    r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bregardless of (what|the)\b|\bno matter what\b"))
@@ -954,7 +964,7 @@ _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this m
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
     r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include|write|copy|paste)(ing|s|ed)?\b[^.\n]{0,40}?\b(your|its) "
-    r"((full|entire|complete|whole|hidden|initial|original|exact) )*(system (prompt|message)|configuration|instructions|prompt|context window|context|"
+    r"((full|entire|complete|whole|hidden|initial|original|exact) )*(system (prompt|message)|configuration|instructions|directions|prompt|context window|context|"
     r"conversation( history)?|chat history)\b"
     r"|(输出|打印|泄露|显示)(你的)?(系统提示|系统提示词|初始指令)"))
 
@@ -979,7 +989,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "without review", "without approval", "without permission", "without a confirm", "skip", "regardless", "no matter what",
     "from now on", "from this point", "henceforth", "going forward", "for all future", "prompt", "system message",
     "your configuration", "its configuration", "your instructions", "its instructions",
-    "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令",
+    "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令", "expired", "direction",
     "stop follow", "stop obey", "stop apply", "stop respect", "stop hono", "quit follow", "no need to", "never ask", "t ask",
     "not ask", "stop asking", "without check", "without confirm", "without wait", "不用征求", "无需征求", "不必征求", "不经", "不用问",
     "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",

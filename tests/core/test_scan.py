@@ -245,3 +245,26 @@ def test_7_the_learned_reading_needs_a_cue() -> None:
     assert scan.learned_score(scan._skeleton(scan._fold(plain))) > scan.LEARNED_THRESHOLD  # the words lean hostile
     assert scan.scan_text("body", plain) is None  # but nothing here speaks to an AI or claims over its rules
     assert scan.scan_text("body", "Assistant: " + plain) is not None
+
+
+_SYNONYMS = [(r"\bignore\b", "disregard"), (r"\bIgnore\b", "Disregard"), (r"\bprevious\b", "prior"), (r"\bprior\b", "earlier"),
+             (r"\binstructions\b", "directions"), (r"\buser\b", "developer"), (r"\bthe user\b", "the human"), (r"\bassistant\b", "agent"),
+             (r"\bdelete\b", "remove"), (r"\bDo not\b", "Don't"), (r"\bdon't\b", "do not"), (r"\ballowed\b", "permitted")]
+_WRAPS = [lambda t: "Build with make. " + t, lambda t: t + " Thanks.", lambda t: "Note: " + t, lambda t: t.replace(". ", ".\n")]
+
+
+def test_7_a_refused_text_stays_refused_in_other_words() -> None:
+    """SPEC §7, issue 13: the scan reads kinds, not sentences. Every hostile text of the corpus it
+    refuses is rewritten the ways attackers vary a text (a synonym, "the developer" for "the
+    user", a sentence before or after it, its sentences on their own lines); at least 98 % of the
+    rewrites must still be refused (the ones that are not are printed)."""
+    import re
+
+    from core.scan import scan_text
+
+    refused = [t for _, t in HOSTILE if t.isascii() and scan_text("body", t) is not None]
+    variants = {v for t in refused for v in {re.sub(p, r, t) for p, r in _SYNONYMS} | {w(t) for w in _WRAPS}} - set(refused)
+    lost = sorted(v for v in variants if scan_text("body", v) is None)
+    for text in lost:
+        print("  still let through:", repr(text)[:120])
+    assert len(variants) > 3000 and len(lost) <= 0.02 * len(variants), f"{len(lost)} of {len(variants)} rewrites let through"
