@@ -268,3 +268,18 @@ def test_7_a_refused_text_stays_refused_in_other_words() -> None:
     for text in lost:
         print("  still let through:", repr(text)[:120])
     assert len(variants) > 3000 and len(lost) <= 0.02 * len(variants), f"{len(lost)} of {len(variants)} rewrites let through"
+
+
+def test_7_a_kept_text_stays_kept_in_other_words() -> None:
+    """The same rewrites of the benign corpus's kept texts: at most 1 % become refused (a synonym
+    must not turn "Do not tell the user the build is green until e2e passes" into an attack)."""
+    import re
+
+    from core.scan import scan_text
+
+    kept = [t for _, t in BENIGN if scan_text("body", t) is None]
+    variants = {v for t in kept for v in {re.sub(p, r, t) for p, r in _SYNONYMS} | {w(t) for w in _WRAPS}} - set(kept)
+    refused = sorted(v for v in variants if scan_text("body", v) is not None)
+    for text in refused:
+        print("  refused:", repr(text)[:120])
+    assert len(variants) > 2000 and len(refused) <= 0.01 * len(variants), f"{len(refused)} of {len(variants)} rewrites refused"
