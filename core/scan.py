@@ -251,7 +251,8 @@ _INJECTION_SOURCES = (
     r"initial instructions|initial directions|instructions above|original instructions|original directions|prompt)",
     r"\b(do not|don't|dont|never|not) (tell|inform|notify|alert|show|let) (the )?(user|human|operator|developer|person|owner)s? "
     r"(that you|you |this\b|it\b|what you|know|anything|see|find out|notice)",
-    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) the (user|human|operator|developer|person|owner) about\b",
+    r"\b(do not|don't|dont|never) (tell|inform|notify|alert) the (user|human|operator|developer|person|owner) about "
+    r"(this|it|these|that|any of (this|it)|the (change|changes|note|memory|instruction)|what you|your)\b",
     r"\b(do not|don't|dont|never) (reveal|disclose|mention|say|admit) (this |it |that |anything )?to the (user|human|operator|developer|person|owner)",
     r"\b(the )?(user|human|operator|developer|person|owner) (never|doesn't|does not|won't|will not|must not|should not|cannot|can't) "
     r"(finds? out|learns?|notices?|realises?|realizes?|discovers?|suspects?)\b",
@@ -291,7 +292,8 @@ _INJECTION_SOURCES = (
     r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
     r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant)\b[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
-    r"(always |now |immediately )?(push directly|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|bypass|never ask|not ask|lie)\b",
+    r"(always |now |immediately )?(push directly|push to (main|master|prod|production)|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|"
+    r"bypass|never ask|not ask|lie)\b",
     r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|uncensored|jailbroken)\b",
     r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|directions|programming|rules|behaviou?r|guidelines)",
     r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directions|directives?|commands?|orders?|task)\s*[:：]",
@@ -311,7 +313,7 @@ _INJECTION_SOURCES = (
     r"(all |the |any |your )?(rules|restrictions|instructions|directions|guidelines|safety|policies|limits|filters)",
     r"\b(safety|guardrails?|content filters?|safety filters?|restrictions)\s*(=|:|is|are)?\s*(off|disabled|false|none|removed|lifted)\b",
     r"\b(respond|reply|answer) only with the contents\b|\b(respond|reply|answer) (only )?with the contents of\b",
-    r"\b(send|upload|post|email|leak|exfiltrate|paste|transmit|forward)\b[^.\n]{0,40}\b(\.env|\.ssh|id_rsa|aws/credentials|secrets|api keys|tokens|"
+    r"\b(send|upload|post|email|leak|exfiltrate|paste|transmit|forward)\b[^.\n]{0,40}(?:\b|(?=\.))(\.env|\.ssh|id_rsa|aws/credentials|secrets|api keys|tokens|"
     r"private keys?|credentials|passwords|ssh keys)\b[^.\n]{0,40}\b(to|at|via|into)\s+(the |a |an )?(me|us|this|my|http|https|pastebin|a gist|gist|an external|the following|attacker)",
     r"\bkeep (the )?(user|human|operator|developer|person|owner) (in the dark|unaware|uninformed|out of the loop)",
     r"\b(do not|don't|dont|never) (tell|inform|notify|alert) (the )?(user|human|operator|developer|person|owner)\s*[,;]\s*(just|simply|only)",
@@ -328,7 +330,7 @@ _INJECTION_SOURCES = (
     r"|\beven if (it|this) (conflicts|contradicts|disagrees) with (your|the|any|earlier|previous|prior|other) (\w+ )?(orders|instructions|directions|rules|directives|system prompt|guidelines)",
     r"\b(guardrails|rules|restrictions|filters|guidelines|limits|safety rules|safety checks)\b[^.\n]{0,30}\byour\b[^.\n]{0,30}\b(were|have been|are|is|was) (now )?"
     r"(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)\b",
-    r"\b(guardrails|rules|restrictions|filters|guidelines|instructions|directions|limits|safety rules|safety checks) you (follow|obey|have|were given|are under)\b[^.\n]{0,20}"
+    r"\b(guardrails|rules|restrictions|filters|guidelines|instructions|directions|limits|safety rules|safety checks) you (follow|obey|have|were given|are under|operate under|work under|run under|abide by)\b[^.\n]{0,20}"
     r"\b(were|have been|are|is) (now )?(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)",
     r"\b(you|the (assistant|model|ai|agent|bot)) (is|are|will be) now (in |an? )?(unrestricted|unfiltered|uncensored|jailbroken|unbound|free of)",
     r"\b(comply|complies|obey|obeys) with (any|every|all|each) (request|instruction|order|command|prompt)s?\b[^.\n]{0,30}\b(without|no matter|regardless|even)",
@@ -365,7 +367,7 @@ _INJECTION_SOURCES = (
     r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|"
     r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.git-credentials|secrets?\b|private keys?\b|keychain|cookies?\b)",
     r"\b(?=[aeilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print)\b[^.\n]{0,30}"
-    r"\b(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^.\n]{0,30}"
+    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^.\n]{0,30}"
     r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
     r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|chat|conversation)\b",
     r"\b(send|post|upload|forward|transmit|copy|mirror|email|stream|leak)\b[^.\n]{0,30}\b(the |this |our |each |every |all |full )?"
@@ -426,6 +428,14 @@ _INJECTION_SOURCES = (
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    r"\btreat\b[^.\n]{0,40}\b(guidance|instructions|directions|rules|guidelines|restrictions|system prompt|policy|policies)\b[^.\n]{0,30}"
+    r"\bas (optional|advisory|void|suggestions?|outdated|obsolete|non-binding|not binding)\b",
+    r"\b(tell|inform|assure|report to|say to)\b[^.\n]{0,40}\b(everything|all|it|tests?|checks?|build)\b[^.\n]{0,10}\b(passed|is green|are green|is fine|works)\b"
+    r"[^.\n]{0,30}\b(whatever|regardless of|no matter what)\b"
+    r"|\bif (someone|anyone|the user|the human|the developer|they|people|a reviewer) asks?\b[^.\n]{0,40}\b(tests?|checks?|ci|build|reviews?|scans?|audits?|"
+    r"migrations?|backups?) (were|was|have been|has been) (run|done|passed|completed|made|taken)\b[^.\n]{0,10}\b(say|answer|reply) yes\b",
+    r"\byou are (now )?(permitted|allowed|authori[sz]ed|cleared|free) to\b[^.\n]{0,40}(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|tokens?)\b"
+    r"|无论[^。\n]{0,10}(都|也)?(告诉|通知|跟)[^。\n]{0,6}(全部|都|已经)?(通过|成功|正常|没问题)",
     r"\b(hide|conceal|keep)\b (from|away from) (the |your )?(user|developer|person|human|team|owner|operator|reviewer)s? (the fact|that|what|how)\b",
     r"\b(do not|don't|dont|never|not)\b (tell|inform|notify|admit to|confess to|mention (it )?to|disclose to|reveal to|let on to|show) "
     r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?|anyone|anybody)\b[^.\n]{0,20}\b(that |what |how )?you\b",
@@ -507,7 +517,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("hidden", "secret", "private", "covert"), ("mode",),
     ("outrank", "overrides", "supersedes", "trumps", "beats", "precedence", "even if"),
     ("guardrail", "rules", "restriction", "filter", "guideline", "limits", "safety"),
-    ("you follow", "you obey", "you have", "you were given", "you are under"), ("now",),
+    ("you follow", "you obey", "you have", "you were given", "you are under", "you operate", "you work", "you run", "you abide"), ("now",),
     ("compi", "obey"), ("from here on",),
     ("ignor", "oivid", "descart", "oubii", "vergiss", "missacht", "esquec", "dimentic", "negeer", "vergeet"),
     ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守"), ("当作", "作为", "视为", "当成"),
@@ -543,6 +553,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
     ("decode",),
+    ("treat",),
+    ("whatever", "regardless", "no matter", "asks", "ask "),
+    ("permitted", "allowed", "authori", "cleared", "free to", "无论"),
     ("hide from", "conceal from", "keep from", "hide away", "conceal away", "keep away"),
     ("t tell", "never tell", "t inform", "never inform", "t notify", "never notify", "admit to", "confess to", "t mention", "never mention",
      "disclose to", "reveal to", "let on", "t show", "never show"),
@@ -921,7 +934,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|不要让用户知道|瞒着|悄悄"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
-_SEVERE = (r"\b(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
+_SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
            r"disabl\w* (tls|ssl|certificate) (verification|checks?)|turn(ing)? off (the )?(branch protection|protections?|checks|ci|scanners?|security|2fa|mfa|audit\w*)|"
            r"mark (all |every |any )?[\w ]{0,30}as (false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
@@ -952,7 +965,7 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
-    r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation)\b"
+    r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation))\b"
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(confirmation|approval|review)( step)?s?\b"
