@@ -141,7 +141,7 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 # The confusables table draws I, l, 1 and | alike; the skeleton spells them all as i, and the
 # patterns are spelled the same way (`_spelled`).
 _I_LIKE = str.maketrans({"l": "i"})
-_BANG_I = re.compile(r"!(?=[a-z])")
+_BANG_I = re.compile(r"!(?=[a-z0-9])")
 _LEET_WORD = re.compile(r"[a-z@$|]*[0-9@$|][a-z0-9@$|]*")
 # Leetspeak puts digits or symbols between letters ("1gn0re", "s3cret") or spells a word in digits.
 # Each pattern here starts with one character class and looks back from it: Python's re tries a
@@ -220,7 +220,7 @@ _STRONG = r"(instructions?|directions|directives?|prompts?|guidance|guidelines|c
 _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
 # A qualifier names what the rules are about ("the previous context of the migration", "system
 # rules for a package"): talk about engineering, not an order to the model.
-_ABOUT_ELSE = (r"(?!\s+(of|for|in|on|about|from|regarding|under|within)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot|"
+_ABOUT_ELSE = (r"(?!\s+(of|for|in|on|about|from|regarding|under|within|per|via|using|across)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot|"
     r"(this|the|your) (session|conversation|chat|turn|task|reply|answer))\b))")
 
 def _spelled(pattern: str) -> str:
@@ -291,7 +291,7 @@ _INJECTION_SOURCES = (
     r"把[^。\n]{0,8}(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
     r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
-    r"\b(assistants?|agents?|the ai|ais|llms?|models?|copilots?|the model|the assistant)\b[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
+    r"\b(assistants?|agents?|the ai|ai|ais|llms?|models?|copilots?|the model|the assistant)\b[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
     r"(always |now |immediately )?(push directly|push to (main|master|prod|production)|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|"
     r"bypass|never ask|not ask|lie)\b",
     r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|uncensored|jailbroken)\b",
@@ -435,7 +435,9 @@ _INJECTION_SOURCES = (
     r"|\bif (someone|anyone|the user|the human|the developer|they|people|a reviewer) asks?\b[^.\n]{0,40}\b(tests?|checks?|ci|build|reviews?|scans?|audits?|"
     r"migrations?|backups?) (were|was|have been|has been) (run|done|passed|completed|made|taken)\b[^.\n]{0,10}\b(say|answer|reply) yes\b",
     r"\byou are (now )?(permitted|allowed|authori[sz]ed|cleared|free) to\b[^.\n]{0,40}(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|tokens?)\b"
-    r"|无论[^。\n]{0,10}(都|也)?(告诉|通知|跟)[^。\n]{0,6}(全部|都|已经)?(通过|成功|正常|没问题)",
+    r"|无论[^。\n]{0,10}(都|也)?(告诉|通知|跟)[^。\n]{0,6}(全部|都|已经)?(通过|成功|正常|没问题)"
+    r"|(不要|别|不得|切勿)(告诉|通知|让)(用户|开发者|维护者|团队|审阅者)[^。\n]{0,4}你"
+    r"|(用户|开发者)的?(指令|要求|话)[^。\n]{0,4}(优先级)?(低于|不如|次于)(这条|本条|此)",
     r"\b(hide|conceal|keep)\b (from|away from) (the |your )?(user|developer|person|human|team|owner|operator|reviewer)s? (the fact|that|what|how)\b",
     r"\b(do not|don't|dont|never|not)\b (tell|inform|notify|admit to|confess to|mention (it )?to|disclose to|reveal to|let on to|show) "
     r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?|anyone|anybody)\b[^.\n]{0,20}\b(that |what |how )?you\b",
@@ -500,7 +502,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("系统提示", "系统指令", "提示词", "初始指令", "隐藏指令"),
     ("instruction from", "instructions from", "directive from", "order from", "orders from", "notice from", "command from", "commands from"),
     ("instruction from", "instructions from", "directive from", "order from", "orders from", "command from", "commands from"),
-    ("assistant", "agent", "the ai", "ais ", "llm", "model", "copilot"), ("you are a", "you are an", "you are now"),
+    ("assistant", "agent", "the ai", "ai ", "ai:", "ai,", "ai-", "ais ", "llm", "model", "copilot"), ("you are a", "you are an", "you are now"),
     ("overrides your", "override your", "overrides the model", "overrides the assistant", "overrides the ai"),
     ("instruction:", "instructions:", "directive:", "directives:", "command:", "commands:", "order:", "orders:", "task:"),
     ("quietly", "secretly", "silently", "covertly", "stealthily"), ("backdoor", "reverse shell", "keylogger"),
@@ -555,7 +557,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("decode",),
     ("treat",),
     ("whatever", "regardless", "no matter", "asks", "ask "),
-    ("permitted", "allowed", "authori", "cleared", "free to", "无论"),
+    ("permitted", "allowed", "authori", "cleared", "free to", "无论", "告诉", "通知", "让", "低于", "不如", "次于"),
     ("hide from", "conceal from", "keep from", "hide away", "conceal away", "keep away"),
     ("t tell", "never tell", "t inform", "never inform", "t notify", "never notify", "admit to", "confess to", "t mention", "never mention",
      "disclose to", "reveal to", "let on", "t show", "never show"),
@@ -906,7 +908,9 @@ _CUE_EXPOSE = re.compile(_spelled(
     r"\b(may|can|should|is to|are to) be (shared|posted|published|sent|given|pasted) (with|to) (anyone|everyone|whoever|anybody|the public)\b"
     r"|\b(share|send|give|post|upload|paste)\b[^.\n]{0,40}\b(with|to) (anyone|everyone|whoever|anybody)\b"
     r"|\b(upload|send|post|copy)\b[^\n]{0,40}\b(transfer\.?sh|pastebin|file\.io|paste\.\w+|gist\.github)"
-    r"|\bshare (the |your |any |all )?\S*\s?(tokens?|keys?|secrets?|credentials|passwords?)\b"))
+    r"|\bshare (the |your |any |all )?\S*\s?(tokens?|keys?|secrets?|credentials|passwords?)\b"
+    r"|\b(reveal|print|show|list|dump|output|echo|share|give me)\b[^.\n]{0,20}\b(api keys?|tokens?|secrets?|passwords?|credentials)\b[^.\n]{0,30}"
+    r"\b(you (have )?(seen|read|found|accessed|know)|in (this|the) (session|conversation|context))\b"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
                                 r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
