@@ -164,6 +164,11 @@ def _latin_letter(ch: str) -> str:
     return m.group(1).lower() if m else ch
 
 
+# Brackets drawn like < and > that the confusables table leaves alone: a tag written with them
+# ("〈system〉") reads the same to a model.
+_ANGLES = {"〈": "<", "〉": ">", "《": "<", "》": ">", "⟨": "<", "⟩": ">", "〈": "<", "〉": ">", "❬": "<", "❭": ">", "❮": "<", "❯": ">"}
+
+
 class _FoldTable(dict):  # type: ignore[type-arg]
     """`str.translate` table built as characters are met: each one is worked out once per process."""
 
@@ -173,6 +178,8 @@ class _FoldTable(dict):  # type: ignore[type-arg]
             out: str | None = ch
         elif unicodedata.category(ch) in ("Mn", "Me", "Cf") or _ignorable(cp):
             out = None
+        elif ch in _ANGLES:
+            out = _ANGLES[ch]
         else:
             out = _confusable_table().get(cp) or _latin_letter(ch)
         self[cp] = out
@@ -262,7 +269,8 @@ _INJECTION_SOURCES = (
     r"\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|wrong|fake)",
     r"\b(treat|consider|use|take|read) (this|it|the following|these)( \w+)? as (your )?(new |real |updated )?(system prompt|instructions|directions|directives|orders|rules)"
     r"|\b(treat|consider|use|take|read|regard)\b[^.\n]{0,40}? as your (new |real |updated |actual )?(system prompt|instructions|directions|directives|orders|rules)\b",
-    r"\b(this|the following) (note|memory|message|text|record|line)s? (is|are|acts as|serves as) (your )?(new |real |updated )?(system prompt|instructions|directions|directives)",
+    r"\b(this|the following) (note|memory|message|text|record|line|file|document)s? (is|are|acts as|serves as) (now )?(your |the )?(new |real |updated )?"
+    r"(system prompt|instructions|directions|directives)",
     r"\b(overrides?|supersedes?|takes? precedence over|replaces?|cancels?) (all|any|every|your)( other| previous| prior| earlier| existing)? "
     r"(instructions|directions|directives|prompts|guidelines|system prompt|ones|rules)",
     r"\byour (new|real|true|actual|only|primary|secret|hidden) (task|goal|job|role|objective|instructions?|directions|purpose|mission)(,[^,.\n]{0,40},)? (is|are|now)\b",
@@ -366,10 +374,10 @@ _INJECTION_SOURCES = (
     r"\b(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start)\b[^.\n]{0,40}"
     r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|"
     r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.git-credentials|secrets?\b|private keys?\b|keychain|cookies?\b)",
-    r"\b(?=[aeilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print)\b[^.\n]{0,30}"
-    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^.\n]{0,30}"
+    r"\b(?=[aceilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy)\b[^.\n]{0,30}"
+    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b(?:[^.\n]|\.(?=\S)){0,40}"
     r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
-    r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|chat|conversation)\b",
+    r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|pr( descriptions?)?|descriptions?|chat|conversation)\b",
     r"\b(send|post|upload|forward|transmit|copy|mirror|email|stream|leak)\b[^.\n]{0,30}\b(the |this |our |each |every |all |full )?"
     r"(conversation|chat|transcript|prompt|system prompt|context)s?\b[^.\n]{0,20}\b(to|at) (https?://|\S+@\S+\.|\w+\.\w+/)",
     r"https?://\S*[?&][\w-]+=\{\{?[^}\n]{0,60}(env|secret|token|key|password|credential|conversation|history|chat|prompt|cookie)",
@@ -428,6 +436,9 @@ _INJECTION_SOURCES = (
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    r"\b(when|if)\b[^.\n]{0,30}\b(fails?|failed|breaks?|is red)\b[^.\n]{0,40}\bmark (it|them|the \w+) (as )?(green|passed|passing|successful|ok)\b"
+    r"|\bif (the )?(user|developer|human|person|someone|anyone|they|reviewer)s? asks?\b[^.\n]{0,50}\b(change the subject|deflect|avoid (answering|the question)|"
+    r"dodge|pretend (not to know|you don't know)|play dumb)\b",
     r"\btreat\b[^.\n]{0,40}\b(guidance|instructions|directions|rules|guidelines|restrictions|system prompt|policy|policies)\b[^.\n]{0,30}"
     r"\bas (optional|advisory|void|suggestions?|outdated|obsolete|non-binding|not binding)\b",
     r"\b(tell|inform|assure|report to|say to)\b[^.\n]{0,40}\b(everything|all|it|tests?|checks?|build)\b[^.\n]{0,10}\b(passed|is green|are green|is fine|works)\b"
@@ -555,6 +566,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
     ("decode",),
+    ("mark it", "mark them", "mark the", "change the subject", "deflect", "avoid answering", "avoid the question", "dodge", "pretend not",
+     "pretend you", "play dumb"),
     ("treat",),
     ("whatever", "regardless", "no matter", "asks", "ask "),
     ("permitted", "allowed", "authori", "cleared", "free to", "无论", "告诉", "通知", "让", "低于", "不如", "次于"),
@@ -675,7 +688,7 @@ _SCRIPT_NOUNS = ("инструкци", "указани", "правил", "дир
 
 # Letters the skeleton leaves in each of those scripts (most Cyrillic ones, kana, hangul, 無 and 忘):
 # a note without any is not searched for them.
-_OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\uac00-\ud7af無忘]")
+_OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u1100-\u11ff\uac00-\ud7af無忘]")  # jamo: NFKD takes hangul apart
 
 
 @lru_cache(maxsize=1)
@@ -929,7 +942,7 @@ _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b|规则|指令|设定|安全|要求"))
 _CUE_SECRET = re.compile(_spelled(
-    r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out)\b"
+    r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
@@ -969,7 +982,8 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
-    r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation))\b"
+    r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation)|"
+    r"ci|(the )?checks|(the )?tests|running (the )?tests)\b"
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(confirmation|approval|review)( step)?s?\b"
@@ -980,7 +994,8 @@ _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this m
                                  r"|以后|从现在开始|今后"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
-    r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include|write|copy|paste)(ing|s|ed)?\b[^.\n]{0,40}?\b(your|its) "
+    r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include|write|copy|paste|respond with|reply with|answer with|return|give me)(ing|s|ed)?\b"
+    r"[^.\n]{0,40}?\b(your|its) "
     r"((full|entire|complete|whole|hidden|initial|original|exact) )*(system (prompt|message)|configuration|instructions|directions|prompt|context window|context|"
     r"conversation( history)?|chat history)\b"
     r"|(输出|打印|泄露|显示)(你的)?(系统提示|系统提示词|初始指令)"))
@@ -1012,12 +1027,12 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",
     "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
     "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose",
-    "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked",
+    "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked", "t let", "never let",
     "attention", "note to", "note for", "message to", "message for", "hey", "dear", "reminder", "warning", "tip for", "tip to", "p.s",
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed"))
-_CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator)\b|用户"))
+_CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
 # combinations read across it.
@@ -1210,6 +1225,11 @@ def _learned_problem(sentence: str) -> bool:
     return learned_score(sentence) > LEARNED_THRESHOLD and any(c.search(sentence) for c in _CUES)
 
 
+_SPLIT_KEYWORDS = ("ignore", "disregard", "previous", "prior", "instructions", "directions", "system", "prompt", "forget", "override",
+                   "bypass", "guidelines", "reveal", "secrets", "password")
+# Each keyword with at most one space inside it, and one at least (a whole word is left alone).
+_SPLIT_WORD = re.compile("|".join(
+    rf"(?<![a-z]){w[:i]} {w[i:]}(?![a-z])" for w in (_spelled(k) for k in _SPLIT_KEYWORDS) for i in range(2, len(w) - 1)))
 _REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to left", "倒着", "反过来", "倒序"))
 
 
@@ -1224,6 +1244,9 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return "reads as an instruction aimed at the model (prompt injection)"
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
+        return "reads as an instruction aimed at the model (prompt injection)"
+    if " " in skeleton and _SPLIT_WORD.search(skeleton) and _injection(_SPLIT_WORD.sub(lambda m: m.group().replace(" ", ""), skeleton)):
+        # "ig nore all pre vious in structions": the words attacks need, broken by spaces
         return "reads as an instruction aimed at the model (prompt injection)"
     if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):
         # soft hyphens are dropped as hyphenation points; in place of spaces they join whole words
