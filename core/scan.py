@@ -375,7 +375,7 @@ _INJECTION_SOURCES = (
     r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|"
     r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.git-credentials|secrets?\b|private keys?\b|keychain|cookies?\b)",
     r"\b(?=[aceilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy)\b[^.\n]{0,30}"
-    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b(?:[^.\n]|\.(?=\S)){0,40}"
+    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^\n]{0,40}"
     r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
     r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|pr( descriptions?)?|descriptions?|chat|conversation)\b",
     r"\b(send|post|upload|forward|transmit|copy|mirror|email|stream|leak)\b[^.\n]{0,30}\b(the |this |our |each |every |all |full )?"
@@ -862,15 +862,16 @@ def _decoded_payloads(text: str) -> list[str]:
     """What base64 and hex runs in the text say, when they decode to readable text (a hash or a
     key decodes to bytes that are not)."""
     out = []
-    for m in (m for token in text.split() if len(token) >= 24 for m in _HEX_RUN.finditer(token)):
+    # A run is part of one whitespace-separated token: only long tokens are searched.
+    long_tokens = [token for token in text.split() if len(token) >= 16]
+    for m in (m for token in long_tokens if len(token) >= 24 for m in _HEX_RUN.finditer(token)):
         try:
             decoded = bytes.fromhex(m.group()).decode("utf-8")
         except ValueError:
             continue
         if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded):
             out.append(decoded)
-    # A run is part of one whitespace-separated token: only long tokens are searched.
-    for m in (m for token in text.split() if len(token) >= 16 for m in _BASE64_RUN.finditer(token)):
+    for m in (m for token in long_tokens for m in _BASE64_RUN.finditer(token)):
         run = m.group()
         try:
             raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
@@ -1230,6 +1231,16 @@ _SPLIT_KEYWORDS = ("ignore", "disregard", "previous", "prior", "instructions", "
 # Each keyword with at most one space inside it, and one at least (a whole word is left alone).
 _SPLIT_WORD = re.compile("|".join(
     rf"(?<![a-z]){w[:i]} {w[i:]}(?![a-z])" for w in (_spelled(k) for k in _SPLIT_KEYWORDS) for i in range(2, len(w) - 1)))
+
+
+def _split_keywords(skeleton: str) -> bool:
+    """Whether some keyword occurs only with a space inside it (counted, not searched: the
+    pattern above over a whole note costs milliseconds)."""
+    joined = skeleton.replace(" ", "")
+    return any(w in joined and joined.count(w) > skeleton.count(w) for w in _SPLIT_SPELLED)
+
+
+_SPLIT_SPELLED = tuple(_spelled(k) for k in _SPLIT_KEYWORDS)
 _REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to left", "倒着", "反过来", "倒序"))
 
 
@@ -1245,7 +1256,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
         return "reads as an instruction aimed at the model (prompt injection)"
-    if " " in skeleton and _SPLIT_WORD.search(skeleton) and _injection(_SPLIT_WORD.sub(lambda m: m.group().replace(" ", ""), skeleton)):
+    if _split_keywords(skeleton) and _injection(_SPLIT_WORD.sub(lambda m: m.group().replace(" ", ""), skeleton)):
         # "ig nore all pre vious in structions": the words attacks need, broken by spaces
         return "reads as an instruction aimed at the model (prompt injection)"
     if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):
