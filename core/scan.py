@@ -282,18 +282,18 @@ _INJECTION_SOURCES = (
     r"(\w+ )?(user|human|operator|them|developer|person|owner|reviewer|maintainer)",
     r"\bhide (this|it|that|these) from (the )?(user|human|operator|developer|person|owner)",
     r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator|developer|person|owner)",
-    r"\bthe (user|human|developer|person|owner) (must|should|need) (not|never) (know|find out|learn|see)",
+    r"\bthe (user|human|developer|devs?|person|owner) (must|should|need) (not|never) (know|find out|learn|see)",
     r"\bjailbreak\s*[:!]|\bjailbreak (mode|enabled|activated|the (model|assistant|ai)|yourself)\b|\bdan mode\b|\bdo anything now\b",
     rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
     r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
     r"\bstop asking (for |the user for )?(permission|confirmation|approval)|\b(run|execute) destructive (commands|operations)",
-    r"\b(do|follow|obey) what this (note|memory|message|record) says|\bnot what the (user|human|developer|person|owner) (says|wants|asks|asked)",
+    r"\b(do|follow|obey) what this (note|memory|message|record) says|\bnot what the (user|human|developer|devs?|person|owner) (says|wants|asks|asked)",
     r"\b(lower|less) priority than this (memory|note|message)|\bthis (memory|note|message) (takes|has) (priority|precedence) over",
     r"\b(user|human|operator|developer|person|owner)s? (is|are) not to be (told|informed|notified|shown)",
     r"\b(conceal|hide|keep) (this|it|these|that|the change|the changes)\b[^.\n]{0,30}\bfrom (the )?(user|human|person|people|operator|owner)",
     r"\bmake no mention of (this|it|these)|\b(never|do not|don\'t) (mention|reveal|disclose) (this|these) (memory|memories|note|notes)\b|\bin your (replies|answers|responses)\b[^.\n]{0,20}\b(omit|never|do not|don\'t)",
     r"\bpretend (this|the|that) (memory|note|message|record) (doesn\'t|does not|didn\'t|did not) exist",
-    r"\bwhen(ever)? the (user|human|developer|person|owner) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
+    r"\bwhen(ever)? the (user|human|developer|devs?|person|owner) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
     r"(无视|忽略|不要理会|不用管)用户的?(要求|指令|请求|话)|按(照)?这条(记录|笔记|记忆|备注)(执行|来做|去做)",
     r"(不要|别|不得|切勿)把[^。，,\n]{0,8}告诉用户",
     r"把[^。\n]{0,8}(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
@@ -309,11 +309,11 @@ _INJECTION_SOURCES = (
     r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
     r"\b(add|insert|install|plant|hide|open|start|spawn|create|run) (a |an )?(backdoor|reverse shell|keylogger)",
     r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
-    r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human|developer|person|owner)|\bsay nothing to the (user|human|developer|person|owner)|\b(and|then) (say|tell|report) nothing\b",
-    r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human|developer|person|owner)",
+    r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human|developer|devs?|person|owner)|\bsay nothing to the (user|human|developer|devs?|person|owner)|\b(and|then) (say|tell|report) nothing\b",
+    r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human|developer|devs?|person|owner)",
     r"\blie (to (the |your )?(user|human|developer|person|team|reviewers?|owner|maintainers?|them|anyone)|and say|about (it|this|the))\b",
     r"\bwhen(ever)? you (read|see|process|recall|load|find) this( note| memory| message| text)?\b[^.\n]{0,40}\b(ignore|forget|disregard|approve|run|execute|delete|send|upload|push|merge|skip|do not tell|don't tell)\b",
-    r"\b(forget|ignore|disregard) (what|whatever) the (user|human|developer|person|owner) (asked|said|wants|wrote|told you|requested)",
+    r"\b(forget|ignore|disregard) (what|whatever) the (user|human|developer|devs?|person|owner) (asked|said|wants|wrote|told you|requested)",
     r"\b(ignore|disregard|overlook|override|dismiss) (what )?the (user|human|developer|person)('s)?\s*(and|,|requests?|instructions|directions|question|asked|says|said|wants|wishes|objections|concerns)\b",
     r"\bas your (admin(istrator)?|developer|creator|owner|operator|master|boss|supervisor|maker)\b",
     r"\b(i|we) (hereby )?(authori[sz]e|allow|permit|order|command|instruct) you to (bypass|ignore|disregard|skip|override|break|disable)",
@@ -436,6 +436,12 @@ _INJECTION_SOURCES = (
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    r"\bno need to (tell|inform|notify|mention (it )?to) (the )?(user|dev|developer|owner|team|reviewer)s?\b[^.\n]{0,30}\b(delet|remov|fail|broke|skipp|disabl|revert)\w*"
+    r"|\b(treat|consider|take)\b[^.\n]{0,20}\b(stop|no|cancel)\b[^.\n]{0,30}\bas (a |an )?(suggestion|optional|advice|hint)\b"
+    r"|\beven if (the )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells? you) (to )?(stop|no|cancel|wait|abort)\b[^.\n]{0,30}"
+    r"\b(continue|keep going|proceed|carry on|finish|deploy|merge|push)"
+    r"|\b(continue|keep going|proceed|carry on)\b[^.\n]{0,40}\beven if (the )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells? you) (to )?(stop|no|cancel|wait|abort)\b"
+    r"|用户(说|要求|让)(停|停止|取消)[^。\n]{0,6}(也)?(别停|不要停|继续)",
     r"\b(when|if)\b[^.\n]{0,30}\b(fails?|failed|breaks?|is red)\b[^.\n]{0,40}\bmark (it|them|the \w+) (as )?(green|passed|passing|successful|ok)\b"
     r"|\bif (the )?(user|developer|human|person|someone|anyone|they|reviewer)s? asks?\b[^.\n]{0,50}\b(change the subject|deflect|avoid (answering|the question)|"
     r"dodge|pretend (not to know|you don't know)|play dumb)\b",
@@ -566,6 +572,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
     ("decode",),
+    ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "用户说", "用户要求", "用户让"),
     ("mark it", "mark them", "mark the", "change the subject", "deflect", "avoid answering", "avoid the question", "dodge", "pretend not",
      "pretend you", "play dumb"),
     ("treat",),
@@ -910,12 +917,12 @@ _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond
 # "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
 # first"), so it is no harm alone: only with a claim, secrecy, a bypass or an exposure.
 _CUE_STRONG = re.compile(_spelled(
-    r"\b(attention|note|message|hey|dear|instructions?|directions|reminder|warning|tip|p\.?s\.?) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
+    r"\b(attention|note|message|hey|dear|instructions?|directions|reminder|warning|tip|p\.?s\.?|tl;?dr|psst|yo) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
     r"assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?| helpers?)?\s*[:,!—-]"
     r"|\b(attention|note|message|instructions?|directions|reminder|warning|tip) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:"
     r"|\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b"
     r"|\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
-    r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!]"  # a title may stand before it
+    r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"))
 # Putting what should stay private where anyone can take it.
 _CUE_EXPOSE = re.compile(_spelled(
@@ -968,7 +975,7 @@ _CUE_DANGER = re.compile(_spelled(
 _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
-    r"|\bno need to (ask|confirm|check|wait)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
+    r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|"
                                      r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
@@ -978,7 +985,8 @@ _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over ev
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
-    r"(the |your )?(user|developer|human|person|owner|team|maintainers?|reviewers?)\b|\bjust report success\b|\bleave out\b"
+    r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
+    r"|\bjust report success\b|\bleave out\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
@@ -987,7 +995,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"ci|(the )?checks|(the )?tests|running (the )?tests)\b"
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
-    r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(confirmation|approval|review)( step)?s?\b"
+    r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bregardless of (what|the)\b|\bno matter what\b"))
@@ -1032,7 +1040,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "attention", "note to", "note for", "message to", "message for", "hey", "dear", "reminder", "warning", "tip for", "tip to", "p.s",
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
-    "gpt", "codex", "gemini", "bot:", "bot,", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed"))
+    "gpt", "codex", "gemini", "bot:", "bot,", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
