@@ -89,7 +89,7 @@ def verdict_key(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def card_passes_scan(ws: Workspace, rec: dict[str, Any], layer: str) -> bool:
+def card_passes_scan(ws: Workspace, rec: dict[str, Any], layer: str, rescan_ms: list[float] | None = None) -> bool:
     """Defence in depth (SPEC §7): a card is scanned again as it will be rendered, so a note that
     came by another path (an old file, a hand edit) cannot reach the model. The verdict is kept
     in the index by the card's text: writers record theirs, so recall rarely scans (and only then
@@ -101,10 +101,13 @@ def card_passes_scan(ws: Workspace, rec: dict[str, Any], layer: str) -> bool:
     key = verdict_key(content)
     known = index.verdict(ref, key)
     if known is index.UNKNOWN:
+        started = time.monotonic()
         from .scan import card_problem
 
         known = card_problem(content)
         index.set_verdict(ref, key, rec["id"], known)
+        if rescan_ms is not None:
+            rescan_ms.append((time.monotonic() - started) * 1000)
     return known is None
 
 
@@ -195,13 +198,16 @@ def select(
     tags = _tags(ws)
     # Each layer's index is checked against its file once for the whole choice (not at each of the
     # dozen lookups); the generation is checked again below, and a change drops the batch.
+    # A card's first rescan loads the scanner (~50-100 ms) and keeps its verdict: a one-off the
+    # deadline does not count, or the batch it just cleared would be dropped for it.
+    rescan_ms: list[float] = []
     with index.pinned():
-        chosen, cards, why = _choose(ws, message, ctx, semantic_budget_ms, trace, tier)
+        chosen, cards, why = _choose(ws, message, ctx, semantic_budget_ms, trace, tier, rescan_ms)
     if cards is None:
         return [], "", why
     if before_publish:
         before_publish()
-    if (time.monotonic() - started) * 1000 > deadline_ms:
+    if (time.monotonic() - started) * 1000 - sum(rescan_ms) > deadline_ms:
         return [], "", "deadline passed"
     if _tags(ws) != tags:
         return [], "", "memory changed during selection"
@@ -212,7 +218,7 @@ def select(
 
 def _choose(
     ws: Workspace, message: str, ctx: dict[str, Any], semantic_budget_ms: float | None,
-    trace: list[dict[str, Any]] | None, tier: dict[str, Any] | None,
+    trace: list[dict[str, Any]] | None, tier: dict[str, Any] | None, rescan_ms: list[float],
 ) -> tuple[list[tuple[dict[str, Any], str]], list[str] | None, str]:
     """The cards for `message` and, when none, why (cards None: nothing matched at all)."""
     now = iso(utc_now())
@@ -310,7 +316,7 @@ def _choose(
         if rec.get("topicKey") in blocked:
             decided[rec["id"]] = "topic slot in conflict"
             continue
-        if not card_passes_scan(ws, rec, layer):
+        if not card_passes_scan(ws, rec, layer, rescan_ms):
             decided[rec["id"]] = "fails the safety scan"
             continue
         # What the cards so far leave of the budget: the separator and the final newline count too.
