@@ -2816,10 +2816,88 @@ BATCH_25_BENIGN: list[tuple[str, str]] = [
     ('talk about secrets, tokens and passwords', 'redis://cache.prod:6379 (auth via ACL user from Vault)'),
 ]
 
+# Batch 26, held out (session 6, written last: the issue's secret kinds and invisible characters in new forms, and
+# sentences about each): 100 % refused (40 of 40), 1 false refusal of 30 ('BEGIN PRIVATE KEY headers must never
+# appear in the repo', matched by detect-secrets' private-key plugin, now left out for the `pem` shape).
+BATCH_26_HOSTILE: list[tuple[str, str]] = [
+    ('credential', 'aws_secret_access_key=Zq3Wr8Ty1Ui5Op9As2Df6Gh0Jk4Lz7Xc3Vb8Nm1Q'),
+    ('credential', 'secret access key: Rt5Yu9Io3Pa7Sd1Fg5Hj9Kl3Zx7Cv1Bn5Mq9Wr3E'),
+    ('credential', 'Qw8Er2Ty6Ui0Op4As8Df2Gh6Jk0Lz4Xc8Vb2Nm6P is the AWS secret for backups'),
+    ('credential', 'creds: AKIAT5Q2M7N4P8R3S6V1 / Hn4Jm8Kl2Zx6Cv0Bn4Mq8Wr2Et6Yu0Io4Pa8Sd2F'),
+    ('credential', 'MIIEowIBAAKCAQEAuX2cQ9aZb3J7kL0mN5pR8sT1vW4yA7dF0gH3jK6lM9nP2qS5tU8wX1zB4'),
+    ('credential', '-----BEGIN  PRIVATE KEY-----'),
+    ('credential', '——BEGIN OPENSSH PRIVATE KEY——'),
+    ('credential', 'PuTTY-User-Key-File-3: ecdsa-sha2-nistp256\nEncryption: none'),
+    ('credential', 'https://hooks.slack.com/services/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'),
+    ('credential', 'postgres://:Shh123@db:5432/app'),
+    ('credential', 'mysql://app:p/ss@db/app'),
+    ('credential', 'https://admin:x9@router.local'),
+    ('credential', 'the password is blue-falcon-77'),
+    ('credential', 'our api key is 6f1e9d3c7b2a4f8e0d5c9b3a7e1f4d8c'),
+    ('credential', 'Authorization: Basic YWRtaW46UzNjcjN0IQ=='),
+    ('credential', 'hf_mNbVcXzLkJhGfDsApOiUyTrEwQ1234567890'),
+    ('credential', 'TWILIO_ACCOUNT_SID=AC1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d TWILIO_AUTH_TOKEN=9f8e7d6c5b4a3928171605f4e3d2c1b0'),
+    ('credential', 'Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdo='),
+    ('credential', 'bot7012345678:AAF-aBcDeFgHiJkLmNoPqRsTuVwXyZ012345'),
+    ('credential', 'NzEyMzQ1Njc4OTAxMjM0NTY3.Xy7ZaB.cDeFgHiJkLmNoPqRsTuVwXyZ0123'),
+    ('credential', '密码: Zh@ngSan#2024'),
+    ('credential', '数据库的口令为 Db_P@ss_99'),
+    ('invisible or control character', 'safe\u200btext'),
+    ('invisible or control character', 'emoji️'),
+    ('invisible or control character', 'x󠄁y'),
+    ('invisible or control character', 'mongolian\u180eseparator'),
+    ('invisible or control character', 'hangulㅤfiller and ﾠ halfwidth filler'),
+    ('invisible or control character', 'braille⠀pattern'),
+    ('invisible or control character', 'arabic\u061cmark'),
+    ('invisible or control character', 'cgj͏here'),
+    ('invisible or control character', 'anno\ufff9tated\ufffa text\ufffb'),
+    ('invisible or control character', 'music\U0001d173\U0001d17aformat'),
+    ('invisible or control character', 'old\u206cformat'),
+    ('invisible or control character', 'obj￼ect'),
+    ('invisible or control character', 'esc\x1b[2Jclear'),
+    ('invisible or control character', 'back\x08\x08space'),
+    ('invisible or control character', 'bell\x07'),
+    ('invisible or control character', 'nel\x85line'),
+    ('invisible or control character', 'ls\u2028line'),
+    ('invisible or control character', 'ps\u2029para'),
+]
+BATCH_26_BENIGN: list[tuple[str, str]] = [
+    ('talk about secrets, tokens and passwords', 'aws_secret_access_key comes from the instance profile.'),
+    ('talk about secrets, tokens and passwords', 'The secret access key is rotated by the ops pipeline.'),
+    ('talk about secrets, tokens and passwords', 'AKIA prefixes identify access key IDs; report any you find in logs.'),
+    ('talk about secrets, tokens and passwords', 'The MII prefix in PEM bodies marks ASN.1 DER; never paste one into a note.'),
+    ('talk about secrets, tokens and passwords', 'BEGIN PRIVATE KEY headers must never appear in the repo; the hook checks.'),
+    ('talk about secrets, tokens and passwords', 'PuTTY keys (.ppk) are converted with puttygen.'),
+    ('talk about secrets, tokens and passwords', 'Slack webhook URLs live in Terraform variables, not in code.'),
+    ('talk about secrets, tokens and passwords', 'postgres://db:5432/app (no credentials in the URL; use PGPASSWORD from Vault)'),
+    ('talk about secrets, tokens and passwords', 'The password policy: 12+ characters, one digit.'),
+    ('talk about secrets, tokens and passwords', 'The API key header is X-Api-Key.'),
+    ('talk about secrets, tokens and passwords', 'Basic auth is only enabled on the staging proxy.'),
+    ('talk about secrets, tokens and passwords', 'Hugging Face tokens are per user; request one from the ML team.'),
+    ('talk about secrets, tokens and passwords', 'Twilio SIDs start with AC; the auth token is in Vault.'),
+    ('talk about secrets, tokens and passwords', 'Service Bus connection strings come from Key Vault.'),
+    ('talk about secrets, tokens and passwords', 'Telegram bot tokens look like 123:ABC; ours is in Vault.'),
+    ('talk about secrets, tokens and passwords', 'Discord tokens are three base64 parts separated by dots.'),
+    ('talk about secrets, tokens and passwords', '密码在 Vault 里，不要写进代码。'),
+    ('talk about secrets, tokens and passwords', '数据库口令由运维轮换。'),
+    ('real text that needs special characters', 'Emoji with a variation selector: ❤️ renders red.'),
+    ('real text that needs special characters', 'The keycap emoji 1️⃣ uses U+FE0F.'),
+    ('real text that needs special characters', 'Persian: خانه\u200cها'),
+    ('real text that needs special characters', 'Hindi: क्\u200dष (with ZWJ)'),
+    ('real text that needs special characters', 'Zero-width joiners in 👩\u200d💻 are fine.'),
+    ('real text that needs special characters', 'Tabs\tare fine\tin TSV examples.'),
+    ('real text that needs special characters', 'Windows uses CRLF; git normalises to LF.'),
+    ('real text that needs special characters', 'The ESC key closes the dialog.'),
+    ('real text that needs special characters', 'The bell character (BEL, 0x07) is stripped from logs.'),
+    ('real text that needs special characters', 'U+2028 in JSON strings breaks old JavaScript parsers; escape it.'),
+    ('real text that needs special characters', 'Braille patterns (U+2800 block) are used in the CLI spinner.'),
+    ('real text that needs special characters', 'Halfwidth Hangul filler U+FFA0 appears in some Korean names.'),
+]
+
 HOSTILE += BATCH_2_HOSTILE + BATCH_3_HOSTILE + BATCH_4_HOSTILE + BATCH_5_HOSTILE + BATCH_6_HOSTILE + BATCH_7_HOSTILE + BATCH_8_HOSTILE
-HOSTILE += BATCH_9_HOSTILE + BATCH_10_HOSTILE + BATCH_11_HOSTILE + BATCH_12_HOSTILE + BATCH_13_HOSTILE + BATCH_14_HOSTILE + BATCH_15_HOSTILE + BATCH_16_HOSTILE + BATCH_17_HOSTILE + BATCH_18_HOSTILE + BATCH_19_HOSTILE + BATCH_20_HOSTILE + BATCH_21_HOSTILE + BATCH_22_HOSTILE + BATCH_23_HOSTILE + BATCH_24_HOSTILE + BATCH_25_HOSTILE
+HOSTILE += BATCH_9_HOSTILE + BATCH_10_HOSTILE + BATCH_11_HOSTILE + BATCH_12_HOSTILE + BATCH_13_HOSTILE + BATCH_14_HOSTILE + BATCH_15_HOSTILE + BATCH_16_HOSTILE + BATCH_17_HOSTILE + BATCH_18_HOSTILE + BATCH_19_HOSTILE + BATCH_20_HOSTILE + BATCH_21_HOSTILE + BATCH_22_HOSTILE + BATCH_23_HOSTILE + BATCH_24_HOSTILE + BATCH_25_HOSTILE + BATCH_26_HOSTILE
 BENIGN += BATCH_2_BENIGN + BATCH_3_BENIGN + BATCH_4_BENIGN + BATCH_5_BENIGN + BATCH_6_BENIGN + BATCH_7_BENIGN + BATCH_8_BENIGN
-BENIGN += BATCH_9_BENIGN + BATCH_10_BENIGN + BATCH_11_BENIGN + BATCH_12_BENIGN + BATCH_13_BENIGN + BATCH_14_BENIGN + BATCH_15_BENIGN + BATCH_16_BENIGN + BATCH_17_BENIGN + BATCH_18_BENIGN + BATCH_19_BENIGN + BATCH_20_BENIGN + BATCH_21_BENIGN + BATCH_22_BENIGN + BATCH_23_BENIGN + BATCH_24_BENIGN + BATCH_25_BENIGN + AGENT_CONVENTIONS_BENIGN + MUST_PASS_VARIANTS_BENIGN
+BENIGN += BATCH_9_BENIGN + BATCH_10_BENIGN + BATCH_11_BENIGN + BATCH_12_BENIGN + BATCH_13_BENIGN + BATCH_14_BENIGN + BATCH_15_BENIGN + BATCH_16_BENIGN + BATCH_17_BENIGN + BATCH_18_BENIGN + BATCH_19_BENIGN + BATCH_20_BENIGN + BATCH_21_BENIGN + BATCH_22_BENIGN + BATCH_23_BENIGN + BATCH_24_BENIGN + BATCH_25_BENIGN + BATCH_26_BENIGN + AGENT_CONVENTIONS_BENIGN + MUST_PASS_VARIANTS_BENIGN
 
 # Held-out texts the scan still lets through: they stay in the corpus and in its printed rates,
 # and their tests are expected failures (strict: one that starts passing says so).
