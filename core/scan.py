@@ -306,6 +306,7 @@ _INJECTION_SOURCES = (
     r"\boverrides? (your|the model's|the assistant's|the ai's) (configuration|config|settings|instructions|directions|programming|rules|behaviou?r|guidelines)",
     r"\b(hidden|secret|private|real|true|important|urgent|additional|extra|special|priority) (instructions?|directions|directives?|commands?|orders?|task)\s*[:：]",
     r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate|"
+    r"bump|switch|swap|point|pin|replace|downgrade|upgrade|"
     r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
     r"\b(add|insert|install|plant|hide|open|start|spawn|create|run) (a |an )?(backdoor|reverse shell|keylogger)",
     r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
@@ -436,6 +437,13 @@ _INJECTION_SOURCES = (
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    r"\b(says?|said|decided|agreed)\b[^.\n]{0,20}\byou (can|may|should) (now )?(ignore|skip|bypass|disregard)\b"
+    r"|\b(say|answer|reply|report|claim)s?\b[^.\n]{0,20}(all )?(tests?|checks?|build)[^.\n]{0,10}\b(pass|passed|passing|green)\b[^.\n]{0,12}\bwithout (running|checking|testing|looking)"
+    r"|\b(green|pass)\w*\b[^.\n]{0,20}\bby (deleting|removing|skipping|disabling|commenting out)\b"
+    r"|\b(copy|collect|gather|save|write|dump)\b (every|all|any) (api keys?|tokens?|secrets?|passwords?|credentials)\b[^.\n]{0,30}\b(encounter|see|find|come across|read)"
+    r"|\bassume\b[^.\n]{0,40}\b(admin|administrator|root|owner)\b[^.\n]{0,40}\b(never|don't|do not|skip)\b[^.\n]{0,10}\b(check|verify|validate)"
+    r"|悄悄[^。\n]{0,10}(换成|替换|改成|升级|降级|指向)|(失败|不通过)的?(测试|用例)[^。\n]{0,4}(删掉|删除|注释掉|跳过)[^。\n]{0,10}(报告|说)(成功|通过)"
+    r"|不要检查(权限|授权|身份)|假设[^。\n]{0,10}(管理员|root)[^。\n]{0,10}(不要|别|无需)",
     r"\bno need to (tell|inform|notify|mention (it )?to) (the )?(user|dev|developer|owner|team|reviewer)s?\b[^.\n]{0,30}\b(delet|remov|fail|broke|skipp|disabl|revert)\w*"
     r"|\b(treat|consider|take)\b[^.\n]{0,20}\b(stop|no|cancel)\b[^.\n]{0,30}\bas (a |an )?(suggestion|optional|advice|hint)\b"
     r"|\beven if (the )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells? you) (to )?(stop|no|cancel|wait|abort)\b[^.\n]{0,30}"
@@ -466,7 +474,8 @@ _INJECTION_SOURCES = (
     r"(告诉|通知|跟)(用户|团队|大家|开发者)[^。\n]{0,12}(就绪|通过|正常|没问题|成功)[^。\n]{0,4}即使[^。\n]{0,10}(失败|报错|挂了|出错)"
     r"|(从现在开始|从现在起|以后|今后)[^。\n]{0,10}(每次|总是|都)[^。\n]{0,10}(删除|删掉|清空|强制推送|上传|发送)"
     r"|你(可以|能|被允许|有权)[^。\n]{0,10}(读取|打开|查看|复制|贴|发送|上传)[^。\n]{0,20}(credentials|\.env|id_rsa|\.ssh|密钥|私钥|密码|令牌|凭据|shadow)"
-    r"|你(之前|原来|先前|收到)?的(指令|规则|指示|设定|提示词?)[^。\n]{0,4}(已经|已)?(失效|作废|无效|过期|不再有效|取消)",
+    r"|你(之前|原来|先前|收到)?的(指令|规则|指示|设定|提示词?|系统提示词?)[^。\n]{0,4}(已经|已)?(失效|作废|无效|过期|过时|不再有效|取消)"
+    r"|(以|按)(这条|本条|此)(笔记|记忆|备注|记录)为准",
     r"\b(tell|inform|notify) (nobody|no one|no-one|anyone)\b[^.\n]{0,40}\b(audit|logs?|tests?|ci|build|security|breach|incident|deleted|cleared|wiped|failed|"
     r"skipped|disabled|removed|turned off|bypassed)\b",
     r"\b(act as if|act as though|pretend( that)?)\b[^.\n]{0,40}\b(approval|approved|passed|signed off|green|authori[sz]ed|permission|consent|reviewed)\b",
@@ -572,6 +581,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
     ("decode",),
+    ("says", "said", "decided", "agreed", "say", "answer", "reply", "report", "claim", "green", "pass", "copy", "collect", "gather", "save",
+     "write", "dump", "assume", "悄悄", "失败", "不通过", "不要检查", "假设"),
     ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "用户说", "用户要求", "用户让"),
     ("mark it", "mark them", "mark the", "change the subject", "deflect", "avoid answering", "avoid the question", "dodge", "pretend not",
      "pretend you", "play dumb"),
@@ -584,7 +595,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("where you", "how you"),
     ("even if", "even when", "even though"),
     ("only with", "treat"),
-    ("即使", "每次", "总是", "你可以", "你能", "你被允许", "你有权", "你之前", "你原来", "你先前", "你收到", "你的"),
+    ("即使", "每次", "总是", "你可以", "你能", "你被允许", "你有权", "你之前", "你原来", "你先前", "你收到", "你的", "为准"),
     ("tell", "inform", "notify"),
     ("act as if", "act as though", "pretend"),
     ("your confirmation", "your permission", "your approval", "your safety"),
@@ -768,7 +779,7 @@ _TO_MODEL = re.compile(
     r"wipe|destroy|drop|erase|dump|leak|give|show|tell|list|disable|bypass|skip|remove|force|the model|the assistant|all safety|"
     r"new (rules|instructions|directions|orders|policy)|approvals? (are |is )?(disabled|off|suspended))\b",
 )
-_FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done|"
+_FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done|yes|yep|"
                            r"\w+(ing|ed) (now|it|them|everything|all)\b)\b")
 # What only an order to the model starts with (an engineering line may start with "run" or "never").
 _ADDRESSING = re.compile(r"(you|your|you're|youre|obey|ignore|disregard|pretend|reveal|from now on|new instructions|new directions|unrestricted)\b")
@@ -955,7 +966,8 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
-    r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b"
+    r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
+    r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|不要让用户知道|瞒着|悄悄"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
@@ -975,7 +987,8 @@ _CUE_DANGER = re.compile(_spelled(
 _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
-    r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
+    r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
+    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|"
                                      r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
@@ -1036,7 +1049,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",
     "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
     "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose",
-    "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked", "t let", "never let",
+    "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked", "t let", "never let", "let on", "tracks", "traces", "history", "不留痕迹", "bother",
     "attention", "note to", "note for", "message to", "message for", "hey", "dear", "reminder", "warning", "tip for", "tip to", "p.s",
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
