@@ -256,7 +256,14 @@ def _choose(
         return not cand.learned
 
     seen: set[str] = set()
-    blocked = _slot_blocked(ws, ctx, now)
+    # Worked out once a candidate needs it: most prompts match nothing, and the slots cost two lookups.
+    blocked_slots: list[set[str]] = []
+
+    def blocked() -> set[str]:
+        if not blocked_slots:
+            blocked_slots.append(_slot_blocked(ws, ctx, now))
+        return blocked_slots[0]
+
     for ref in ws.layers():
         usable = 0
         aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
@@ -270,7 +277,7 @@ def _choose(
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage)
                 if relevant:
-                    usable += admit(cand) and cand.rec.get("topicKey") not in blocked
+                    usable += admit(cand) and cand.rec.get("topicKey") not in blocked()
                     if usable >= SPARE_CARDS and trace is None:
                         break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
@@ -313,7 +320,7 @@ def _choose(
         if len(chosen) >= MAX_CARDS:
             decided[rec["id"]] = f"not needed ({MAX_CARDS} cards already)"
             continue
-        if rec.get("topicKey") in blocked:
+        if rec.get("topicKey") in blocked():
             decided[rec["id"]] = "topic slot in conflict"
             continue
         if not card_passes_scan(ws, rec, layer, rescan_ms):

@@ -812,11 +812,11 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
         folded = _CODE_TAG.sub("`tag`", folded)
     if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
-    if "#" in folded and any(_ADDRESSING.match(m.group("next")) or _CUE_STATUS.search(m.group("next")) or _RULES_OFF.search(m.group("next"))
-                             for m in _HEADING_THEN_ORDER.finditer(folded)):
-        return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
-    if ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)) \
-            or (any(fence in folded for fence in _FENCES) and _FENCED_ROLE.search(folded)):
+    heading_then_order = "#" in folded and any(
+        _ADDRESSING.match(m.group("next")) or _CUE_STATUS.search(m.group("next")) or _RULES_OFF.search(m.group("next"))
+        for m in _HEADING_THEN_ORDER.finditer(folded))
+    if heading_then_order or ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) \
+            or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)) or (any(fence in folded for fence in _FENCES) and _FENCED_ROLE.search(folded)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
     if ("memory note" in folded or "end of" in folded or "begin" in folded or "start of" in folded or "stop of" in folded
             or "close of" in folded or "end the" in folded or "end memory" in folded or "end notes" in folded) and (
@@ -1249,9 +1249,13 @@ def _learned_problem(sentence: str) -> bool:
 
 _SPLIT_KEYWORDS = ("ignore", "disregard", "previous", "prior", "instructions", "directions", "system", "prompt", "forget", "override",
                    "bypass", "guidelines", "reveal", "secrets", "password")
-# Each keyword with at most one space inside it, and one at least (a whole word is left alone).
-_SPLIT_WORD = re.compile("|".join(
-    rf"(?<![a-z]){w[:i]} {w[i:]}(?![a-z])" for w in (_spelled(k) for k in _SPLIT_KEYWORDS) for i in range(2, len(w) - 1)))
+
+
+@lru_cache(maxsize=1)
+def _split_word() -> re.Pattern[str]:
+    """Each keyword with one space inside it (a whole word is left alone); built on first use."""
+    return re.compile("|".join(
+        rf"(?<![a-z]){w[:i]} {w[i:]}(?![a-z])" for w in (_spelled(k) for k in _SPLIT_KEYWORDS) for i in range(2, len(w) - 1)))
 
 
 def _split_keywords(skeleton: str) -> bool:
@@ -1277,7 +1281,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
         return "reads as an instruction aimed at the model (prompt injection)"
-    if _split_keywords(skeleton) and _injection(_SPLIT_WORD.sub(lambda m: m.group().replace(" ", ""), skeleton)):
+    if _split_keywords(skeleton) and _injection(_split_word().sub(lambda m: m.group().replace(" ", ""), skeleton)):
         # "ig nore all pre vious in structions": the words attacks need, broken by spaces
         return "reads as an instruction aimed at the model (prompt injection)"
     if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):

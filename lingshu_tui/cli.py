@@ -478,9 +478,9 @@ def _recall_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from lingshu_tui.mcp_server import serve
-
     import errno
+
+    from lingshu_tui.mcp_server import serve
 
     try:
         try:
