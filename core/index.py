@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -437,29 +438,34 @@ class Hit:
         return self._record
 
 
-# A near-duplicate holds most of a text's words, its rarest ones included: asking the index for those
-# alone finds it, where asking for every word matches (and ranks) most of a layer of similar notes.
+# Asking for many terms matches (and ranks) most of a layer of similar notes; no more are asked for.
 LOOKALIKE_TERMS = 8
 
 
-def _rarest(conn: _Conn, terms: list[str], count: int) -> list[str]:
-    """The `count` terms fewest notes hold (terms no note holds cannot find anything)."""
-    if len(terms) <= count:
-        return terms
+def _telling(conn: _Conn, terms: list[str], total: int, at_least: float) -> list[str]:
+    """The fewest, rarest of `terms` that every look-alike holds at least one of. A text whose
+    overlap (Jaccard) with ours reaches `at_least` lacks at most (1 - at_least) x `total` of our
+    terms, and the terms no note holds are among those it lacks: one of the next rarest
+    `spare + 1` must be in it. None when no note can reach `at_least` at all."""
+    spare = math.floor((1 - at_least) * total + 1e-9)
     marks = ",".join("?" * len(terms))
     df = dict(conn.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", terms).fetchall())
-    return sorted((t for t in terms if df.get(t)), key=lambda t: (df[t], t))[:count]
+    present = sorted((t for t in terms if df.get(t)), key=lambda t: (df[t], t))
+    need = spare - (len(terms) - len(present)) + 1
+    return present[:min(need, LOOKALIKE_TERMS)] if need > 0 else []
 
 
-def lookalike_ids(ref: Any, title: str, body: str, topic: str | None) -> set[str]:
-    """Records that could be the same as a proposed one: same topic slot, same title, or sharing
-    title or body terms (the best BM25 matches; similarity is then measured on these alone)."""
+def lookalike_ids(ref: Any, title: str, body: str, topic: str | None, *, title_at: float, body_at: float) -> set[str]:
+    """Records that could be the same as a proposed one: same topic slot, same title, or a title
+    or body that can reach the look-alike overlap (`title_at`, `body_at`); the best BM25 matches
+    of the terms one of which such a record must hold (similarity is then measured on these alone)."""
     conn = current(ref)
     ids = {r[0] for r in conn.db.execute("SELECT id FROM records WHERE title_key=?", (title.strip().casefold(),))}
     if topic:
         ids |= {r[0] for r in conn.db.execute("SELECT id FROM records WHERE topic=?", (topic,))}
-    for column, text, limit in (("title", title, 24), ("body", body, 12)):
-        terms = _rarest(conn, query_terms(text)[:100], LOOKALIKE_TERMS)
+    for column, text, at_least, limit in (("title", title, title_at, 24), ("body", body, body_at, 12)):
+        every = query_terms(text)
+        terms = _telling(conn, every[:100], len(every), at_least) if every else []
         if terms:
             ids |= {r[0] for r in conn.db.execute(
                 "SELECT records.id FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY rank LIMIT ?",

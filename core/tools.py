@@ -425,7 +425,7 @@ def _candidates(state: dict[str, Any], ref: LayerRef, inp: SaveInput, exclude: s
     conds = _cond_key([c.model_dump() for c in inp.conditions or []])
     title = (inp.title or "").strip().casefold()
     found: list[tuple[float, dict[str, Any], str]] = []
-    ids = index.lookalike_ids(ref, inp.title or "", inp.body or "", inp.topicKey)
+    ids = index.lookalike_ids(ref, inp.title or "", inp.body or "", inp.topicKey, title_at=SIMILAR_TITLE, body_at=SIMILAR_BODY)
     for rid in sorted(ids):
         rec = state["records"].get(rid)
         if rec is None or rec.get("status") != "active" or rec["id"] == exclude or not is_current(rec, now):

@@ -125,3 +125,33 @@ def test_random_sequences_keep_every_invariant(ops) -> None:  # type: ignore[no-
             if r is not None:  # SPEC §3.3: `committed` is true exactly when a record changed on disk
                 assert r["committed"] == (_records_now(home, project) != before), (kind, r)
             _check(mem, project, created, purged)
+
+
+LOOKALIKE_WORDS = ["alpha", "bravo", "cache", "delta", "echo", "fixture", "gamma", "harbor", "index", "jitter", "kernel", "lint"]
+text = st.lists(st.sampled_from(LOOKALIKE_WORDS + ["unheard", "zebra"]), min_size=1, max_size=9).map(" ".join)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(text, text), min_size=1, max_size=10), text, text)
+def test_6_3_4_every_note_that_can_be_a_lookalike_is_asked_about(layer_texts, title, body) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §6.3.4: the index is asked only for a text's rarest terms, as few as the look-alike
+    thresholds allow; every note whose title or body reaches its threshold is still among the
+    candidates (fewer notes here than a query returns, so the term choice alone is tested)."""
+    from core import index
+    from core.search import similarity
+    from core.tools import SIMILAR_BODY, SIMILAR_TITLE
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home, project = Path(tmp) / "home", Path(tmp) / "proj"
+        home.mkdir()
+        project.mkdir()
+        mem = Memory(home, project)
+        for i, (t, b) in enumerate(layer_texts):
+            assert mem("memory_save", {"title": f"{t} n{i}", "body": b, "resolution": "distinct"})["committed"]
+        from core.workspace import open_workspace
+
+        ref = open_workspace(home, project).project_layer
+        found = index.lookalike_ids(ref, title, body, None, title_at=SIMILAR_TITLE, body_at=SIMILAR_BODY)
+        for rec in all_records(home, project).values():
+            if similarity(rec["title"], title) >= SIMILAR_TITLE or similarity(rec["body"], body) >= SIMILAR_BODY:
+                assert rec["id"] in found, (rec["title"], rec["body"], title, body)
