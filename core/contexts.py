@@ -6,13 +6,14 @@ import os
 from functools import lru_cache
 import secrets
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 from . import spool
 from .durable import encode, locked, read_json, write_atomic
 from .errors import NeedsContext
 from .paths import contexts_path
+from .records import parse_time
 from .settings import TASK_FIELDS
 from .store import iso, utc_now
 from .workspace import Workspace
@@ -143,11 +144,9 @@ def fold(ws: Workspace) -> None:
 
 
 def _expired(ctx: dict[str, Any], now: datetime) -> bool:
-    try:
-        created = datetime.strptime(ctx["created"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
-    except (KeyError, ValueError):
-        return True
-    return now - created > CONTEXT_TTL
+    # Every tool call checks each kept turn: strptime cost 1 ms a call at forty turns.
+    created = parse_time(ctx.get("created"))
+    return created is None or now - created > CONTEXT_TTL
 
 
 def resolve_context(ws: Workspace, context_id: str | None, task: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms, wit
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "6"
+SCHEMA = "7"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 CACHE_KIB = 512
 _HEAD = b'{"checksum":"'
@@ -43,7 +43,7 @@ CREATE INDEX IF NOT EXISTS records_topic ON records(topic) WHERE topic IS NOT NU
 CREATE INDEX IF NOT EXISTS records_title ON records(title_key);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({", ".join(COLUMNS)},
     tokenize="unicode61 remove_diacritics 0 tokenchars '._-+#'");
-CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');
+CREATE TABLE IF NOT EXISTS terms(term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS archive(id TEXT PRIMARY KEY, updated TEXT, json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reads(id TEXT PRIMARY KEY, last_read TEXT, count INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS verdicts(key TEXT PRIMARY KEY, id TEXT, unsafe TEXT);
@@ -82,7 +82,7 @@ class _Conn:
             if path:
                 self.db.execute("PRAGMA journal_mode=WAL")
             if found is not None:  # another version's index: rebuilt from the layer; read counts kept
-                self.db.executescript("DROP TABLE IF EXISTS vocab; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS records; "
+                self.db.executescript("DROP TABLE IF EXISTS vocab; DROP TABLE IF EXISTS terms; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS records; "
                                       "DROP TABLE IF EXISTS archive; DROP TABLE IF EXISTS meta;")
             self.db.executescript(_SCHEMA_SQL)
         self.ident = _ident(path) if path else None
@@ -240,6 +240,19 @@ def _row(rec: dict[str, Any]) -> tuple[Any, ...]:
     return (rec["id"], rec.get("status", "active"), rec.get("topicKey") or None, title_key, _cond_lines(rec))
 
 
+# How many live notes hold each term, kept beside the full-text index: FTS5's own vocabulary table
+# walks a term's whole list of notes to count them (about 1 ms for four common terms at 1,000 notes),
+# and every search and save asks for a dozen counts.
+def _count_terms(db: sqlite3.Connection, columns: tuple[str, ...], step: int) -> None:
+    terms = [(t,) for t in set(" ".join(columns).split())]
+    if step > 0:
+        db.executemany("INSERT INTO terms(term, doc) VALUES (?, 1) ON CONFLICT(term) DO UPDATE SET doc = doc + 1", terms)
+    else:
+        db.executemany("UPDATE terms SET doc = doc - 1 WHERE term = ?", terms)
+        # A term no live note holds leaves the table (a purged note's words must not stay behind).
+        db.executemany("DELETE FROM terms WHERE term = ? AND doc <= 0", terms)
+
+
 def _insert(db: sqlite3.Connection, rec: dict[str, Any]) -> None:
     columns = analysed(rec)
     length = sum(w * len(c.split()) for w, c in zip(FIELD_WEIGHTS, columns))
@@ -247,11 +260,15 @@ def _insert(db: sqlite3.Connection, rec: dict[str, Any]) -> None:
                      (*_row(rec), length, str(rec.get("updated", "")), json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
     if rec.get("status", "active") == "active":
         db.execute(f"INSERT INTO fts(rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?,?,?)", (cur.lastrowid, *columns))
+        _count_terms(db, columns, +1)
 
 
 def _delete(db: sqlite3.Connection, rid: str) -> None:
     row = db.execute("SELECT n FROM records WHERE id=?", (rid,)).fetchone()
     if row:
+        indexed = db.execute(f"SELECT {', '.join(COLUMNS)} FROM fts WHERE rowid=?", (row[0],)).fetchone()
+        if indexed:
+            _count_terms(db, tuple(indexed), -1)
         db.execute("DELETE FROM fts WHERE rowid=?", (row[0],))
         db.execute("DELETE FROM records WHERE n=?", (row[0],))
 
@@ -296,6 +313,7 @@ def rebuild(conn: _Conn, ref: Any, state: dict[str, Any]) -> None:
                 return  # another process rebuilt it meanwhile
             db.execute("DELETE FROM records")
             db.execute("DELETE FROM fts")
+            db.execute("DELETE FROM terms")
             for rec in state["records"].values():
                 _insert(db, rec)
             if conn.meta("archiveGeneration") != str(state.get("archiveGeneration", 0)) or conn.meta("schema") != SCHEMA:
@@ -396,7 +414,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     words = word_candidates(query)
     if words:
         marks = ",".join("?" * len(words))
-        known = [row[0] for row in conn.db.execute(f"SELECT term FROM vocab WHERE term IN ({marks})", words)]
+        known = [row[0] for row in conn.db.execute(f"SELECT term FROM terms WHERE term IN ({marks})", words)]
         terms = with_words(terms, known)
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     rows = conn.db.execute(
@@ -408,7 +426,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         return []
     total, avg = conn.stats()
     marks = ",".join("?" * len(terms))
-    df = dict(conn.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", terms).fetchall())
+    df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", terms).fetchall())
     scorer = Scorer(terms, df, int(total), float(avg or 1.0))
     scored = []
     for row in rows:
@@ -449,7 +467,7 @@ def _telling(conn: _Conn, terms: list[str], total: int, at_least: float) -> list
     `spare + 1` must be in it. None when no note can reach `at_least` at all."""
     spare = math.floor((1 - at_least) * total + 1e-9)
     marks = ",".join("?" * len(terms))
-    df = dict(conn.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", terms).fetchall())
+    df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", terms).fetchall())
     present = sorted((t for t in terms if df.get(t)), key=lambda t: (df[t], t))
     need = spare - (len(terms) - len(present)) + 1
     return present[:min(need, LOOKALIKE_TERMS)] if need > 0 else []

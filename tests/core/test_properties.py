@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.durable import checksum_holds
+from core.search import analysed
 from tests.conftest import Memory, all_records, layer_file
 
 WORDS = ["deploy", "tests", "cache", "lint", "部署", "缓存", "release", "docker"]
@@ -63,6 +67,10 @@ def _check(mem: Memory, project: Path, created: set[str], purged: set[str]) -> N
         for hit in mem("memory_search", {"query": word})["results"]:
             r = records[hit["id"]]
             assert r["status"] == "active" and not r.get("supersededBy") and not r.get("validUntil")
+    # The index's term counts (what ranking and the look-alike check read) are the live notes' own.
+    expected = Counter(t for r in state["records"].values() for t in set(" ".join(analysed(r)).split()))
+    with contextlib.closing(sqlite3.connect(path.parent / "index.sqlite")) as db:
+        assert dict(db.execute("SELECT term, doc FROM terms").fetchall()) == dict(expected)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
