@@ -218,7 +218,8 @@ def _skeleton(folded: str) -> str:
 # ---------------------------------------------------------------- 2 instructions aimed at the model
 
 _VERB = (r"(ignore|disregard|forget|override|overrule|overlook|bypass|skip|neglect|abandon|discard|set aside|throw out|"
-         r"pay no (attention|heed|mind) to|take no notice of|never ?mind|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey))")
+         r"pay no (attention|heed|mind) to|take no notice of|never ?mind|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey)|"
+         r"(do not|don't|dont|never|stop|quit) (pay(ing)? (any )?(attention|heed|mind)|listen(ing)?) to)")
 _DET = r"((all|any|every|each|the|your|my|our|these|those|such|of|both|whatever)\s+){0,3}"
 _ADJ = (r"(previous|prior|above|earlier|preceding|foregoing|former|initial|original|old|existing|current|given|"
         r"system|developer|safety|default|hidden|built-?in|your own|(developer|system|admin|operator|creator|company|model|assistant)'?s|"
@@ -243,6 +244,7 @@ _INJECTION_SOURCES = (
     rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
+    rf"|(what|whatever)\s+(the\s+|your\s+)?(system( prompt)?|developers?|operators?|instructions|rules|guidelines|prompt)\s+(says?|said|tells? you|told you)\b"
     rf"|{_DET}(instructions?|directions|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
     # the rules themselves, with nothing after them that says which ("ignore the rules for generated files" is lint)
     rf"\b{_VERB}\s+the\s+(rules|instructions|directions|guidelines|restrictions|guardrails|policies|directives)\s*([.!;,]|$)",
@@ -497,7 +499,7 @@ _INJECTION_SOURCES = (
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
 # in a window around them: one alternation over a whole 4 KB note costs tens of milliseconds.
 _VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "overlook", "bypass", "skip", "neglect", "abandon", "discard", "never mind", "nevermind",
-               "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed")
+               "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed", "attention", "listen")
 _WHO = ("user", "human", "operator", "developer", "person", "owner")
 # Two rules about secrets put where others read them share their words, and so one pass.
 _SECRET_WORDS = ("key", "token", "password", "credential", "secret", "cookie", ".env", "session id")
@@ -748,12 +750,13 @@ def _injection(skeleton: str) -> bool:
 # ---------------------------------------------------------------- 2 fake roles and boundaries
 
 _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
+# JUnit XML's <system-out> and <system-err> hold a test's captured output: engineering, not a role.
 _ALWAYS_TAG = re.compile(
     r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|tool_calls?|tool_result|tool_use|"
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
-    r"assistant[_-](response|message|turn|reply|output))\b[^<>]{0,60}>"
+    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>"
     r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]",
@@ -1356,7 +1359,7 @@ _SHAPE_NAMES = {
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
 }
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@[\w.\-\[]", re.IGNORECASE)
-_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key|"
+_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key(?:[_\- ]?id)?|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
