@@ -27,11 +27,12 @@ from typing import Any
 
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
-from .search import FIELD_WEIGHTS, Scorer, analysed, fts_query, query_terms, with_words, word_candidates
+from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, query_terms, variant_prefixes, with_words,
+                     word_candidates)
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "7"
+SCHEMA = "8"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 CACHE_KIB = 512
 _HEAD = b'{"checksum":"'
@@ -416,18 +417,20 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         marks = ",".join("?" * len(words))
         known = [row[0] for row in conn.db.execute(f"SELECT term FROM terms WHERE term IN ({marks})", words)]
         terms = with_words(terms, known)
+    variants = _variants(conn, terms)
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     rows = conn.db.execute(
         f"SELECT {', '.join('fts.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json "
         f"FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY bm25(fts, {weights}) LIMIT ? OFFSET ?",
-        (fts_query(terms), limit, offset),
+        (fts_query(list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))), limit, offset),
     ).fetchall()
     if not rows:
         return []
     total, avg = conn.stats()
-    marks = ",".join("?" * len(terms))
-    df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", terms).fetchall())
-    scorer = Scorer(terms, df, int(total), float(avg or 1.0))
+    asked = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
+    marks = ",".join("?" * len(asked))
+    df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
+    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants)
     scored = []
     for row in rows:
         score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])
@@ -437,6 +440,24 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
     return [Hit(s, rid, raw, matched, title_hit, coverage) for s, _, rid, raw, matched, title_hit, coverage in scored]
+
+
+def _variants(conn: _Conn, terms: list[str]) -> dict[str, list[str]]:
+    """Each term's other forms the index holds: longer ones that extend it, shorter ones it extends
+    (`search.variant_prefixes`), each by at most VARIANT_SPAN letters."""
+    out: dict[str, list[str]] = {}
+    for term in terms:
+        if not term.isalpha() or not term.isascii() or len(term) < VARIANT_MIN:
+            continue
+        shorter = variant_prefixes(term)
+        rows = conn.db.execute(
+            "SELECT term FROM terms WHERE term > ? AND term < ? AND length(term) <= ?"
+            + (f" UNION SELECT term FROM terms WHERE term IN ({','.join('?' * len(shorter))})" if shorter else ""),
+            (term, term + "{", len(term) + VARIANT_SPAN, *shorter)).fetchall()
+        found = [r[0] for r in rows if r[0].isalpha()]
+        if found:
+            out[term] = sorted(found)
+    return out
 
 
 class Hit:

@@ -16,10 +16,18 @@ from typing import Any
 _WORD = re.compile(r"[0-9a-z_]+(?:[.\-+#][0-9a-z_]+)*")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+# Function words: Snowball's English stop list, less the words that carry meaning in engineering
+# text ("up", "down", "off", "out", "over", "under", "before", "after", "again", "more", "few",
+# "same", "only", "other", "once", "between", "against", "during", "until"), and the fillers of a
+# chat message. A prompt's filler words diluted its share of information: "my PR got blocked because
+# fewer lines are tested now" held 8 terms, of which a note on coverage could share 2.
 _STOP = frozenset(
-    "a an and are as at be but by do does for from has have how i if in is it its me my no not of on or our "
-    "so that the their then there these this to was we what when where which who why will with you your "
-    "can should would could please".split()
+    "a about am an and are as at be been being both but by can could did do does doing each for from further had has "
+    "have having he her here hers herself him himself his how i if in into is it its itself me my myself no nor not "
+    "of on or ought our ours ourselves own please she should so some such than that the their theirs them themselves "
+    "then there these they this those through to too very was we were what when where which while who whom why will "
+    "with would you your yours yourself yourselves "
+    "also anyone anything everyone everything got just now ok okay really someone something still thanks".split()
 )
 
 # Chinese function words as bigrams: they say how something is asked, not what.
@@ -115,6 +123,20 @@ def with_words(terms: list[str], words: list[str]) -> list[str]:
     return [t for t in terms if t not in inside] + sorted(set(words), key=words.index)
 
 
+# A stem and its longer forms that Snowball leaves apart ("expir" of expire and "expiri" of expiry,
+# "config" and "configur"): a query term of at least VARIANT_MIN letters also matches index terms
+# that extend it, or that it extends, by at most VARIANT_SPAN letters.
+VARIANT_MIN = 5
+VARIANT_SPAN = 3
+
+
+def variant_prefixes(term: str) -> list[str]:
+    """The shorter forms of `term` that count as the same word when a note holds them."""
+    if not term.isalpha() or not term.isascii() or len(term) <= VARIANT_MIN:
+        return []
+    return [term[:k] for k in range(max(VARIANT_MIN, len(term) - VARIANT_SPAN), len(term))]
+
+
 def query_terms(query: str) -> list[str]:
     """The distinct terms of a query, in their order."""
     return list(dict.fromkeys(tokens(query)))
@@ -137,8 +159,13 @@ class Scorer:
     that stays positive for terms most records share (log(1 + (N - n + 0.5) / (n + 0.5))), plus
     the all-terms and phrase bonuses."""
 
-    def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float) -> None:
+    def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float,
+                 variants: dict[str, list[str]] | None = None) -> None:
         self.terms = terms
+        # Each term with the index terms that are its other forms (see `variant_prefixes`): they
+        # count as the term; its idf is that of its commonest form (the union is at least as common).
+        self.forms = {t: [t, *(variants or {}).get(t, [])] for t in terms}
+        df = {t: max(df.get(f, 0) for f in self.forms[t]) for t in terms}
         self.idf = {t: math.log(1 + (total - df.get(t, 1) + 0.5) / (df.get(t, 1) + 0.5)) for t in terms}
         self.avg = avg or 1.0
         self.pairs = [f" {a} {b} " for a, b in zip(terms, terms[1:])]
@@ -164,13 +191,15 @@ class Scorer:
         title, summary, when, body, conds = lists
         w_title, w_summary, w_when, w_body, w_conds = FIELD_WEIGHTS
         for term in self.terms:
-            f = (w_title * title.count(term) + w_summary * summary.count(term) + w_when * when.count(term)
-                 + w_body * body.count(term) + w_conds * conds.count(term))
+            f = 0.0
+            for form in self.forms[term]:
+                f += (w_title * title.count(form) + w_summary * summary.count(form) + w_when * when.count(form)
+                      + w_body * body.count(form) + w_conds * conds.count(form))
             if f:
                 matched += 1
                 held += self.idf[term]
                 score += self.idf[term] * f * (K1 + 1) / (f + norm)
-        title_hit = any(t in lists[0] for t in self.terms)
+        title_hit = any(f in lists[0] for t in self.terms for f in self.forms[t])
         if len(self.terms) > 1 and matched == len(self.terms):
             score += ALL_TERMS_BONUS
         if self.pairs and matched > 1 and any(p in f" {col} " for p in self.pairs for col in columns):

@@ -80,3 +80,42 @@ def test_15_chinese_words_count_as_words(home, project, mem) -> None:  # type: i
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert out.stdout.split() == ["1", "False"], out.stderr
+
+
+# Thirty notes on other topics: from SMALL_MEMORY notes on, recall judges how much of a prompt a note covers.
+OTHER_TOPICS = ["gradle builds", "ios packages", "airflow dags", "dbt models", "snowflake roles", "feast features",
+                "mlflow registry", "firebase pushes", "deep links", "sentry crashes", "launchdarkly flags", "cursor pagination",
+                "graphql schema", "s3 uploads", "opensearch reindex", "postmark templates", "stripe intents", "crowdin strings",
+                "storybook stories", "playwright suites", "detox emulators", "vitest runs", "codecov gates", "turborepo caches",
+                "nvm pins", "uv locks", "terraform plans", "kustomize overlays", "cloudflare purges", "alembic revisions"]
+
+
+def _recalled(home, project, message: str) -> list[str]:  # type: ignore[no-untyped-def]
+    from tests.conftest import run_cli
+
+    r = run_cli(home, "recall", "--format", "json", "--message", message, "--project", str(project))
+    return [c["title"] for c in json.loads(r.stdout)["cards"]]
+
+
+def test_15_a_word_and_its_other_form_are_one_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (a stronger lexical core): Snowball leaves "expire" (expir) and "expiry" (expiri)
+    apart; a term also matches the index's forms that extend it, or that it extends, by a few
+    letters, so a prompt about a certificate about to expire finds the note on renewal before expiry."""
+    for i, topic in enumerate(OTHER_TOPICS):
+        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    mem.save("Presigned upload links", "Links expire after 15 minutes.")
+    mem.save("The site map", "Generated nightly by the docs job.")
+    mem.save("TLS certificates are issued by cert-manager", "Certificates renew 30 days before expiry; a failing renewal alerts #infra.")
+    assert _recalled(home, project, "the site certificate is about to expire") == ["TLS certificates are issued by cert-manager"]
+    assert _recalled(home, project, "what time is it in tokyo") == []
+
+
+def test_15_filler_words_do_not_dilute_a_prompt(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (stop words): a chatty prompt's function words and fillers ("got", "because",
+    "now", "everything") are not terms, so the words that matter carry the prompt."""
+    for i, topic in enumerate(OTHER_TOPICS):
+        # As in real notes, each filler word is in a few notes: common enough to match, rare enough to weigh.
+        filler = ("We now handle", "Because of audits we handle", "Everything about", "We got", "Project area", "Area")[i % 6]
+        mem.save(f"Notes on {topic}", f"{filler} {topic} in area {i}.")
+    mem.save("Coverage must not drop on a PR", "Codecov blocks the merge when project coverage drops by more than 0.2 %.")
+    assert _recalled(home, project, "my PR got blocked because everything is red now") == ["Coverage must not drop on a PR"]
