@@ -58,15 +58,36 @@ def _stem(word: str) -> str:
     return word if not word.isalpha() else _stemmer().stemWord(word)
 
 
+# Engineers write the same thing short and long ("db" and "database", "PR" and "pull request"):
+# each spelling is one term, the short one, so a prompt finds a note whichever it uses.
+_SHORT = {long: short for short, longs in {
+    "db": "dbs database databases", "repo": "repos repository repositories", "config": "configs cfg configuration configurations",
+    "env": "envs environment environments", "prod": "production", "k8s": "kube kubernetes",
+    "dep": "deps dependency dependencies", "doc": "docs documentation", "perf": "performance",
+    "auth": "authn authz authentication authorization authorisation", "pr": "prs", "js": "javascript", "ts": "typescript",
+    "pkg": "pkgs package packages", "img": "imgs image images", "admin": "admins administrator administrators",
+    "app": "apps application applications", "info": "information", "i18n": "internationalization internationalisation",
+    "l10n": "localization localisation", "a11y": "accessibility", "2fa": "mfa two-factor multi-factor", "e2e": "end-to-end",
+}.items() for long in longs.split()}
+_SHORT_PHRASES = re.compile(r"\b(?:(pull|merge) requests?|(continuous integration)|(command[ -]line))\b")
+
+
+def _phrase_short(m: re.Match[str]) -> str:
+    return "pr" if m.group(1) else "ci" if m.group(2) else "cli"
+
+
 def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
-    "ci.yml") counts whole and by its parts, so "on call" finds it too."""
+    "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
+    its short one ("database" as "db")."""
+    if "request" in low or "integration" in low or "command" in low:
+        low = _SHORT_PHRASES.sub(_phrase_short, low)
     out = []
     for word in _WORD.findall(low):
         parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
         for w in (word, *parts):
             if (w not in _STOP and len(w) > 1) or w.isdigit():
-                out.append(_stem(w))
+                out.append(_SHORT.get(w) or _stem(w))
     return out
 
 

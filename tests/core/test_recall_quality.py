@@ -119,3 +119,14 @@ def test_15_filler_words_do_not_dilute_a_prompt(home, project, mem) -> None:  # 
         mem.save(f"Notes on {topic}", f"{filler} {topic} in area {i}.")
     mem.save("Coverage must not drop on a PR", "Codecov blocks the merge when project coverage drops by more than 0.2 %.")
     assert _recalled(home, project, "my PR got blocked because everything is red now") == ["Coverage must not drop on a PR"]
+
+
+def test_15_short_and_long_spellings_are_one_term(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (a stronger lexical core): "db" and "database", "PR" and "pull request", "prod" and
+    "production" are one term each, so a prompt finds a note whichever spelling either uses."""
+    for i, topic in enumerate(OTHER_TOPICS):
+        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    mem.save("Production database credentials", "They live in Vault under secret/shop; the deploy job injects them.")
+    mem.save("Slow tests run nightly", "Tests marked @slow are skipped on pull requests and run in the nightly workflow.")
+    assert _recalled(home, project, "where is the prod db password") == ["Production database credentials"]
+    assert _recalled(home, project, "which tests does a PR skip") == ["Slow tests run nightly"]
