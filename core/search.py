@@ -69,6 +69,25 @@ _SHORT = {long: short for short, longs in {
     "app": "apps application applications", "info": "information", "i18n": "internationalization internationalisation",
     "l10n": "localization localisation", "a11y": "accessibility", "2fa": "mfa two-factor multi-factor", "e2e": "end-to-end",
 }.items() for long in longs.split()}
+# Irregular verbs, whose past forms Snowball cannot bring back to the verb ("sent" is not "send").
+_IRREGULAR = {form: verb for verb, forms in {
+    "arise": "arose arisen", "begin": "began begun", "break": "broke broken", "bring": "brought",
+    "build": "built", "buy": "bought", "catch": "caught", "choose": "chose chosen", "come": "came", "dig": "dug",
+    "draw": "drew drawn", "drive": "drove driven", "eat": "ate eaten", "fall": "fell fallen", "feed": "fed", "feel": "felt",
+    "fight": "fought", "find": "found", "fly": "flew flown", "forbid": "forbade forbidden", "forget": "forgot forgotten",
+    "freeze": "froze frozen", "give": "gave given", "go": "went gone", "grow": "grew grown", "hang": "hung",
+    "hear": "heard", "hide": "hid hidden", "hold": "held", "keep": "kept", "know": "knew known", "lead": "led",
+    "lend": "lent", "lose": "lost", "make": "made", "mean": "meant", "meet": "met",
+    "override": "overrode overridden", "pay": "paid", "rebuild": "rebuilt", "rerun": "reran", "rewrite": "rewrote rewritten",
+    "ride": "rode ridden", "ring": "rang rung", "rise": "rose risen", "run": "ran", "say": "said", "see": "seen",
+    "seek": "sought", "sell": "sold", "send": "sent", "shake": "shook shaken", "shoot": "shot", "show": "shown",
+    "shrink": "shrank shrunk", "sing": "sang sung", "sink": "sank sunk", "sit": "sat", "sleep": "slept", "slide": "slid",
+    "speak": "spoke spoken", "spend": "spent", "spin": "spun", "stand": "stood", "steal": "stole stolen", "stick": "stuck",
+    "strike": "struck", "swear": "swore sworn", "swim": "swam swum", "swing": "swung", "take": "took taken",
+    "teach": "taught", "tear": "tore torn", "tell": "told", "think": "thought", "throw": "threw thrown",
+    "understand": "understood", "undo": "undid undone", "wake": "woke woken", "wear": "wore worn", "win": "won",
+    "withdraw": "withdrew withdrawn", "write": "wrote written",
+}.items() for form in forms.split()}
 _SHORT_PHRASES = re.compile(r"\b(?:(pull|merge) requests?|(continuous integration)|(command[ -]line))\b")
 
 
@@ -79,7 +98,7 @@ def _phrase_short(m: re.Match[str]) -> str:
 def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
     "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
-    its short one ("database" as "db")."""
+    its short one ("database" as "db"), an irregular verb's past as the verb ("sent" as "send")."""
     if "request" in low or "integration" in low or "command" in low:
         low = _SHORT_PHRASES.sub(_phrase_short, low)
     out = []
@@ -87,7 +106,7 @@ def _words(low: str) -> list[str]:
         parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
         for w in (word, *parts):
             if (w not in _STOP and len(w) > 1) or w.isdigit():
-                out.append(_SHORT.get(w) or _stem(w))
+                out.append(_SHORT.get(w) or _stem(_IRREGULAR.get(w, w)))
     return out
 
 

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 
 DEV_SET = REPO / "tests" / "fixtures" / "recall" / "dev.json"
@@ -33,7 +35,20 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
     print(json.dumps(figures, indent=1))
     assert figures["all"]["forbidden_cards"] == 0
     assert figures["direct"]["hit_rate"] >= 0.95 and figures["zh"]["hit_rate"] >= 0.9
-    assert figures["all"]["hit_rate"] >= 0.78 and figures["all"]["quiet_rate"] >= 0.76
+    assert figures["all"]["hit_rate"] >= 0.8 and figures["all"]["quiet_rate"] >= 0.88
+
+
+@pytest.mark.parametrize("name", ["heldout1.json", "heldout2.json"])
+def test_15_recall_holds_on_sets_written_apart(name: str) -> None:
+    """Issue 15: two sets written after the method, and measured once before it was changed for
+    them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts quiet."""
+    r = subprocess.run([sys.executable, "-m", "lingshu_tui.cli", "bench", "--recall-set", str(DEV_SET.with_name(name)), "--json"],
+                       capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert r.returncode == 0, r.stderr
+    figures = json.loads(r.stdout)["classes"]
+    print(json.dumps(figures, indent=1))
+    assert figures["all"]["forbidden_cards"] == 0
+    assert figures["direct"]["hit_rate"] >= 0.95 and figures["no-answer"]["quiet_rate"] >= 0.85
 
 
 def test_15_a_broken_recall_set_gets_a_clear_answer(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -130,3 +145,24 @@ def test_15_short_and_long_spellings_are_one_term(home, project, mem) -> None:  
     mem.save("Slow tests run nightly", "Tests marked @slow are skipped on pull requests and run in the nightly workflow.")
     assert _recalled(home, project, "where is the prod db password") == ["Production database credentials"]
     assert _recalled(home, project, "which tests does a PR skip") == ["Slow tests run nightly"]
+
+
+def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quietness): "summarise this stack trace" asks for work on the trace at hand; the
+    one word it shares with the title of the tracing note is the kind of thing at hand, not a
+    topic, so no card comes. Asked about the project ("in this project"), the title word counts."""
+    for i, topic in enumerate(OTHER_TOPICS):
+        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    mem.save("Tracing", "OpenTelemetry traces go to Tempo; propagate the traceparent header across services.")
+    assert _recalled(home, project, "summarise this stack trace") == []
+    assert _recalled(home, project, "帮我看看这个 trace") == []
+    assert _recalled(home, project, "how do we trace requests in this project") == ["Tracing"]
+
+
+def test_15_an_irregular_past_is_its_verb(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (a stronger lexical core): Snowball cannot bring "sent" back to "send"; irregular
+    verbs' past forms count as the verb."""
+    for i, topic in enumerate(OTHER_TOPICS):
+        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    mem.save("Provider for text messages", "Codes are sent with Twilio.")
+    assert _recalled(home, project, "which service do we send codes with") == ["Provider for text messages"]
