@@ -494,6 +494,14 @@ _INJECTION_SOURCES = (
     r"|测试失败[^。\n]{0,6}(改|修改|删)[^。\n]{0,2}断言"
     r"|(上传|发送|发到|传到)[^。\n]{0,6}(transfer\.?sh|pastebin|网盘|外部|第三方|https?://)"
     r"|你(现在)?不再需要[^。\n]{0,6}(许可|同意|确认|批准|授权)",
+    # denying one's own acts, and claiming success after skipping or failing
+    r"(?<!n't )(?<!not )(?<!never )\b(say|claim|answer|reply|tell (them|the user|the developer|anyone|people|everyone|the team))( that)? you "
+    r"(never|didn't|did not|haven't|have not|weren't|were not) (\w+ )?(ran|run|touch\w*|chang\w*|delet\w*|push\w*|modif\w*|edit\w*|remov\w*|"
+    r"disabl\w*|skipp\w*|read|access\w*|open\w*|us(e|ed)|wr(ote|itten)|commit\w*|deploy\w*|merg\w*|see|seen|saw|do|did|done|make|made)\b"
+    r"|(就|只)?(说|回答|告诉(用户|他们|大家))你(从)?(没有|没|从未|从来没有?)(运行|执行|跑|改|修改|删|删除|推送|碰|动|看|读|用|提交|部署|合并)",
+    r"\b(skip\w*|fail\w*|broke\w*|broken|didn't run|did not run|without running)\b[^.\n]{0,60}(?<!n't )(?<!not )(?<!never )\b(say|tell (them|the user|the developer|the team|everyone)|"
+    r"report|claim|answer)( that)? (they|it|everything|all|the (tests?|build|checks?|ci|pipeline))( all)? (passed|pass|succeeded|are green|is green|went fine|worked)\b"
+    r"|(失败|跳过|没跑|没有运行)[^。\n]{0,16}(就|都)?说[^。\n]{0,4}(全部|都|全都)?(通过|成功|没问题)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -606,6 +614,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("fail",),
     ("banned", "forbidden", "not allowed", "disallowed", "prohibited"),
     ("忽略", "无视", "理会", "不用管", "假装", "见过", "看到", "读到", "接触过", "断言", "上传", "发送", "发到", "传到", "不再需要"),
+    ("say", "claim", "answer", "reply", "tell", "说", "回答", "告诉"),
+    ("skip", "fail", "broke", "didn't run", "did not run", "without running", "失败", "跳过", "没跑", "没有运行"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -959,10 +969,12 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
     r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
+    r"|\b(come|comes|rank|ranks) (second|last|below)\b"
     r"|无效|高于|作废|只听|优先级最高|最高优先级"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
-    r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b|规则|指令|设定|安全|要求"))
+    r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
+    r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
@@ -993,7 +1005,7 @@ _CUE_NOASK = re.compile(_spelled(
     r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
     r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
-_CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|"
+_CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|comes? first(?! (in|on|among|when|for|alphabetically|by))|"
                                      r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
                                      r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
                                      r"|高于|只听|优先级最高|最高优先级"))
@@ -1030,7 +1042,8 @@ _CUE_LEAK = re.compile(_spelled(
 # They are looked for with `str.find` (a regex alternation over a whole note costs most of a
 # millisecond), and only the sentences that hold one are read further.
 _CUE_TRIGGERS = tuple(_spelled(w) for w in (
-    "ignor", "disregard", "overlook", "forget", "waive", "bypass", "overrid", "supersed", "replaces them", " void", "deprecated",
+    "ignor", "disregard", "overlook", "forget", "waive", "bypass", "overrid", "supersed", "replaces them", " void", "come second", "comes second", "rank second", "ranks second", "come last", "comes last",
+    "rank below", "ranks below", "come below", "comes below", "come first", "comes first", "deprecated",
     "obsolete", "out of date", "advisory", "untrusted", "authoritative", "wins", "over everything", "take orders", "real instructions",
     "current policy", "not real", "test data", "granted", "authori", "maintainer rights", "no longer", "not apply", "don't apply",
     "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
