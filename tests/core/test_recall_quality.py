@@ -5,12 +5,25 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import REPO
 
 DEV_SET = REPO / "tests" / "fixtures" / "recall" / "dev.json"
+
+
+def _bench_figures(path: Path) -> dict[str, Any]:
+    """`lingshu bench --recall-set` in a new process: the per-class figures, none forbidden (SPEC §5)."""
+    r = subprocess.run([sys.executable, "-m", "lingshu_tui.cli", "bench", "--recall-set", str(path), "--json"],
+                       capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert r.returncode == 0, r.stderr
+    figures: dict[str, Any] = json.loads(r.stdout)["classes"]
+    print(json.dumps(figures, indent=1))
+    assert figures["all"]["forbidden_cards"] == 0
+    return figures
 
 
 def test_15_the_dev_set_is_broad() -> None:
@@ -28,12 +41,7 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
     """Issue 15: `lingshu bench --recall-set` runs every prompt through the real recall; the gate
     lets no forbidden note through, and hit and quiet rates stay above the floor measured when
     the quietness rule was calibrated (docs/BENCH.md has the figures)."""
-    r = subprocess.run([sys.executable, "-m", "lingshu_tui.cli", "bench", "--recall-set", str(DEV_SET), "--json"],
-                       capture_output=True, text=True, cwd=REPO, timeout=300)
-    assert r.returncode == 0, r.stderr
-    figures = json.loads(r.stdout)["classes"]
-    print(json.dumps(figures, indent=1))
-    assert figures["all"]["forbidden_cards"] == 0
+    figures = _bench_figures(DEV_SET)
     assert figures["direct"]["hit_rate"] >= 0.95 and figures["zh"]["hit_rate"] >= 0.9
     assert figures["all"]["hit_rate"] >= 0.8 and figures["all"]["quiet_rate"] >= 0.88
 
@@ -42,12 +50,7 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 def test_15_recall_holds_on_sets_written_apart(name: str) -> None:
     """Issue 15: two sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts quiet."""
-    r = subprocess.run([sys.executable, "-m", "lingshu_tui.cli", "bench", "--recall-set", str(DEV_SET.with_name(name)), "--json"],
-                       capture_output=True, text=True, cwd=REPO, timeout=300)
-    assert r.returncode == 0, r.stderr
-    figures = json.loads(r.stdout)["classes"]
-    print(json.dumps(figures, indent=1))
-    assert figures["all"]["forbidden_cards"] == 0
+    figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= 0.95 and figures["no-answer"]["quiet_rate"] >= 0.85
 
 
