@@ -43,6 +43,10 @@ FIELD_WEIGHTS = (3.0, 2.0, 1.0, 1.0, 1.0)
 # single term: BM25 alone scores "deploy deploy deploy" above "deploy staging" for "deploy staging".
 ALL_TERMS_BONUS = 2.0
 PHRASE_BONUS = 1.5
+# Two query terms close together but not side by side ("deploy the api to staging" for "deploy
+# staging") say more than the same terms paragraphs apart: half the phrase bonus within this many words.
+PROXIMITY_BONUS = 0.75
+PROXIMITY = 4
 
 
 @lru_cache(maxsize=1)
@@ -197,7 +201,7 @@ SMALL_MEMORY = 30
 class Scorer:
     """Scores one query against index rows: Okapi BM25 over field-weighted term counts, with an idf
     that stays positive for terms most records share (log(1 + (N - n + 0.5) / (n + 0.5))), plus
-    the all-terms and phrase bonuses."""
+    the all-terms, phrase and proximity bonuses."""
 
     def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float,
                  variants: dict[str, list[str]] | None = None) -> None:
@@ -209,6 +213,7 @@ class Scorer:
         self.idf = {t: math.log(1 + (total - df.get(t, 1) + 0.5) / (df.get(t, 1) + 0.5)) for t in terms}
         self.avg = avg or 1.0
         self.pairs = [f" {a} {b} " for a, b in zip(terms, terms[1:])]
+        self.form_of = {form: t for t in terms for form in self.forms[t]}
         # Information counts the terms some note holds: a word no note holds ("haiku", or a CJK
         # bigram across the seam of two words, "么部" in "怎么部署") says nothing about which note
         # fits; it still counts in the plain share of terms below.
@@ -244,10 +249,25 @@ class Scorer:
             score += ALL_TERMS_BONUS
         if self.pairs and matched > 1 and any(p in f" {col} " for p in self.pairs for col in columns):
             score += PHRASE_BONUS
+        elif matched > 1 and any(self._near(words) for words in lists):
+            score += PROXIMITY_BONUS
         # Half by information (idf), half by plain term count: in a small memory every note shares
         # the common words, and idf alone would let the rare words of a prompt silence them all.
         coverage = 0.5 * held / self.information + 0.5 * matched / self.countable if self.judges else 1.0
         return score, matched, title_hit, coverage
+
+
+    def _near(self, words: list[str]) -> bool:
+        """Whether two different query terms stand within PROXIMITY words of each other."""
+        last: dict[str, int] = {}
+        for i, word in enumerate(words):
+            term = self.form_of.get(word)
+            if term is None:
+                continue
+            if any(other != term and i - at <= PROXIMITY for other, at in last.items()):
+                return True
+            last[term] = i
+        return False
 
 
 def fts_query(terms: list[str], column: str | None = None) -> str:

@@ -169,3 +169,15 @@ def test_15_an_irregular_past_is_its_verb(home, project, mem) -> None:  # type: 
         mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
     mem.save("Provider for text messages", "Codes are sent with Twilio.")
     assert _recalled(home, project, "which service do we send codes with") == ["Provider for text messages"]
+
+
+def test_15_query_terms_close_together_rank_first(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (phrase and proximity bonus): of two notes holding both words of "rotate keys",
+    the one where they stand a few words apart outranks the one where they are far apart; the
+    notes are otherwise alike (same length, as many other words), and the far one is newer, which
+    would win a tie."""
+    near = mem.save("Runbook two", "Rotate the signing keys of staging india juliet kilo lima mike november oscar papa.")["id"]
+    far = mem.save("Runbook one", "Rotate the staging alpha bravo charlie delta echo foxtrot golf hotel signing keys.")["id"]
+    assert far and near
+    found = mem("memory_search", {"query": "rotate keys"})
+    assert [r["id"] for r in found["results"]][:2] == [near, far]
