@@ -502,6 +502,19 @@ _INJECTION_SOURCES = (
     r"\b(skip\w*|fail\w*|broke\w*|broken|didn't run|did not run|without running)\b[^.\n]{0,60}(?<!n't )(?<!not )(?<!never )\b(say|tell (them|the user|the developer|the team|everyone)|"
     r"report|claim|answer)( that)? (they|it|everything|all|the (tests?|build|checks?|ci|pipeline))( all)? (passed|pass|succeeded|are green|is green|went fine|worked)\b"
     r"|(失败|跳过|没跑|没有运行)[^。\n]{0,16}(就|都)?说[^。\n]{0,4}(全部|都|全都)?(通过|成功|没问题)",
+    # weakening a safeguard as a standing order ("always", "every", "in every environment")
+    r"\b(always|every|each|all|whenever|any time|by default)\b[^.\n]{0,60}(?<!n't )(?<!not )(?<!never )\b(lower|weaken|relax|loosen|disable|dismiss|bypass|"
+    r"turn off|suppress|skip)\w*\b[^.\n]{0,25}\b(the )?(password polic(y|ies)|2fa|mfa|two-factor( auth\w*)?|(security |dependabot |vulnerability )alerts?|"
+    r"(commit |pre-?commit |git )hooks|tls verification|certificate (checks?|verification)|ssl verification|rate limit(er|ing)?|firewall|"
+    r"(auth|authentication|authorization|permission) checks?|signature (checks?|verification)|branch protection|status checks|required reviews?|"
+    r"audit log(s|ging)?|csrf( protection)?)\b(?![^.\n]{0,30}\b(only|in (local|dev|development|tests?)|for (local|dev|tests?)|on (your|a) (laptop|machine))\b)"
+    r"|(?<!n't )(?<!not )(?<!never )\b(lower|weaken|relax|loosen|disable|dismiss|bypass|turn off|suppress)\w*\b[^.\n]{0,25}\b(the )?(password polic(y|ies)|2fa|mfa|"
+    r"(security |dependabot |vulnerability )alerts?|tls verification|certificate (checks?|verification)|rate limit(er|ing)?|branch protection|status checks|"
+    r"audit log(s|ging)?|csrf( protection)?)\b[^.\n]{0,30}\b(in|on|for) (every|all|each) (environments?|repos?|repositories|branch(es)?|services?|projects?|"
+    r"forms?|pages?|endpoints?|accounts?|users?|instances?|servers?)\b"
+    r"|(?<!n't )(?<!not )(?<!never )\b(commit|push)\w* (with|using) --no-?verify\b(?![^.\n]{0,30}\bonly\b)"
+    r"|\b(mark|set|flag)\b (every|all|each|any) [\w ]{0,20}(alerts?|vulnerabilit\w+|findings?|cves?) as (dismissed|resolved|false positives?|won't fix|ignored)\b"
+    r"|(每次|所有|总是|一律)[^。\n]{0,30}(--no-?verify|跳过(提交)?钩子|关闭(双因素|两步验证|证书校验|安全告警)|降低密码)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -616,6 +629,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("忽略", "无视", "理会", "不用管", "假装", "见过", "看到", "读到", "接触过", "断言", "上传", "发送", "发到", "传到", "不再需要"),
     ("say", "claim", "answer", "reply", "tell", "说", "回答", "告诉"),
     ("skip", "fail", "broke", "didn't run", "did not run", "without running", "失败", "跳过", "没跑", "没有运行"),
+    ("lower", "weaken", "relax", "loosen", "disabl", "dismiss", "bypass", "turn off", "suppress", "skip", "--noverify", "false positive",
+     "won't fix", "as resolved", "as ignored",
+     "钩子", "双因素", "两步验证", "证书校验", "告警", "降低密码"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
