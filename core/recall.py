@@ -124,23 +124,27 @@ def render(cards: list[str]) -> str:
 MIN_COVERAGE = 0.35
 
 
-# A message about the thing at hand ("summarise this stack trace", "sort this list by eta",
-# 把这段代码改成异步的) asks for work on it, not for what the project remembers: the word it shares
-# with a note's title is the kind of thing at hand ("trace", "list"), not a topic. "This project",
-# "this repo" are the project itself.
+# A message that asks for work asks for it on the thing at hand ("summarise this stack trace",
+# "sort this list by eta", 把这段代码改成异步的) or names the task outright ("rename the export
+# function", "make the chart colors nicer", "write a haiku about deploys"), not for what the project
+# remembers: the one word it shares with a note's title names what to work on, not a topic. Such a
+# message needs two shared terms. "This project" and "this repo" are the project, not a thing at hand.
 _AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|monorepo|service|app|team|company|org|workspace)s?\b)"
                       r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
+_TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
+                   r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b")
 
 
-def at_hand(message: str) -> bool:
-    return bool(_AT_HAND.search(message.lower()))
+def asks_for_work(message: str) -> bool:
+    low = message.lower()
+    return bool(_AT_HAND.search(low) or _TASK.match(low))
 
 
-def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, at_hand: bool = False) -> bool:
+def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:
     # A long message shares a stray word with many notes; ask for two shared terms unless the
-    # title itself is hit (and the message is not about the thing at hand) or the message has only
-    # one term, and for enough of its information.
-    return coverage >= MIN_COVERAGE and ((title_hit and not at_hand) or matched >= min(2, query_terms))
+    # title itself is hit (and the message does not ask for work) or the message has only one
+    # term, and for enough of its information.
+    return coverage >= MIN_COVERAGE and ((title_hit and not work) or matched >= min(2, query_terms))
 
 
 def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
@@ -242,7 +246,7 @@ def _choose(
     found: dict[str, _Candidate] = {}  # usable candidates by id
     held = 0
     terms = len(query_terms(message))
-    pointing = at_hand(message)
+    work = asks_for_work(message)
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -288,7 +292,7 @@ def _choose(
             for hit in hits:
                 if hit.id in seen:
                     continue
-                relevant = _relevant(hit.matched, terms, hit.title_hit, hit.coverage, at_hand=pointing)
+                relevant = _relevant(hit.matched, terms, hit.title_hit, hit.coverage, work=work)
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage)
@@ -298,8 +302,8 @@ def _choose(
                         break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
                     aside[hit.id] = cand
-                elif pointing and hit.title_hit and hit.coverage >= MIN_COVERAGE:
-                    note(cand, "too weak (one word of its title, and the message is about the thing at hand)")
+                elif work and hit.title_hit and hit.coverage >= MIN_COVERAGE:
+                    note(cand, "too weak (one word of its title, and the message asks for work, not for what the project remembers)")
                 else:
                     note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word)")
             if usable >= MAX_CARDS or len(hits) < CANDIDATES:
