@@ -1448,6 +1448,8 @@ _CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p(?P<value>[
 _HAS_DIGIT = re.compile(r"[0-9]")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
 _HAS_LETTER = re.compile(r"[A-Za-z]")
+# Tokens with a vendor's prefix are looked at even without a digit (a SendGrid key may have none).
+_KEY_PREFIX = re.compile(r"(?<![A-Za-z0-9])(SG\.|xox[abposr]-|gh[pousr]_|github_pat_|glpat-|sk[-_]|rk_|hf_|npm_|pypi-)")
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "密码", "口令", "密钥", "令牌", "秘钥")
 
 
@@ -1457,7 +1459,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
     lower = low if len(low) == len(text) else text
     # A key or token mixes letters and digits; a URL with a password has "://" and "@".
     runs = [r for r in text.split() if len(r) >= 12 and (("@" in r and "://" in r) or (_HAS_DIGIT.search(r) and _HAS_LETTER.search(r))
-                                                         or _AWS_PREFIX.search(r))]
+                                                         or _AWS_PREFIX.search(r) or _KEY_PREFIX.search(r))]
     sample = "\n".join([*runs, *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
     if sample:
         m = _SHAPES.search(sample)
