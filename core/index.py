@@ -419,9 +419,12 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         terms = with_words(terms, known)
     variants = _variants(conn, terms)
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
+    # The page is chosen on rowids alone, then only its rows are read: ordering the matches with
+    # their columns and records attached read every matching row's text (a fifth of the query).
     rows = conn.db.execute(
-        f"SELECT {', '.join('fts.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json "
-        f"FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY bm25(fts, {weights}) LIMIT ? OFFSET ?",
+        f"SELECT {', '.join('f.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json "
+        f"FROM (SELECT rowid AS n, bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ? OFFSET ?) AS page "
+        f"JOIN fts AS f ON f.rowid = page.n JOIN records ON records.n = page.n ORDER BY page.s",
         (fts_query(list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))), limit, offset),
     ).fetchall()
     if not rows:
@@ -507,7 +510,7 @@ def lookalike_ids(ref: Any, title: str, body: str, topic: str | None, *, title_a
         terms = _telling(conn, every[:100], len(every), at_least) if every else []
         if terms:
             ids |= {r[0] for r in conn.db.execute(
-                "SELECT records.id FROM fts JOIN records ON records.n = fts.rowid WHERE fts MATCH ? ORDER BY rank LIMIT ?",
+                "SELECT records.id FROM (SELECT rowid AS n FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?) AS page JOIN records ON records.n = page.n",
                 (fts_query(terms, column), limit))}
     return ids
 
