@@ -422,7 +422,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     # The page is chosen on rowids alone, then only its rows are read: ordering the matches with
     # their columns and records attached read every matching row's text (a fifth of the query).
     rows = conn.db.execute(
-        f"SELECT {', '.join('f.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json "
+        f"SELECT {', '.join('f.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json, records.title_key "
         f"FROM (SELECT rowid AS n, bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ? OFFSET ?) AS page "
         f"JOIN fts AS f ON f.rowid = page.n JOIN records ON records.n = page.n ORDER BY page.s",
         (fts_query(list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))), limit, offset),
@@ -438,8 +438,10 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     for row in rows:
         score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])
         scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit, coverage))
-    # Best first; ties by newest update, then id, so the order is deterministic.
-    scored.sort(key=lambda t: t[2])
+    # Best first; ties by newest update, then title, then id: the order is the same every time, and
+    # the same for two stores written alike (ids are random).
+    titles = {row[7]: row[9] for row in rows}
+    scored.sort(key=lambda t: (titles[t[2]], t[2]))
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
     return [Hit(s, rid, raw, matched, title_hit, coverage) for s, _, rid, raw, matched, title_hit, coverage in scored]
