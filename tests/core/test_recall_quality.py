@@ -109,6 +109,11 @@ OTHER_TOPICS = ["gradle builds", "ios packages", "airflow dags", "dbt models", "
                 "nvm pins", "uv locks", "terraform plans", "kustomize overlays", "cloudflare purges", "alembic revisions"]
 
 
+def _other_notes(mem) -> None:  # type: ignore[no-untyped-def]
+    for i, topic in enumerate(OTHER_TOPICS):
+        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+
+
 def _recalled(home, project, message: str) -> list[str]:  # type: ignore[no-untyped-def]
     from tests.conftest import run_cli
 
@@ -120,8 +125,7 @@ def test_15_a_word_and_its_other_form_are_one_word(home, project, mem) -> None: 
     """Issue 15 (a stronger lexical core): Snowball leaves "expire" (expir) and "expiry" (expiri)
     apart; a term also matches the index's forms that extend it, or that it extends, by a few
     letters, so a prompt about a certificate about to expire finds the note on renewal before expiry."""
-    for i, topic in enumerate(OTHER_TOPICS):
-        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    _other_notes(mem)
     mem.save("Presigned upload links", "Links expire after 15 minutes.")
     mem.save("The site map", "Generated nightly by the docs job.")
     mem.save("TLS certificates are issued by cert-manager", "Certificates renew 30 days before expiry; a failing renewal alerts #infra.")
@@ -143,8 +147,7 @@ def test_15_filler_words_do_not_dilute_a_prompt(home, project, mem) -> None:  # 
 def test_15_short_and_long_spellings_are_one_term(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (a stronger lexical core): "db" and "database", "PR" and "pull request", "prod" and
     "production" are one term each, so a prompt finds a note whichever spelling either uses."""
-    for i, topic in enumerate(OTHER_TOPICS):
-        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    _other_notes(mem)
     mem.save("Production database credentials", "They live in Vault under secret/shop; the deploy job injects them.")
     mem.save("Slow tests run nightly", "Tests marked @slow are skipped on pull requests and run in the nightly workflow.")
     assert _recalled(home, project, "where is the prod db password") == ["Production database credentials"]
@@ -155,8 +158,7 @@ def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home,
     """Issue 15 (quietness): "summarise this stack trace" asks for work on the trace at hand; the
     one word it shares with the title of the tracing note is the kind of thing at hand, not a
     topic, so no card comes. Asked about the project ("in this project"), the title word counts."""
-    for i, topic in enumerate(OTHER_TOPICS):
-        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    _other_notes(mem)
     mem.save("Tracing", "OpenTelemetry traces go to Tempo; propagate the traceparent header across services.")
     assert _recalled(home, project, "summarise this stack trace") == []
     assert _recalled(home, project, "帮我看看这个 trace") == []
@@ -166,8 +168,7 @@ def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home,
 def test_15_an_irregular_past_is_its_verb(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (a stronger lexical core): Snowball cannot bring "sent" back to "send"; irregular
     verbs' past forms count as the verb."""
-    for i, topic in enumerate(OTHER_TOPICS):
-        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    _other_notes(mem)
     mem.save("Provider for text messages", "Codes are sent with Twilio.")
     assert _recalled(home, project, "which service do we send codes with") == ["Provider for text messages"]
 
@@ -188,8 +189,7 @@ def test_15_a_request_for_work_needs_more_than_a_title_word(home, project, mem) 
     """Issue 15 (quietness): "rename the export function" names the thing to work on; the one word
     it shares with the title of the note on exports is no topic, so no card comes. A question
     about exports still gets the note by that title word."""
-    for i, topic in enumerate(OTHER_TOPICS):
-        mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
+    _other_notes(mem)
     mem.save("CSV exports are generated asynchronously", "The export worker writes to GCS and emails a signed link valid for 24 hours.")
     assert _recalled(home, project, "rename the export function") == []
     assert _recalled(home, project, "can you please make the export button blue") == []
