@@ -118,9 +118,9 @@ def render(cards: list[str]) -> str:
 
 
 # The share of the message's information (idf-weighted terms) a note must hold to be recalled,
-# calibrated on the dev set (tests/fixtures/recall/dev.json, `lingshu bench --recall-set`) and two
-# sets written apart (docs/BENCH.md); 0.4 until messages about the thing at hand stopped bringing
-# cards by one title word, which left room to let more paraphrases through.
+# calibrated on the dev set (tests/fixtures/recall/dev.json, `lingshu bench --recall-set`) and the
+# sets written apart (heldout*.json, docs/BENCH.md); 0.4 until messages that ask for work stopped
+# bringing cards by one title word, which left room to let more paraphrases through.
 MIN_COVERAGE = 0.35
 
 
