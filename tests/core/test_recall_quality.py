@@ -43,14 +43,15 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
     the quietness rule was calibrated (docs/BENCH.md has the figures)."""
     figures = _bench_figures(DEV_SET)
     assert figures["direct"]["hit_rate"] >= 0.95 and figures["zh"]["hit_rate"] >= 0.9
-    assert figures["all"]["hit_rate"] >= 0.8 and figures["all"]["quiet_rate"] >= 0.88
+    assert figures["all"]["hit_rate"] >= 0.8 and figures["all"]["quiet_rate"] >= 0.92
 
 
-@pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.85), ("heldout2.json", 0.8), ("heldout3.json", 0.8), ("heldout4.json", 0.6)])
+@pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
+                                             ("heldout4.json", 0.8), ("heldout5.json", 0.7)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: four sets written after the method, and measured once before it was changed for
+    """Issue 15: five sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
-    each was when last measured (the last set was measured once and nothing was changed for it)."""
+    each was when last measured (the last two were measured before the rules changed since)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= 0.95 and figures["no-answer"]["quiet_rate"] >= quiet
 
@@ -194,3 +195,18 @@ def test_15_a_request_for_work_needs_more_than_a_title_word(home, project, mem) 
     assert _recalled(home, project, "rename the export function") == []
     assert _recalled(home, project, "can you please make the export button blue") == []
     assert _recalled(home, project, "how do exports work") == ["CSV exports are generated asynchronously"]
+
+
+def test_15_a_request_for_work_needs_most_of_its_words_in_the_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quietness): "add logging to the invoice task" works on one task; the note on
+    periodic tasks shares two of its words ("add", "task") but not what it is about (logging, the
+    invoice), so no card comes. A request whose words the note mostly holds ("add an idempotency
+    key to the payment request") still gets it, and a question gets the periodic-task note."""
+    _other_notes(mem)
+    mem.save("Periodic tasks are defined in celery beat settings", "Add entries to CELERY_BEAT_SCHEDULE; times are UTC.")
+    mem.save("Invoices are PDFs rendered with WeasyPrint", "Templates live in templates/invoices.")
+    mem.save("Logs are JSON and go to CloudWatch", "Use the structured logger; never log card numbers.")
+    mem.save("Payment requests carry an idempotency key", "Send the Idempotency-Key header with the order id on every payment request.")
+    assert _recalled(home, project, "add logging to the invoice task") == []
+    assert _recalled(home, project, "add an idempotency key to the payment request") == ["Payment requests carry an idempotency key"]
+    assert _recalled(home, project, "how do I add a periodic task") == ["Periodic tasks are defined in celery beat settings"]
