@@ -43,6 +43,9 @@ QUARANTINE = "quarantine"
 # Records of a parsed file that fail the record check, held beside the live records until the
 # next writer moves them to the layer's quarantine folder. Never written into a layer file.
 ASIDE = "_setAside"
+# Set on a parsed file that still holds archived stubs or purge tombstones (files of earlier
+# versions): only then does the next writer walk the records to move them out. Never written.
+LEGACY = "_legacy"
 
 SOFT_ACTIVE = 200
 HARD_ACTIVE = 1000
@@ -134,6 +137,8 @@ def _normalise(obj: dict[str, Any]) -> dict[str, Any]:
         problem = record_problem(rec, rid, scan_text=False)
         if problem:
             aside[rid] = {"record": rec, "problem": problem}
+        elif rec.get("status") in ("archived", "purged"):
+            obj[LEGACY] = True
     if aside:
         obj["records"] = {rid: rec for rid, rec in obj["records"].items() if rid not in aside}
         obj[ASIDE] = aside
@@ -522,7 +527,8 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
         value = change(state, tx)
         if state == base and not tx.put_cold and not tx.drop_cold and ASIDE not in base and not force:
             return value, base  # a gate answered without changing anything: no new generation
-        _migrate(ref, state)
+        if state.pop(LEGACY, False):
+            _migrate(ref, state)
         _move_to_quarantine(ref, state.pop(ASIDE, {}))
         generation_before = base["generation"]
         state["generation"] = generation_before + 1

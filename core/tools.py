@@ -471,17 +471,18 @@ def _drop_conflicts(state: dict[str, Any], *, title: str | None = None, candidat
 def _make_room(state: dict[str, Any], tx: Tx, ref: LayerRef, *, keep: str | None = None, adding: int = 1) -> list[str]:
     """At the hard limit, archive the least recently read active records so that `adding` more
     fit (SPEC §3.5). One pass over the layer: ordered once, however many must go."""
-    active = [r for r in state["records"].values() if r.get("status") == "active" and r["id"] != keep]
-    over = len(active) + (keep is not None) + adding - HARD_ACTIVE
+    records = state["records"]
+    over = sum(1 for r in records.values() if r.get("status") == "active") + adding - HARD_ACTIVE
+    if keep is not None and records.get(keep, {}).get("status") != "active":
+        over += 1  # the record kept in place is not counted above, yet it stays
     if over <= 0:
         return []
     reads = index.last_reads(ref)
-
-    def last_use(r: dict[str, Any]) -> tuple[str, str]:
-        return (max(reads.get(r["id"]) or "", r.get("lastRead") or "") or r.get("created", ""), r["id"])
-
+    # Last use: the later of the bookkeeping's last read and the file's (older files), else created.
+    last_use = [(max(reads.get(rid) or "", r.get("lastRead") or "") or r.get("created", ""), rid)
+                for rid, r in records.items() if r.get("status") == "active" and rid != keep]
     now = _now()
-    return [tx.archive(state, victim["id"], "make_room", now).get("title", "") for victim in heapq.nsmallest(over, active, key=last_use)]
+    return [tx.archive(state, rid, "make_room", now).get("title", "") for _, rid in heapq.nsmallest(over, last_use)]
 
 
 # A body longer than this, without a summary, will not fit a recall card whole (SPEC §11.4).
