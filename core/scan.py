@@ -283,7 +283,9 @@ _INJECTION_SOURCES = (
     r"\bkeep (this|it|that|these|the following|the rest|what follows) (a )?(secret|hidden|private|quiet|confidential) from (the |your )?"
     r"(\w+ )?(user|human|operator|them|developer|person|owner|reviewer|maintainer)",
     r"\bhide (this|it|that|these) from (the )?(user|human|operator|developer|person|owner)",
-    r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator|developer|person|owner)",
+    r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator|developer|person|owner)"
+    r"|\bwithout (mentioning|saying anything about|revealing|disclosing) (it|this|that|anything)( at all)? to (the |your )?(user|human|operator|developer|person|owner)"
+    r"|\bwithout (letting|making) (the |your )?(user|human|operator|developer|person|owner)s? (know|aware|notice|see)",
     r"\bthe (user|human|developer|devs?|person|owner) (must|should|need) (not|never) (know|find out|learn|see)",
     r"\bjailbreak\s*[:!]|\bjailbreak (mode|enabled|activated|the (model|assistant|ai)|yourself)\b|\bdan mode\b|\bdo anything now\b",
     rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
@@ -414,7 +416,12 @@ _INJECTION_SOURCES = (
     r"\b(if|when(ever)?) (anyone|anybody|someone|the user|the developer|people|they|a reviewer) asks?\b[^.\n]{0,40}\b((has|have|there (are|is)|contains?) no "
     r"(secrets?|issues|problems|bugs|vulnerabilit\w+|known issues|credentials)|(nothing|everything) (is )?(wrong|fine|ok|okay|safe|secure)|"
     r"(all|everything) (is )?(fine|ok|okay|green|passing))\b",
-    r"\b(always|every|each|any|whenever)\b[^.\n]{0,60}\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b",
+    # A remote script piped to a shell as a standing order tied to the agent's work ("before each
+    # answer", "whenever you run tests"); "every developer installs rustup with curl … | sh" is setup.
+    r"(\b(before|after|at the (start|end) of|when(ever)? (you )?(finish|start|begin|run))\b[^.\n]{0,20}\b(any|every|each|all)\b[^.\n]{0,20}"
+    r"\b(tasks?|sessions?|commits?|responses?|answers?|replies|changes?|runs?|requests?|prompts?|messages?|commands?|builds?|pushes|deploys?)\b"
+    r"|\b(every time|whenever|each time|whatever|no matter what)\b[^.\n]{0,30}\b(you|the (agent|assistant|model|ai|user|human))\b"
+    r"|\balways (run|execute|pipe|call|do)\b)[^.\n]{0,60}\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b",
     r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
     r"(提交信息|回复|回答|日志|评论|输出|链接|消息|issue|pr|readme|changelog)",
     r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)",
@@ -993,7 +1000,7 @@ _CUE_RULES = re.compile(_spelled(
     r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
-    r"|\b(conceal|without telling|without asking|secretly|silently|quietly|covertly|hidden requirement)\b"
+    r"|\b(conceal|without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement)\b"
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
@@ -1063,7 +1070,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "obsolete", "out of date", "advisory", "untrusted", "authoritative", "wins", "over everything", "take orders", "real instructions",
     "current policy", "not real", "test data", "granted", "authori", "maintainer rights", "no longer", "not apply", "don't apply",
     "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
-    "without telling", "without asking", "secretly", "silently", "quietly", "covertly",
+    "without telling", "without asking", "without mentioning", "secretly", "silently", "quietly", "covertly",
     "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄",
     "set aside", "neglect", "discard", "abandon", "were a test", "was a test", "just a test", "only a test", "actual task",
     "real task", "already agreed", "already approved", "already consented", "pre-approved", "preapproved", "out limits",
