@@ -1394,7 +1394,14 @@ _SHAPE_NAMES = {
     "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "pypi": "a PyPI token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
 }
-_URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@[\w.\-\[]", re.IGNORECASE)
+_URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@(?P<host>[\w.\-]+|\[[0-9a-f:]+\])", re.IGNORECASE)
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "host.docker.internal"})
+
+
+def _local_default(user: str, pw: str, host: str) -> bool:
+    """A local server's stock login, its password the user's name (postgres:postgres, guest:guest):
+    what docker-compose files and READMEs print, no secret. "root:toor@localhost" still counts."""
+    return host.lower() in _LOCAL_HOSTS and pw == user and pw.isalpha()
 _NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key(?:[_\- ]?id)?|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
@@ -1423,10 +1430,21 @@ def _entropy(value: str) -> float:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
 
 
+# A value built of a stand-in word and short pieces ("whsec_test_123", "dummy-token-1") is an example;
+# a real key beside such a word still has a long random part ("sk_test_4eC39HqLyjWDarjtT1zdp7dc").
+_STAND_INS = frozenset({"test", "example", "dummy", "fake", "sample", "demo", "placeholder", "redacted", "xxx", "xxxx", "changeme", "foo", "bar"})
+
+
+def _stand_in(value: str) -> bool:
+    parts = [p for p in re.split(r"[_\-.]+", value.lower()) if p]
+    return any(p in _STAND_INS for p in parts) and all(p in _STAND_INS or len(p) <= 5 for p in parts)
+
+
 def _literal_secret(value: str) -> bool:
     """A value that is the secret itself rather than where it lives (a reference, a path, a name)."""
     value = value.strip(".:")
-    if len(value) < 6 or value.lower() in _PLACEHOLDERS or _REFERENCE.match(value) or set(value) <= {"*", "x", "X", ".", "-"}:
+    if (len(value) < 6 or value.lower() in _PLACEHOLDERS or _REFERENCE.match(value) or set(value) <= {"*", "x", "X", ".", "-"}
+            or _stand_in(value)):
         return False
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
@@ -1477,7 +1495,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
                 return "contains what looks like a credential (detect-secrets rule)"
         for m in _URL_CREDS.finditer(sample):
             pw = m.group("pw")
-            if not re.fullmatch(r"\d{1,5}(/.*)?", pw) and not _REFERENCE.match(pw) and pw.lower() not in _PLACEHOLDERS:
+            if (not re.fullmatch(r"\d{1,5}(/.*)?", pw) and not _REFERENCE.match(pw) and pw.lower() not in _PLACEHOLDERS
+                    and not _local_default(m.group("user"), pw, m.group("host"))):
                 return "contains a URL with a password in it"
         for m in _CLI_PASSWORD.finditer(sample):
             if _literal_secret(m.group("value") or m.group("value2") or m.group("value3")):
