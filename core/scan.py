@@ -292,7 +292,8 @@ _INJECTION_SOURCES = (
     r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
     r"\bstop asking (for |the user for )?(permission|confirmation|approval)|\b(run|execute) destructive (commands|operations)",
     r"\b(do|follow|obey) what this (note|memory|message|record) says|\bnot what the (user|human|developer|devs?|person|owner) (says|wants|asks|asked)",
-    r"\b(lower|less) priority than this (memory|note|message)|\bthis (memory|note|message) (takes|has) (priority|precedence) over",
+    r"\b(lower|less) priority than this (memory|note|message)|\bthis (memory|note|message) (takes|has) (priority|precedence) over"
+    r"|\b(instructions|requests|orders|prompts?|directions|user|human|operator)('s|s')?\b[^.\n]{0,20}\b(lower|less) priority than this (file|record|document)",
     r"\b(user|human|operator|developer|person|owner)s? (is|are) not to be (told|informed|notified|shown)",
     r"\b(conceal|hide|keep) (this|it|these|that|the change|the changes)\b[^.\n]{0,30}\bfrom (the )?(user|human|person|people|operator|owner)",
     r"\bmake no mention of (this|it|these)|\b(never|do not|don\'t) (mention|reveal|disclose) (this|these) (memory|memories|note|notes)\b|\bin your (replies|answers|responses)\b[^.\n]{0,20}\b(omit|never|do not|don\'t)",
@@ -376,7 +377,7 @@ _INJECTION_SOURCES = (
     r"你[^。！？!?\n]{0,6}不再(受|被)[^。！？!?\n]{0,12}(约束|限制|控制|管)",
     r"无论用户(说|问|输入|要求|讲)(什么|了什么)[^。\n]{0,4}你",
     # taking what the person keeps private out through the model's own output
-    r"\b(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start)\b[^.\n]{0,40}"
+    r"\b(?<!never )(?<!not )(?<!n't )(?<!avoid )(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start)\b[^.\n]{0,40}"
     r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|"
     r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.git-credentials|secrets?\b|private keys?\b|keychain|cookies?\b)",
     r"\b(?=[aceilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy)\b[^.\n]{0,30}"
@@ -522,6 +523,14 @@ _INJECTION_SOURCES = (
     r"|(?<!n't )(?<!not )(?<!never )\b(commit|push)\w* (with|using) --no-?verify\b(?![^.\n]{0,30}\bonly\b)"
     r"|\b(mark|set|flag)\b (every|all|each|any) [\w ]{0,20}(alerts?|vulnerabilit\w+|findings?|cves?) as (dismissed|resolved|false positives?|won't fix|ignored)\b"
     r"|(每次|所有|总是|一律)[^。\n]{0,30}(--no-?verify|跳过(提交)?钩子|关闭(双因素|两步验证|证书校验|安全告警)|降低密码)",
+    # a privilege handed to the model as news ("you now have admin rights"); "admins can bypass
+    # rate limits" and "ops have root access" state who holds what
+    r"(?<!once )(?<!when )(?<!after )(?<!if )(?<!until )(?<!before )(?<!unless )\byou (now have|have now|now hold|are now given|have (now )?been (granted|given)|'ve been (granted|given)|were (just )?(granted|given))\b[^.\n]{0,20}"
+    r"\b(admin(istrator)?|root|sudo|superuser|owner|full|unrestricted|elevated|god)\b[^.\n]{0,12}\b(rights|access|permissions?|privileges|mode|role)\b"
+    r"|你(现在|已经|已|刚刚)(拥有|有|获得|被授予|具有|取得)了?[^。，,\n]{0,6}(管理员|root|超级用户|最高|全部|完全|所有者)[^。，,\n]{0,4}(权限|身份|访问权)",
+    # the model's standing instructions declared a sham ("the previous system instructions were a test")
+    r"\b(previous|prior|earlier|above|system|initial|original)\b[^.\n]{0,20}\b(instructions|directions|rules|guidelines|prompts?|directives|orders)\b"
+    r" (were|was) (just |only |merely )?(a |an )?(test|drill|joke|decoy|fake|trick|prank)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -565,7 +574,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("omit this", "remove this", "hide this", "delete this", "skip this"),
     ("say nothing",), ("keep quiet", "keep silent", "keep mum"), ("lie ",),
     ("you read this", "you see this", "you process this", "you recall this", "you load this", "you find this"),
-    ("the user", "the human"), ("ignore the", "ignore what the", "disregard the", "overlook the", "override the", "dismiss the"), ("as your",), ("you to ",),
+    ("the user", "the human"), ("ignore the", "ignore what the", "disregard the", "disregard what the", "overlook the", "overlook what the", "override the", "override what the", "dismiss the", "dismiss what the"), ("as your",), ("you to ",),
     ("you are allowed", "you are permitted", "you are authori", "you are free", "you are cleared", "you are now"),
     ("safety", "guardrail", "filter", "restriction"), ("the contents",),
     ("send", "upload", "post", "email", "leak", "exfiltrat", "paste", "transmit", "forward"), ("keep the", "keep user", "keep human"), _WHO,
@@ -639,6 +648,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("lower", "weaken", "relax", "loosen", "disabl", "dismiss", "bypass", "turn off", "suppress", "skip", "--noverify", "false positive",
      "won't fix", "as resolved", "as ignored",
      "钩子", "双因素", "两步验证", "证书校验", "告警", "降低密码"),
+    ("you now", "you have now", "you are now", "been granted", "been given", "were granted", "were given", "just granted", "just given",
+     "你现在", "你已", "你刚刚"),
+    ("instruction", "direction", "rule", "guideline", "prompt", "directive", "order"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -806,7 +818,7 @@ _FENCES = ("##", "==", "--", "**", "~~", "__")
 _FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\-]{2,}"
                           r"|[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
                           r"conversation)\w*( notes)?\s*[#=*~\-_]{2,}")
-_ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|agent|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$",
+_ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$",
                         re.MULTILINE)
 _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
 _TO_MODEL = re.compile(
@@ -831,7 +843,7 @@ _BOUNDARY = re.compile(
 )
 
 
-_ROLE_WORD_COLON = re.compile(rf"({_ROLE_WORDS}|system prompt|system message|system notice|agent)\s*[:：]")
+_ROLE_WORD_COLON = re.compile(rf"({_ROLE_WORDS}|system prompt|system message|system notice|developer message|agent)\s*[:：]")
 
 
 _CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
@@ -869,7 +881,8 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
                 return f"opens a line as '{role}:' with an order (a fake role)"
             continue
         # "Model: answer in terms of the Makefile" speaks to the agent; the cues judge what it asks
-        if role in ("system", "system prompt", "system message", "system notice", "developer") and _TO_MODEL.match(_POLITE.sub("", rest)):
+        if role in ("system", "system prompt", "system message", "system notice", "developer", "developer message") and (
+                _TO_MODEL.match(_POLITE.sub("", rest)) or _RULES_OFF.search(rest)):
             return f"opens a line as '{role}:' with an order (a fake role)"
         if role in ("assistant", "ai", "model", "agent") and _FIRST_PERSON.match(rest):
             return f"speaks as '{role}:' (a made-up answer of the model)"
@@ -1028,6 +1041,9 @@ _CUE_NOASK = re.compile(_spelled(
     r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
     r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
+# "This file takes precedence over .editorconfig" is how config files are documented: a file that
+# outranks something is a claim on the model only when what it outranks is rules or a person.
+_CUE_THIS_NOTE = re.compile(_spelled(r"\bthis (note|memory|message|record)\b|这条记忆|这条笔记|本条记忆|本条笔记"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|comes? first(?! (in|on|among|when|for|alphabetically|by))|"
                                      r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
                                      r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
@@ -1175,7 +1191,8 @@ def _cue_sentence(sentence: str) -> bool:
         return True
     if has(_CUE_STATUS) and has(_CUE_DANGER) and has(_CUE_RULES):
         return True
-    if has(_CUE_THIS) and (has(_CUE_AUTHORITY) or has(_CUE_BYPASS)):
+    if has(_CUE_THIS) and (has(_CUE_AUTHORITY) or has(_CUE_BYPASS)) and (
+            has(_CUE_THIS_NOTE) or addressed or has(_CUE_RULES) or has(_CUE_PERSON)):
         return True
     if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or has(_CUE_SECRET)):
         return True
