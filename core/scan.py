@@ -425,14 +425,16 @@ _INJECTION_SOURCES = (
     r"|\balways (run|execute|pipe|call|do)\b)[^.\n]{0,60}\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b",
     r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
     r"(提交信息|回复|回答|日志|评论|输出|链接|消息|issue|pr|readme|changelog)",
-    r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)",
+    r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)"
+    r"|(删除|删掉|跳过|注释掉|禁用|关掉)[^。\n]{0,15}(测试|用例|检查)[^。\n]{0,20}(告诉|跟|对|向)用户(说)?[^。\n]{0,8}(修好|通过|成功|没问题|正常)",
     r"\b(whatever|whenever|every time|each time|no matter what) (the user|the human|the developer|anyone|someone|they|you)\b[^.\n]{0,30}\b(print|dump|output|echo|list|send|reveal|show)\b"
     r"[^.\n]{0,20}\b(every|all|the) (environment variables?|env vars?|secrets|tokens|credentials|api keys|passwords)\b",
     r"\b(call|request|post|send|ping|fetch|beacon|report)\b[^.\n]{0,20}\bhttps?://\S+[^.\n]{0,20}\bwith (the )?(user's |users' |human's |developer's |their |your |all )?"
     r"(tokens?|api keys?|credentials|cookies?|passwords?|secrets|env(ironment)? vars?|session)\b",
     r"\b(do not|don't|dont|never) (follow|obey) (the )?(contributing|review|code review|security|branch|release|merge) (guide|guidelines|process|policy|rules)\b"
     r"[^.\n]{0,40}\b(push|merge|commit|deploy|close|skip|approve)",
-    r"(如果|若|要是)(有人|用户|别人)问(起)?[^。\n]{0,10}(没有(任何)?(密钥|秘密|问题|漏洞|凭据|密码)|一切正常|都没问题)",
+    r"(如果|若|要是)(有人|用户|别人)问(起)?[^。\n]{0,10}(没有(任何)?(密钥|秘密|问题|漏洞|凭据|密码)|一切正常|都没问题"
+    r"|(说|回答|告诉他们?)(你|我们)?(没有|从没有?|从来没有?|并没有)(访问|运行|执行|修改|改动|删除|看|读|碰|动|上传)(过)?)",
     r"(无视|忽略|不要理会|不用管)用户[^。\n]{0,12}(要求|指令|请求|话|限制|规定|约束|意见|设置)",
     r"(不要|别|不准|不得|切勿)(向|跟|对|给)?用户(报告|说|提|透露|提及|告知|汇报)[^。\n]{0,6}(测试|构建|检查|部署|ci|审计)[^。\n]{0,4}(失败|没通过|未通过|挂了|被跳过|跳过)",
     r"\b(act|operate|work|run|proceed|respond|behave)\b (from now on |now |henceforth )?without (the |your |any )?((safety|security|content) )?"
@@ -531,6 +533,19 @@ _INJECTION_SOURCES = (
     # the model's standing instructions declared a sham ("the previous system instructions were a test")
     r"\b(previous|prior|earlier|above|system|initial|original)\b[^.\n]{0,20}\b(instructions|directions|rules|guidelines|prompts?|directives|orders)\b"
     r" (were|was) (just |only |merely )?(a |an )?(test|drill|joke|decoy|fake|trick|prank)\b",
+    # Chinese: the model's standing instructions declared expired, or this note made the rule
+    r"(上面|上文|以上|之前|此前|先前|原来|原有|原先|系统)的?(系统)?(指令|指示|规则|设定|提示词?)(都|全部)?(已经|已)?(过期|失效|作废|无效|废弃|不再适用|不算数)"
+    r"|以(本条|这条|此条)(记忆|笔记|消息)?为准",
+    # Chinese: keeping what it does from being found out
+    # (clause-final: "别让别人发现你的密码" keeps a thing private, "…，别让人发现。" hides an act)
+    r"(别|不要|不能|不得)让(人|任何人|别人|其他人|他们|团队|同事|评审的人|审查的人)(发现|察觉)(了)?(?=[。！!，,；;]|$)",
+    # Chinese: a remote script piped to a shell as a standing order tied to the agent's work
+    r"(每次|每一次|所有|总是|一律)[^。\n]{0,20}(回答|回复|任务|提交|构建|部署|命令|对话|操作)(前|之前|后|之后|时)[^。\n]{0,30}(curl|wget)[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b",
+    # Chinese: approving a review without looking
+    r"(审查|评审|审核|review|合并请求)[^。\n]{0,12}(直接|无条件|一律|全部|都)(通过|批准|同意|approve)[^。\n]{0,12}(不(需要|用|必)|无需|别)(看|读|检查|审)",
+    # overriding a blocking review to merge ("dismiss stale approvals on push" is a GitHub setting, no merge)
+    r"\bdismiss\w*\b[^.\n]{0,20}\breviews?\b[^.\n]{0,15}\b(and|then)\b[^.\n]{0,10}\bmerge\b"
+    r"|(驳回|忽略|无视|撤销)[^。\n]{0,6}评审[^。\n]{0,10}合并",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -651,6 +666,11 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("you now", "you have now", "you are now", "been granted", "been given", "were granted", "were given", "just granted", "just given",
      "你现在", "你已", "你刚刚"),
     ("instruction", "direction", "rule", "guideline", "prompt", "directive", "order"),
+    ("过期", "失效", "作废", "无效", "废弃", "不再适用", "不算数", "为准"),
+    ("发现", "察觉"),
+    ("curl", "wget"),
+    ("通过", "批准", "同意", "approve"),
+    ("dismiss", "驳回", "忽略", "无视", "撤销"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -821,6 +841,15 @@ _FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\
 _ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$",
                         re.MULTILINE)
 _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
+# <系统> is <system>; 【系统消息】 heads real announcements too ("【系统公告】周六维护"), so it is a
+# marker only when what follows orders the model or lifts the rules.
+_TAG_ZH = re.compile(r"<\s*/?\s*(系统|系统提示|助手|开发者)\s*>")
+_BRACKET_ROLE_ZH = re.compile(r"[【\[]\s*(系统|助手|开发者)(消息|提示|通知|指令|设定)?\s*[】\]]\s*(?P<rest>[^\n]*)")
+_RULES_OFF_ZH = re.compile(r"(安全|规则|限制|检查|审查|过滤|约束)[^。\n]{0,6}(已经|已)?(暂停|解除|取消|关闭|失效|停用|作废)")
+# Words only an order to the model holds ("不要" alone is everyday: "【系统通知】维护期间不要发版").
+_ORDER_ZH = re.compile(r"(你|您|忽略|无视|服从|无条件)")
+# A made-up answer of the model: the assistant's line agrees or reports it is done.
+_AGREES_ZH = re.compile(r"^(好的|好|当然|没问题|明白|收到|遵命|是的|可以|已经|我已|我会|我将|马上)")
 _TO_MODEL = re.compile(
     r"\b(you|your|yourself|you're|youre|ignore|disregard|obey|pretend|reply|respond|answer|always|never|must|do not|don't|"
     r"from now on|new instructions|new directions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send|"
@@ -895,9 +924,22 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
     if len(turns & {"user", "assistant", "system", "human", "ai", "model"}) >= 2:
         return "holds a made-up conversation (lines opened by 'user:' and 'assistant:')"
     zh_roles = not folded.isascii() and any(w in folded for w in ("系统", "助手", "用户", "开发者"))
+    if zh_roles and _TAG_ZH.search(folded):
+        return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
+    for m in _BRACKET_ROLE_ZH.finditer(folded) if zh_roles else ():
+        if _ORDER_ZH.search(m.group("rest")) or _RULES_OFF_ZH.search(m.group("rest")):
+            return f"opens a line with the marker '{m.group(0)[:m.start('rest') - m.start()].strip()}' and an order (a fake role)"
+    zh_turns: set[str] = set()
     for m in _ROLE_LINE_ZH.finditer(folded) if zh_roles else ():
-        if _TO_MODEL_ZH.search(m.group("rest")):
-            return f"opens a line as '{m.group(1)}：' with an order (a fake role)"
+        role, rest = m.group(1), m.group("rest").strip()
+        if _TO_MODEL_ZH.search(rest):
+            return f"opens a line as '{role}：' with an order (a fake role)"
+        if role == "助手" and _AGREES_ZH.match(rest):
+            return "speaks as '助手：' (a made-up answer of the model)"
+        if len(rest) >= 4:
+            zh_turns.add(role)
+    if {"用户", "助手"} <= zh_turns:
+        return "holds a made-up conversation (lines opened by '用户：' and '助手：')"
     return None
 
 
@@ -1055,7 +1097,7 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
     r"|\bjust report success\b|\bleave out\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
-    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户"))
+    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation)|"
@@ -1403,7 +1445,9 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("auth_header", r"\bAuthorization\s*[:=]\s*['\"]?(?:Basic|Bearer|Token|Digest)\s+[A-Za-z0-9+/=._~\-]{8,}"),
     ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
     ("telegram", r"\b\d{8,10}:[0-9A-Za-z_\-]{35}\b"),
-    ("webhook", r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}|webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{30,}"),
+    ("webhook", r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}|webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{30,}"
+                r"|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9\-]{20,}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[A-Za-z0-9\-]{20,}"
+                r"|oapi\.dingtalk\.com/robot/send\?access_token=[A-Za-z0-9]{32,}"),
 )), re.IGNORECASE)
 _SHAPE_NAMES = {
     "aws_id": "an AWS access key", "pem": "a private key", "der": "a private key body", "hf": "a Hugging Face token",
