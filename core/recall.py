@@ -13,6 +13,8 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from . import index, ledger, semantic
@@ -86,7 +88,25 @@ def card_content(rec: dict[str, Any]) -> str:
 
 
 def verdict_key(content: str) -> str:
-    return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+    """A card text's key for the scan verdicts kept in the index, under the scanner that judged it:
+    after an upgrade (or any change to the rules) every card is judged again by the new rules,
+    so a note a newer scanner refuses stops reaching the model."""
+    return hashlib.sha256(f"{_scanner_tag()}\n{content}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _scanner_tag() -> str:
+    # The rules and the learned weights as installed, by size and modification time: two stats,
+    # where reading and hashing them would cost the hook more than its selection.
+    here = Path(__file__).parent
+    parts = []
+    for name in ("scan.py", "scan_weights.json"):
+        try:
+            st = os.stat(here / name)
+            parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{name}:?")
+    return " ".join(parts)
 
 
 def card_passes_scan(ws: Workspace, rec: dict[str, Any], layer: str, rescan_ms: list[float] | None = None) -> bool:
