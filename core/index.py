@@ -226,6 +226,11 @@ def _current(ref: Any) -> _Conn:
         return conn  # the file and the index are both as this process last saw them agree
     # Any change of the layer file (a swap for a link included) changes its key and comes here.
     confine(ref)
+    # The writer that published the file and brought the index to it left the file's key: a new
+    # process (the recall hook) then need not read and hash the whole layer to know they agree.
+    if key is not None and tag is not None and conn.meta("schema") == SCHEMA and conn.meta("file") == _key_text(key):
+        conn.checked = (key, tag)
+        return conn
     if key is not None and tag is not None and conn.meta("schema") == SCHEMA and sealed_checksum(ref.state_path) == tag:
         conn.checked = (key, tag)
         return conn
@@ -274,7 +279,13 @@ def _delete(db: sqlite3.Connection, rid: str) -> None:
         db.execute("DELETE FROM records WHERE n=?", (row[0],))
 
 
+def _key_text(key: tuple[int, int, int] | None) -> str:
+    return "" if key is None else "{}:{}:{}".format(*key)
+
+
 def _set_tag(db: sqlite3.Connection, state: dict[str, Any]) -> None:
+    # Whoever sets a tag without knowing the file it came from clears the file key (see `apply`).
+    db.execute("DELETE FROM meta WHERE key='file'")
     db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [
         ("tag", _tag(state)), ("schema", SCHEMA), ("generation", str(state.get("generation", 0))),
         ("archiveGeneration", str(state.get("archiveGeneration", 0))),
@@ -370,8 +381,10 @@ def apply(ref: Any, base: dict[str, Any], new: dict[str, Any], archived: dict[st
             db.executemany("DELETE FROM archive WHERE id=?", ((rid,) for rid in unarchived))
             db.execute("INSERT INTO fts(fts, rank) VALUES('merge', ?)", (MERGE_PAGES,))
             _set_tag(db, new)
+            published = file_key(ref.state_path)
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('file', ?)", (_key_text(published),))
         # The writer knows the file it just published: no need to hash it again on the next read.
-        conn.checked = (file_key(ref.state_path), _tag(new))
+        conn.checked = (published, _tag(new))
     except _Stale:
         with contextlib.suppress(sqlite3.Error, OSError):
             rebuild(_connect(ref.dir), ref, new)

@@ -14,8 +14,23 @@ from functools import lru_cache
 from typing import Any
 
 _WORD = re.compile(r"[0-9a-z_]+(?:[.\-+#][0-9a-z_]+)*")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+# Compiled on first use: their wide character ranges cost the recall hook ~3 ms to compile on every
+# start, and an English text (`str.isascii`) never needs them.
+@lru_cache(maxsize=None)
+def _script(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _cjk_runs(text: str) -> list[str]:
+    """Runs of Chinese, Japanese or Korean characters."""
+    return [] if text.isascii() else _script(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+").findall(text)
+
+
+def _han_runs(text: str) -> list[str]:
+    """Runs of Chinese characters."""
+    return [] if text.isascii() else _script(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+").findall(text)
 # Function words: Snowball's English stop list, less the words that carry meaning in engineering
 # text ("up", "down", "off", "out", "over", "under", "before", "after", "again", "more", "few",
 # "same", "only", "other", "once", "between", "against", "during", "until"), and the fillers of a
@@ -118,7 +133,7 @@ def tokens(text: str) -> list[str]:
     """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as itself)."""
     low = text.lower()
     out = _words(low)
-    for run in _CJK.findall(low):
+    for run in _cjk_runs(low):
         if len(run) == 1:
             out.append(run)
         else:
@@ -139,7 +154,7 @@ def segmented(text: str) -> list[str]:
     Only the index's writers call this: its dictionary takes ~150 ms to load, more than a whole
     recall, so the query side finds the same words in the index's own vocabulary instead
     (`word_candidates`)."""
-    runs = [run for run in _HAN.findall(text) if len(run) >= MIN_WORD]
+    runs = [run for run in _han_runs(text) if len(run) >= MIN_WORD]
     if not runs:
         return []
     import rjieba
@@ -152,7 +167,7 @@ def word_candidates(query: str) -> list[str]:
     words (see `segmented`) are the query's words. Dictionary matching against the notes' own
     vocabulary, so the prompt hook never loads a segmenter."""
     out: list[str] = []
-    for run in _HAN.findall(query):
+    for run in _han_runs(query):
         for size in range(MIN_WORD, min(MAX_WORD, len(run)) + 1):
             out.extend(run[i : i + size] for i in range(len(run) - size + 1))
     return list(dict.fromkeys(w for w in out if w not in _STOP_ZH_WORDS))
@@ -218,7 +233,7 @@ class Scorer:
         # bigram across the seam of two words, "么部" in "怎么部署") says nothing about which note
         # fits; it still counts in the plain share of terms below.
         self.information = sum(v for t, v in self.idf.items() if df.get(t, 0)) or 1.0
-        self.countable = sum(1 for t in terms if df.get(t, 0) or not _CJK.match(t)) or 1
+        self.countable = sum(1 for t in terms if df.get(t, 0) or not _cjk_runs(t[:1])) or 1
         # Below a few dozen notes, idf says little (one note holding a word makes it "rare"):
         # coverage then does not judge, and recall's plain relevance rule alone decides.
         self.judges = total >= SMALL_MEMORY

@@ -21,7 +21,6 @@ import array
 import contextlib
 import json
 import math
-import mmap
 import operator
 import os
 import sqlite3
@@ -106,6 +105,8 @@ class Model:
     """A model2vec model read the cheap way: the tokenizer, and the token vectors memory-mapped."""
 
     def __init__(self, folder: Path, manifest: dict[str, Any]) -> None:
+        import mmap  # only with a model installed: the hook without one never pays for it
+
         try:
             from tokenizers import Tokenizer  # Rust, ~10 ms to import: the one dependency of this path
         except ImportError as err:

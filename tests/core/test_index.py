@@ -199,3 +199,38 @@ def test_3_6_the_index_stays_whole_and_merged_over_many_generations(home: Path, 
     assert conn.db.execute("SELECT count(DISTINCT segid) FROM fts_idx").fetchone()[0] <= 6
     assert [h.id for h in index.search(ref, "v300")] == [rid]
     assert index.search(ref, "v3") == []
+
+
+HOOK_READS = """
+import sys
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and str(args[0]).endswith("state.json") else None)
+from lingshu_tui.cli import main
+sys.argv = ["lingshu", "recall", "--format", "json", "--home", sys.argv[1], "--project", sys.argv[2], "--message", sys.argv[3]]
+try:
+    main()
+finally:
+    print("OPENED", len(opened))
+"""
+
+
+def _hook(home: Path, project: Path, message: str) -> tuple[list[str], int]:
+    r = subprocess.run([sys.executable, "-c", HOOK_READS, str(home), str(project), message], cwd=REPO, capture_output=True, text=True)
+    out, _, opened = r.stdout.rpartition("OPENED ")
+    return [c["title"] for c in json.loads(out)["cards"]], int(opened)
+
+
+def test_16_the_hook_trusts_the_index_its_writer_left_without_reading_the_layer(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 16 (recall and search read the index, not the whole layer): the writer that published
+    the layer file left its identity in the index, so a new hook process answers without opening
+    state.json. A file the index was not brought to (a hand edit) is read and the index rebuilt."""
+    mem.save("Deploy with make release", "make release pushes the image.")
+    assert _hook(home, project, "how do we release") == (["Deploy with make release"], 0)
+    path = layer_file(home, project)
+    state = json.loads(path.read_text())
+    rid = next(iter(state["records"]))
+    state["records"][rid]["title"] = "Ship with make publish"
+    state["records"][rid]["body"] = "make publish pushes the image."
+    path.write_bytes(encode(with_checksum({k: v for k, v in state.items() if k != "checksum"})))
+    cards, opened = _hook(home, project, "how do we publish")
+    assert cards == ["Ship with make publish"] and opened >= 1
