@@ -347,7 +347,7 @@ async def _panel(home: Path, project: Path, samples: int, writer_s: float) -> di
         room = palace.open_room or "note"
 
         def shown(title: str) -> bool:
-            return any(title in str(o.prompt) for o in palace._options)
+            return any(title in str(o.prompt) for o in palace.options)
 
         latencies = []
         for i in range(samples):

@@ -120,7 +120,7 @@ async def open_replaced_detail_zh(pilot: Any) -> None:
     palace = (await ready(pilot)).query_one("#palace")
     palace.toggle("method")
     await pilot.pause()
-    target = next(i for i, o in enumerate(palace._options) if "make release" in str(o.prompt))
+    target = next(i for i, o in enumerate(palace.options) if "make release" in str(o.prompt))
     palace.highlighted = target
     await pilot.press("enter")
     await _settle(pilot)

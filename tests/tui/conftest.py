@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -9,6 +10,15 @@ import pytest
 
 from core.workspace import open_workspace
 from lingshu_tui.screenshots import SIZE, ready, scene_app
+
+
+# What each demo app told the person with `notify` (its public API), oldest first.
+_NOTICES: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
+
+
+def notices(app: Any) -> list[str]:
+    """The messages `app` (made by the `demo` fixture) has shown with `notify`."""
+    return _NOTICES[app]
 
 
 @pytest.fixture
@@ -24,6 +34,14 @@ def demo(tmp_path: Path):  # type: ignore[no-untyped-def]
             app = scene_app(tmp_path, lang, memory_on)
             for k, v in kw.items():
                 setattr(app, k, v)
+            shown = _NOTICES.setdefault(app, [])
+            notify = app.notify
+
+            def record(message: Any, *args: Any, **kwargs: Any) -> None:
+                shown.append(str(message))
+                notify(message, *args, **kwargs)
+
+            app.notify = record
             started = app.run_test
 
             @asynccontextmanager

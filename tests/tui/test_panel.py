@@ -19,10 +19,11 @@ from lingshu_tui.screens.detail import DetailScreen
 from lingshu_tui.screens.lists import ArchiveScreen, ConflictsScreen, SuggestionsScreen
 from lingshu_tui.widgets.palace import Palace
 from tests.conftest import REPO, all_records, cli_env
+from tests.tui.conftest import notices
 
 
 def rows(app: LingshuApp) -> list[str]:
-    return [str(o.prompt) for o in app.query_one(Palace)._options]
+    return [str(o.prompt) for o in app.query_one(Palace).options]
 
 
 def screen_text(app: LingshuApp) -> str:
@@ -40,7 +41,7 @@ def rec_by_title(demo, title: str) -> dict:  # type: ignore[no-untyped-def]
 
 async def select_title(pilot, title: str) -> None:  # type: ignore[no-untyped-def]
     palace = pilot.app.query_one(Palace)
-    for i, opt in enumerate(palace._options):
+    for i, opt in enumerate(palace.options):
         if title in str(opt.prompt):
             palace.highlighted = i
             await pilot.pause()
@@ -134,7 +135,7 @@ async def test_13_5_archive_and_restore(demo, size) -> None:  # type: ignore[no-
         await pilot.pause()
         assert isinstance(app.screen, ArchiveScreen)
         lst = app.screen.query_one("#rows")
-        idx = next(i for i, o in enumerate(lst._options) if "Commit messages" in str(o.prompt))
+        idx = next(i for i, o in enumerate(lst.options) if "Commit messages" in str(o.prompt))
         lst.highlighted = idx
         await pilot.press("r")
         await settle(pilot)
@@ -154,7 +155,7 @@ async def test_13_5_undo_move_remove(demo, size) -> None:  # type: ignore[no-unt
         await pilot.press("u")
         await settle(pilot)
         assert rec_by_title(demo, "Format with ruff") == before  # nothing of the person's to undo
-        assert any("Nothing to undo" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        assert any("Nothing to undo" in m for m in notices(app))
         await select_title(pilot, "Never commit secrets")
         assert rec_by_title(demo, "Never commit secrets")["layer"] == "global"
         await pilot.press("m")
@@ -163,7 +164,7 @@ async def test_13_5_undo_move_remove(demo, size) -> None:  # type: ignore[no-unt
         await pilot.press("u")  # takes back the move, and says so first
         await settle(pilot)
         assert rec_by_title(demo, "Never commit secrets")["layer"] == "global"
-        assert any("Undo: move «Never commit secrets»" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        assert any("Undo: move «Never commit secrets»" in m for m in notices(app))
         await select_title(pilot, "Never commit secrets")
         await pilot.press("a")
         await settle(pilot)
@@ -214,11 +215,11 @@ async def test_13_4_keep_and_ignore_suggestions(demo, size) -> None:  # type: ig
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, SuggestionsScreen)
-        first = str(app.screen.query_one("#rows")._options[0].prompt).split("  ")[0]
+        first = str(app.screen.query_one("#rows").options[0].prompt).split("  ")[0]
         await pilot.press("k")
         await settle(pilot)
         assert rec_by_title(demo, first)["status"] == "active"
-        labels = [str(o.prompt) for o in app.screen.query_one("#rows")._options]
+        labels = [str(o.prompt) for o in app.screen.query_one("#rows").options]
         assert f"{first}  memory · kept" in labels
         other = next(label for label in labels if "memory · kept" not in label).split("  ")[0]
         await pilot.press("i")
@@ -479,7 +480,7 @@ async def test_10_a_broken_layer_never_crashes_the_panel_and_is_said_once(demo, 
             await settle(pilot)
         banner = str(app.query_one("#banner").render())
         assert banner.count("unreadable") == 1 and "lingshu doctor" in banner
-        assert not [n for n in app._notifications if "unreadable" in n.message]  # type: ignore[attr-defined]
+        assert not [m for m in notices(app) if "unreadable" in m]
         assert any("Never commit secrets" in r for r in rows(app))  # the global layer's notes are still shown
 
 
@@ -533,7 +534,7 @@ async def test_10_the_selection_follows_its_record_while_the_agent_writes(demo, 
         palace = await open_room(pilot, "note")
         await pilot.press("]")
         await pilot.pause()
-        index = next(i for i, o in enumerate(palace._options) if o.id and o.id.startswith("rec:"))
+        index = next(i for i, o in enumerate(palace.options) if o.id and o.id.startswith("rec:"))
         palace.highlighted = index + 3
         await pilot.pause()
         chosen = _selected_id(app)
@@ -544,7 +545,7 @@ async def test_10_the_selection_follows_its_record_while_the_agent_writes(demo, 
         app._reload_soon()
         await settle(pilot)
         assert _selected_id(app) == chosen
-        before = [o.id for o in palace._options]
+        before = [o.id for o in palace.options]
         place = before.index(chosen)
         neighbour = before[place + 1]
         dispatch("memory_forget", {"id": chosen[4:]}, home=demo.home, project=demo.project)
@@ -582,7 +583,7 @@ async def test_10_conflicts_are_tracked_by_key_and_never_decided_unseen(demo, si
         after = snapshot(demo.ws()).conflicts
         assert len(after) == len(before) - 1  # only the decision made elsewhere; "d" acted on nothing
         assert now_shown in [app.screen.key_of(c) for c in after]
-        assert any("changed since you saw it" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        assert any("changed since you saw it" in m for m in notices(app))
         await pilot.press("d")  # now it has been shown: the key acts
         await settle(pilot)
         assert len(snapshot(demo.ws()).conflicts) == len(after) - 1
@@ -594,7 +595,7 @@ async def test_10_enter_and_clicks_work_in_the_archive_and_suggestions(demo, siz
     async with app.run_test(size=size) as pilot:
         await pilot.press("s")
         await pilot.pause()
-        first = str(app.screen.query_one("#rows")._options[0].prompt).split("  ")[0]
+        first = str(app.screen.query_one("#rows").options[0].prompt).split("  ")[0]
         await pilot.press("enter")
         await settle(pilot)
         assert rec_by_title(demo, first)["status"] == "active"
@@ -615,8 +616,8 @@ async def test_10_memory_off_every_refused_key_says_so(demo, size) -> None:  # t
         for key in ("a", "m", "u"):
             await pilot.press(key)
             await settle(pilot)
-        notices = [n.message for n in app._notifications if "Memory is off" in n.message]  # type: ignore[attr-defined]
-        assert len(notices) >= 1
+        said = [m for m in notices(app) if "Memory is off" in m]
+        assert len(said) == 3  # one answer per refused key
 
 
 @pytest.mark.parametrize("width,height", [(80, 24), (200, 50)])
@@ -627,10 +628,10 @@ async def test_10_rows_fit_the_terminal(demo, width: int, height: int) -> None: 
         await settle(pilot)
         palace = app.query_one(Palace)
         room_width = palace.content_size.width
-        for opt in palace._options:
+        for opt in palace.options:
             assert opt.prompt.cell_len <= room_width, (opt.prompt.plain, room_width)
         if width == 200:
-            assert any(opt.prompt.cell_len > 60 for opt in palace._options if opt.id and opt.id.startswith("rec:"))
+            assert any(opt.prompt.cell_len > 60 for opt in palace.options if opt.id and opt.id.startswith("rec:"))
 
 
 async def test_11_the_filter_narrows_every_room_and_letters_type_text(demo, size) -> None:  # type: ignore[no-untyped-def]
@@ -671,7 +672,7 @@ async def test_11_the_archive_says_who_archived_and_when(demo, size) -> None:  #
         await settle(pilot)
         await pilot.press("h")
         await pilot.pause()
-        labels = [str(o.prompt) for o in app.screen.query_one("#rows")._options]
+        labels = [str(o.prompt) for o in app.screen.query_one("#rows").options]
         assert any("Type hints everywhere" in label and "archived by the agent" in label for label in labels), labels
         assert any("Format with ruff" in label and "archived by you" in label and "Habits & conventions" in label for label in labels)
 
@@ -696,7 +697,7 @@ async def test_11_conflicts_show_both_bodies_the_diff_and_say_what_a_decision_di
             assert app.check_action("act", ("conflict_replace2",)) is False
         await pilot.press("1")
         await settle(pilot)
-        messages = [n.message for n in app._notifications]  # type: ignore[attr-defined]
+        messages = notices(app)
         assert any(m.startswith(f"Replaced «{cand['title']}» — revision") for m in messages), messages
 
 
@@ -739,7 +740,7 @@ async def test_10_undo_takes_back_ignore_and_every_conflict_decision(demo, size)
         await pilot.press("u")
         await settle(pilot)
         assert {s["id"] for s in snapshot(demo.ws()).suggestions} == queued
-        assert any(n.message.startswith("Undo: ignore") for n in app._notifications)  # type: ignore[attr-defined]
+        assert any(m.startswith("Undo: ignore") for m in notices(app))
 
         await pilot.press("escape", "c")
         await pilot.pause()
@@ -1006,7 +1007,7 @@ async def test_11_jump_to_first_last_and_a_typed_page(demo, size) -> None:  # ty
         assert palace.pages["note"] == 0
         await pilot.press("number_sign", "9", "9", "enter")
         await pilot.pause()
-        assert palace.pages["note"] == 0 and any("There is no page 99" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        assert palace.pages["note"] == 0 and any("There is no page 99" in m for m in notices(app))
         await pilot.press("backspace", "backspace", "2", "enter")
         await pilot.pause()
         assert palace.pages["note"] == 1 and palace.has_focus
@@ -1036,7 +1037,7 @@ async def test_11_suggestions_show_body_room_layer_and_origin(demo, size) -> Non
         await pilot.press("s")
         await pilot.pause()
         sug = snapshot(demo.ws()).suggestions[0]
-        label = str(app.screen.query_one("#rows")._options[0].prompt)
+        label = str(app.screen.query_one("#rows").options[0].prompt)
         assert sug["title"] in label and "project" in label and "from the agent" in label
         assert sug["proposal"]["body"][:30] in label.split("\n")[1]
 
@@ -1056,7 +1057,7 @@ async def test_11_archive_filters_by_layer_and_making_room_is_announced_once(dem
         total = len(snap.archived)
         counts = []
         for _ in range(3):
-            counts.append(len(app.screen.query_one("#rows")._options))
+            counts.append(len(app.screen.query_one("#rows").options))
             await pilot.press("l")
             await pilot.pause()
         assert counts[0] == total and sum(counts[1:]) == total + (0 if len(layers) == 2 else 1)  # one side shows "(none)"
@@ -1067,12 +1068,12 @@ async def test_11_archive_filters_by_layer_and_making_room_is_announced_once(dem
                  home=demo.home, project=demo.project)
         app._reload_soon()
         await settle(pilot)
-        made_room = [n.message for n in app._notifications if "to make room" in n.message]  # type: ignore[attr-defined]
+        made_room = [m for m in notices(app) if "to make room" in m]
         assert len(made_room) == 1 and "the project layer is at its note limit" in made_room[0]
         dispatch("memory_search", {"query": "deploy"}, home=demo.home, project=demo.project)
         app._reload_soon()
         await settle(pilot)
-        assert len([n for n in app._notifications if "to make room" in n.message]) == 1  # type: ignore[attr-defined]
+        assert len([m for m in notices(app) if "to make room" in m]) == 1
 
 
 async def test_11_an_empty_conflicts_queue_is_one_line(demo, size) -> None:  # type: ignore[no-untyped-def]
@@ -1110,7 +1111,7 @@ async def test_17_the_learning_view_shows_what_was_learned_and_moves_rules_only_
         await pilot.press("L")
         await settle(pilot)
         assert isinstance(app.screen, LearningScreen)
-        labels = [str(o.prompt) for o in app.screen.query_one("#rows")._options]
+        labels = [str(o.prompt) for o in app.screen.query_one("#rows").options]
         assert labels[0].startswith("[pending] Always run make lint before pushing.") and "you said: «Always run make lint" in labels[0]
         assert any(label.startswith("[candidate] Never commit the .env file.") for label in labels)
         assert any(label.startswith("[receipt] builtin: 1 new rule(s)") for label in labels)
@@ -1119,13 +1120,13 @@ async def test_17_the_learning_view_shows_what_was_learned_and_moves_rules_only_
         await pilot.press("t")
         await settle(pilot)
         assert learning.status(demo.ws())["rules"][0]["state"] == "trial"
-        assert str(app.screen.query_one("#rows")._options[0].prompt).startswith("[trial]")
+        assert str(app.screen.query_one("#rows").options[0].prompt).startswith("[trial]")
         await pilot.press("z")
         await settle(pilot)
         assert learning.status(demo.ws())["rules"][0]["state"] == "paused"
         await pilot.press("down", "down", "A")  # on a candidate: the keys move rules only
         await settle(pilot)
-        assert any("Select a rule first" in n.message for n in app._notifications)  # type: ignore[attr-defined]
+        assert any("Select a rule first" in m for m in notices(app))
         await pilot.press("E")
         await settle(pilot)
         assert not demo.ws().project.get("experimental")
