@@ -461,7 +461,7 @@ _INJECTION_SOURCES = (
     r"|\beven if (the )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells? you) (to )?(stop|no|cancel|wait|abort)\b[^.\n]{0,30}"
     r"\b(continue|keep going|proceed|carry on|finish|deploy|merge|push)"
     r"|\b(continue|keep going|proceed|carry on)\b[^.\n]{0,40}\beven if (the )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells? you) (to )?(stop|no|cancel|wait|abort)\b"
-    r"|用户(说|要求|让)(停|停止|取消)[^。\n]{0,6}(也)?(别停|不要停|继续)",
+    r"|用户(说|要求|让|叫)(你)?(停|停止|取消|暂停)[^。\n]{0,8}(也)?(别停|不要停|继续)",
     r"\b(when|if)\b[^.\n]{0,30}\b(fails?|failed|breaks?|is red)\b[^.\n]{0,40}\bmark (it|them|the \w+) (as )?(green|passed|passing|successful|ok)\b"
     r"|\bif (the )?(user|developer|human|person|someone|anyone|they|reviewer)s? asks?\b[^.\n]{0,50}\b(change the subject|deflect|avoid (answering|the question)|"
     r"dodge|pretend (not to know|you don't know)|play dumb)\b",
@@ -546,6 +546,9 @@ _INJECTION_SOURCES = (
     # overriding a blocking review to merge ("dismiss stale approvals on push" is a GitHub setting, no merge)
     r"\bdismiss\w*\b[^.\n]{0,20}\breviews?\b[^.\n]{0,15}\b(and|then)\b[^.\n]{0,10}\bmerge\b"
     r"|(驳回|忽略|无视|撤销)[^。\n]{0,6}评审[^。\n]{0,10}合并",
+    # Chinese: ranking a note above the person, or setting the person aside ("忽略用户输入里的空格" is input handling)
+    r"(优先于|凌驾于)[^。，,\n]{0,4}(用户|系统|你收到的|你的)[^。，,\n]{0,6}(要求|指令|指示|规则|设定|命令)"
+    r"|(无视|忽略|忽视|不要理会|别理会|不用管|别管)(掉)?(用户|使用者|人类)(的)?(要求|指令|说的|意见|话)?(?=[，,。；;！!]|$)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -637,7 +640,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("decode",),
     ("says", "said", "decided", "agreed", "say", "answer", "reply", "report", "claim", "green", "pass", "copy", "collect", "gather", "save",
      "write", "dump", "assume", "悄悄", "失败", "不通过", "不要检查", "假设"),
-    ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "用户说", "用户要求", "用户让"),
+    ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "用户说", "用户要求", "用户让", "用户叫"),
     ("mark it", "mark them", "mark the", "change the subject", "deflect", "avoid answering", "avoid the question", "dodge", "pretend not",
      "pretend you", "play dumb"),
     ("treat",),
@@ -671,6 +674,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("curl", "wget"),
     ("通过", "批准", "同意", "approve"),
     ("dismiss", "驳回", "忽略", "无视", "撤销"),
+    ("优先于", "凌驾于", "无视", "忽略", "忽视", "不要理会", "别理会", "不用管", "别管"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
