@@ -1025,11 +1025,11 @@ _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond
 # "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
 # first"), so it is no harm alone: only with a claim, secrecy, a bypass or an exposure.
 _CUE_STRONG = re.compile(_spelled(
-    r"\b(attention|note|message|hey|dear|instructions?|directions|reminder|warning|tip|p\.?s\.?|tl;?dr|psst|yo) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
+    r"\b(attention|note|message|hey|dear|instructions?|directions|reminder|warning|tip|p\.?s\.?|tl;?dr|psst|yo|heads[- ]?up) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
     r"assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?| helpers?)?\s*[:,!—-]"
     r"|\b(attention|note|message|instructions?|directions|reminder|warning|tip) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:"
     r"|\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b"
-    r"|\bif you are an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
+    r"|\bif you('re| are) an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"))
 # Putting what should stay private where anyone can take it.
@@ -1040,6 +1040,12 @@ _CUE_EXPOSE = re.compile(_spelled(
     r"|\bshare (the |your |any |all )?\S*\s?(tokens?|keys?|secrets?|credentials|passwords?)\b"
     r"|\b(reveal|print|show|list|dump|output|echo|share|give me)\b[^.\n]{0,20}\b(api keys?|tokens?|secrets?|passwords?|credentials)\b[^.\n]{0,30}"
     r"\b(you (have )?(seen|read|found|accessed|know)|in (this|the) (session|conversation|context))\b"))
+# The files where a machine keeps its logins, read or handed on, and the whole environment printed:
+# everyday work alone, and an order to the model once a note speaks to it ("never print env" is a rule).
+_CUE_HANDOUT = re.compile(_spelled(
+    r"\b(read|open|cat|share|send|upload|post|paste|copy|print)\b[^.\n]{0,40}(\.config/gh/hosts\.?yml|\.docker/config\.?json|\.aws/credentials|"
+    r"\.netrc|\.npmrc|\.pypirc|\.git-?credentials|\.kube/config|kubeconfig|id_rsa|id_ed25519|\.env\b)"
+    r"|\b(print|dump|output|echo|show|list)(ing|s|ed)?\b[^.\n]{0,12}(`?env`?(?![\w.])|`?printenv`?|(all |the |every )?environment variables|the (whole |entire )?environment)"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
                                 r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
@@ -1206,7 +1212,8 @@ def _all(text: str, word: str) -> list[int]:
     return out
 
 
-_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b[^.,;:\n]{0,25}$")
+# (a dot inside a path or file name, "~/.aws/", ends no clause)
+_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$")
 
 
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
@@ -1233,7 +1240,7 @@ def _cue_sentence(sentence: str) -> bool:
     if agent and (has(_CUE_STATUS) or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK)):
         return True
     if has(_CUE_STRONG) and (claim or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK) or has(_CUE_LEAK) or has(_CUE_AUTHORITY)
-                             or has(_CUE_EXPOSE) or _unnegated(_CUE_SEVERE, sentence)):
+                             or has(_CUE_EXPOSE) or _unnegated(_CUE_SEVERE, sentence) or _unnegated(_CUE_HANDOUT, sentence)):
         return True
     if has(_CUE_SECRET) and (has(_CUE_DANGER) or has(_CUE_PERSON)):
         return True
@@ -1451,6 +1458,13 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("auth_header", r"\bAuthorization\s*[:=]\s*['\"]?(?:Basic|Bearer|Token|Digest)\s+[A-Za-z0-9+/=._~\-]{8,}"),
     ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
     ("telegram", r"\b\d{8,10}:[0-9A-Za-z_\-]{35}\b"),
+    # Other services' token forms (their published prefixes and lengths, as secret scanners list them).
+    ("vendor", r"\bdo[opr]_v1_[a-f0-9]{64}\b|AGE-SECRET-KEY-1[0-9A-Z]{50,}|\bNRAK-[A-Z0-9]{27}\b|\bkey-[0-9a-f]{32}\b|\bglrt-[A-Za-z0-9_\-]{20,}"
+               r"|\bgl(?:dt|ptt|soat|rtr)-[A-Za-z0-9_\-]{20,}|\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b|\bsq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}"
+               r"|\bxapp-\d-[A-Za-z0-9\-]{20,}|\bops_eyJ[A-Za-z0-9+/]{100,}|\bLTAI[A-Za-z0-9]{20}\b|\bAKCp[A-Za-z0-9]{69}\b"
+               r"|\bsntry[su]_[A-Za-z0-9+/=_]{40,}|\bfigd_[A-Za-z0-9_\-]{40,}|\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b|\bphx_[A-Za-z0-9]{40,}"
+               r"|\brnd_[A-Za-z0-9]{32,}|\bwhsec_[A-Za-z0-9+/=]{32,}|\bdckr_pat_[A-Za-z0-9_\-]{27,}|\bpscale_(?:tkn|pw)_[A-Za-z0-9_.\-]{32,}"
+               r"|\bgsk_[A-Za-z0-9]{50,}|\bxai-[A-Za-z0-9]{60,}|\br8_[A-Za-z0-9]{37,}|\bpplx-[A-Za-z0-9]{40,}"),
     ("webhook", r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}|webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{30,}"
                 r"|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9\-]{20,}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[A-Za-z0-9\-]{20,}"
                 r"|oapi\.dingtalk\.com/robot/send\?access_token=[A-Za-z0-9]{32,}"),
@@ -1460,6 +1474,7 @@ _SHAPE_NAMES = {
     "api_key": "an API key", "stripe": "a Stripe key", "github": "a GitHub token", "slack": "a Slack token or webhook",
     "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "pypi": "a PyPI token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
+    "vendor": "a service's access token",
 }
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@(?P<host>[\w.\-]+|\[[0-9a-f:]+\])", re.IGNORECASE)
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "host.docker.internal"})
@@ -1535,7 +1550,7 @@ def _keylike(value: str) -> bool:
 # Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
 _CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password")
-_CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p(?P<value>[^\s'\"]{4,})|\bsshpass\s+-p\s*(?P<value2>[^\s'\"]{4,})"
+_CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p(?P<value>[^\s'\"]{4,})|\bsshpass\s+-p\s*['\"]?(?P<value2>[^\s'\"]{4,})"
                            r"|--password[= ](?P<value3>[^\s'\"]{4,})")
 _HAS_DIGIT = re.compile(r"[0-9]")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
