@@ -1072,6 +1072,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
+    r"|\bkeep (this|it|that) between (us|you and me|ourselves)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|不要让用户知道|瞒着|悄悄"))
@@ -1222,6 +1223,12 @@ def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
     return any(not _NEGATION.search(sentence, 0, m.start()) for m in pattern.finditer(sentence))
 
 
+# Acting unasked within a read-only scope is how notes for agents grant a safe permission ("agents
+# may run read-only git commands without asking"); with a danger beside it, it still counts.
+_SCOPED = re.compile(_spelled(r"\b(read-?only|readonly|non-?destructive|dry-?run)\b"))
+_UNASKED = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming|approval|permission)\b"))
+
+
 def _cue_sentence(sentence: str) -> bool:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
@@ -1229,7 +1236,10 @@ def _cue_sentence(sentence: str) -> bool:
 
     def has(pattern: re.Pattern[str]) -> bool:
         if pattern not in found:
-            found[pattern] = bool(pattern.search(sentence))
+            text = sentence
+            if pattern in (_CUE_BYPASS, _CUE_SECRET) and _SCOPED.search(sentence) and not has(_CUE_DANGER):
+                text = _UNASKED.sub(" ", sentence)
+            found[pattern] = bool(pattern.search(text))
         return found[pattern]
 
     agent = has(_CUE_AGENT)
