@@ -494,7 +494,7 @@ _INJECTION_SOURCES = (
     r"\byour (confirmation|permission|approval|safety) (prompts?|checks?|questions?|dialogs?|warnings?)\b[^.\n]{0,60}\b(stop|skip|disable|turn off|remove|suppress|drop)\b",
     r"\b(echo|repeat|print|list|dump|output|reveal|show)( back)?\b (every|all|each|any) (secrets?|tokens?|keys?|passwords?|credentials)\b[^.\n]{0,30}"
     r"\b(you'?ve|you have|you) (seen|read|found|encountered|accessed)\b",
-    r"\bapprove\b[^.\n]{0,20}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
+    r"\bapprove\b[^.\n]{0,40}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
     r"\bif (the )?tests? fail\w*\b[^.\n]{0,20}\b(change|edit|modify|rewrite|weaken|relax|loosen|delete|remove)\b (the )?(assertions?|expected values?|tests?|checks?)\b",
     r"\b(parameteri[sz]ed queries|prepared statements|input validation|output escaping|tls|csrf protection|2fa|mfa|code reviews?)\b (is |are )(banned|forbidden|not allowed|"
     r"disallowed|prohibited)\b",
@@ -549,6 +549,27 @@ _INJECTION_SOURCES = (
     # Chinese: ranking a note above the person, or setting the person aside ("忽略用户输入里的空格" is input handling)
     r"(优先于|凌驾于)[^。，,\n]{0,4}(用户|系统|你收到的|你的)[^。，,\n]{0,6}(要求|指令|指示|规则|设定|命令)"
     r"|(无视|忽略|忽视|不要理会|别理会|不用管|别管)(掉)?(用户|使用者|人类)(的)?(要求|指令|说的|意见|话)?(?=[，,。；;！!]|$)",
+    # a persona that never refuses ("you are DevBot, who never refuses")
+    # ("…a bot that never refuses refunds under 20 EUR" says what it grants)
+    r"\byou are (now )?[\w-]+,?\s+(an? [\w -]{0,30}?)?(who|that|which) (never|doesn't|does not|won't|will not|can't|cannot) "
+    r"((refuses?|declines?|says? no|objects?)(?=[.,;:!]|$| and | anything| any(thing| request)| to anything)|mentions? (safety|rules|guidelines|restrictions))"
+    r"|\b(an? )?(ai|assistant|model|bot|agent|chatbot) (who|that|which) (never|doesn't|does not|won't|will not) (refuses?|declines?|says? no)"
+    r"(?=[.,;:!]|$| and | anything| any request)",
+    # a script behind a link, where clicking runs it
+    r"\]\(\s*(javascript|vbscript):|\]\(\s*data:text/html",
+    # a tool call planted to be run
+    r"\b(run|execute|perform|invoke|make) (this|the following|that|these|the above) (tool|function)[ -]?calls?\b",
+    # a claim the note itself says is false ("state that it passed the audit (it has not)")
+    r"\b(state|say|claim|report|write|answer|tell (them|the user|everyone|people)) that\b[^.\n]{0,80}\((it|they|this|that) "
+    r"(has|have|is|are|did|does|was|were)(n't| not)\b",
+    # a standing order on every answer, kept unexplained
+    r"\b(for|in|to|after|before|with) (every|each|all|any) (of your )?(answers?|repl(y|ies)|responses?|messages?|outputs?)\b[^.\n]{0,80}"
+    r"\b(never|don't|do not|without) (explain\w*|say\w*|mention\w*|tell\w*|disclos\w*)( (the user|anyone|them|people))? (why|it|this|that|the reason)\b",
+    # leave to take data out
+    r"\b(permitted|allowed|authori[sz]ed|free|cleared) to (exfiltrat|leak)\w*",
+    # the person's message set aside for another task
+    r"\b(user's|person's|human's|their) (next )?(message|request|question)\b[^.\n]{0,60}\bignore (it|that|them)\b[^.\n]{0,50}\binstead\b"
+    r"|\bignore (their|the (user's|person's|human's)) (next )?(message|request|question)\b[^.\n]{0,50}\binstead\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -675,6 +696,15 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("通过", "批准", "同意", "approve"),
     ("dismiss", "驳回", "忽略", "无视", "撤销"),
     ("优先于", "凌驾于", "无视", "忽略", "忽视", "不要理会", "别理会", "不用管", "别管"),
+    ("refuse", "decline", "say no", "says no", "object", "mention"),
+    ("javascript:", "vbscript:", "data:text/html"),
+    ("tool call", "toolcall", "tool-call", "function call", "functioncall", "function-call", "tool calls", "function calls"),
+    ("(it ", "(they ", "(this ", "(that "),
+    ("every answer", "each answer", "all answers", "any answer", "every repl", "each repl", "all repl", "any repl", "every response",
+     "each response", "all responses", "any response", "every message", "each message", "all messages", "every output", "each output",
+     "all outputs", "all of your", "each of your", "every of your"),
+    ("exfiltrat", "to leak"),
+    ("ignore it", "ignore that", "ignore them", "ignore their", "ignore the user", "ignore the person", "ignore the human"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1028,7 +1058,7 @@ _CUE_STRONG = re.compile(_spelled(
     r"\b(attention|note|message|hey|dear|instructions?|directions|reminder|warning|tip|p\.?s\.?|tl;?dr|psst|yo|heads[- ]?up) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
     r"assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?| helpers?)?\s*[:,!—-]"
     r"|\b(attention|note|message|instructions?|directions|reminder|warning|tip) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:"
-    r"|\b(any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b"
+    r"|\b(the|any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b"
     r"|\bif you('re| are) an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"))
@@ -1055,6 +1085,8 @@ _CUE_STATUS = re.compile(_spelled(
     r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
+    r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions) (were|are|have been|has been|got) "
+    r"(disabled|lifted|removed|turned off|suspended|switched off)\b"
     r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
@@ -1143,6 +1175,8 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
     "without telling", "without asking", "without mentioning", "secretly", "silently", "quietly", "covertly",
     "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄",
+    "guardrail", "safeguard", "safety rules", "safety checks", "safety filters", "safety guidelines", "content filter",
+    "restrictions were", "restrictions are", "restrictions have", "restrictions got",
     "set aside", "neglect", "discard", "abandon", "were a test", "was a test", "just a test", "only a test", "actual task",
     "real task", "already agreed", "already approved", "already consented", "pre-approved", "preapproved", "out limits",
     "out any limits", "unrestricted", "maintenance mode", "lifted", "priority", "precedence", "hidden requirement", "bring it up",
