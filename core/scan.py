@@ -494,7 +494,7 @@ _INJECTION_SOURCES = (
     r"\byour (confirmation|permission|approval|safety) (prompts?|checks?|questions?|dialogs?|warnings?)\b[^.\n]{0,60}\b(stop|skip|disable|turn off|remove|suppress|drop)\b",
     r"\b(echo|repeat|print|list|dump|output|reveal|show)( back)?\b (every|all|each|any) (secrets?|tokens?|keys?|passwords?|credentials)\b[^.\n]{0,30}"
     r"\b(you'?ve|you have|you) (seen|read|found|encountered|accessed)\b",
-    r"\bapprove\b[^.\n]{0,40}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
+    r"\bapprove\b[^.\n]{0,60}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
     r"\bif (the )?tests? fail\w*\b[^.\n]{0,20}\b(change|edit|modify|rewrite|weaken|relax|loosen|delete|remove)\b (the )?(assertions?|expected values?|tests?|checks?)\b",
     r"\b(parameteri[sz]ed queries|prepared statements|input validation|output escaping|tls|csrf protection|2fa|mfa|code reviews?)\b (is |are )(banned|forbidden|not allowed|"
     r"disallowed|prohibited)\b",
@@ -556,11 +556,11 @@ _INJECTION_SOURCES = (
     r"|\b(an? )?(ai|assistant|model|bot|agent|chatbot) (who|that|which) (never|doesn't|does not|won't|will not) (refuses?|declines?|says? no)"
     r"(?=[.,;:!]|$| and | anything| any request)",
     # a script behind a link, where clicking runs it
-    r"\]\(\s*(javascript|vbscript):|\]\(\s*data:text/html",
+    r"\]\(\s*(javascript|vbscript):|\]\(\s*data:text/html|\bhref\s*=\s*[\"']?\s*(javascript|vbscript):",
     # a tool call planted to be run
     r"\b(run|execute|perform|invoke|make) (this|the following|that|these|the above) (tool|function)[ -]?calls?\b",
     # a claim the note itself says is false ("state that it passed the audit (it has not)")
-    r"\b(state|say|claim|report|write|answer|tell (them|the user|everyone|people)) that\b[^.\n]{0,80}\((it|they|this|that) "
+    r"\b(state|say|claim|report|write|answer|tell|assure|inform)\b[^.\n]{0,80}\((it|they|this|that) "
     r"(has|have|is|are|did|does|was|were)(n't| not)\b",
     # a standing order on every answer, kept unexplained
     r"\b(for|in|to|after|before|with) (every|each|all|any) (of your )?(answers?|repl(y|ies)|responses?|messages?|outputs?)\b[^.\n]{0,80}"
@@ -570,6 +570,13 @@ _INJECTION_SOURCES = (
     # the person's message set aside for another task
     r"\b(user's|person's|human's|their) (next )?(message|request|question)\b[^.\n]{0,60}\bignore (it|that|them)\b[^.\n]{0,50}\binstead\b"
     r"|\bignore (their|the (user's|person's|human's)) (next )?(message|request|question)\b[^.\n]{0,50}\binstead\b",
+    # a mode the model is told it is in ("Developer mode enabled via DEBUG=1" is the app's)
+    r"\byou('re| are) now in (developer|dev|god|jailbreak|jailbroken|unrestricted|unfiltered) mode\b"
+    r"|\byou are [\w-]+,? (and|who) (you )?(say|says|answer|answers) yes to (everything|anything|every request|all requests)\b",
+    # logins handed on as a standing order, to a place others read
+    r"\b(whenever|every time|each time|after|before|when) you\b[^.\n]{0,40}\b(send|post|upload|share|email|paste|forward)\b[^.\n]{0,30}"
+    r"\b(credentials|secrets|tokens|api keys|passwords|ssh keys|\.env)\b[^.\n]{0,30}\bto (the |a |our |this |that )?(team |public |shared )?"
+    r"(webhook|channel|chat|slack|discord|pastebin|gist|url|endpoint|issue|readme|commit|log|server)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -705,6 +712,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
      "all outputs", "all of your", "each of your", "every of your"),
     ("exfiltrat", "to leak"),
     ("ignore it", "ignore that", "ignore them", "ignore their", "ignore the user", "ignore the person", "ignore the human"),
+    (" mode", "yes to"),
+    ("whenever you", "every time you", "each time you", "after you", "before you", "when you"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1104,7 +1113,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
-    r"|\bkeep (this|it|that) between (us|you and me|ourselves)\b"
+    r"|\bkeep (this|it|that) between (us|you and me|ourselves)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|不要让用户知道|瞒着|悄悄"))
@@ -1173,7 +1182,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "obsolete", "out of date", "advisory", "untrusted", "authoritative", "wins", "over everything", "take orders", "real instructions",
     "current policy", "not real", "test data", "granted", "authori", "maintainer rights", "no longer", "not apply", "don't apply",
     "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
-    "without telling", "without asking", "without mentioning", "secretly", "silently", "quietly", "covertly",
+    "without telling", "without asking", "without mentioning", "without showing", "without revealing", "secretly", "silently", "quietly", "covertly",
     "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄",
     "guardrail", "safeguard", "safety rules", "safety checks", "safety filters", "safety guidelines", "content filter",
     "restrictions were", "restrictions are", "restrictions have", "restrictions got",
