@@ -56,7 +56,7 @@ _INVISIBLE_FIX = "Retype the text without it (invisible characters can hide or r
 # as nothing: Python's unicodedata has the category but not this property.
 _IGNORABLE_RANGES = (
     (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800),
-    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFFC, 0xFFFC), (0xE0100, 0xE01EF),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFFC, 0xFFFC), (0x1D159, 0x1D159), (0xE0100, 0xE01EF),
 )
 _BAD_CATEGORIES = frozenset({"Cf", "Co", "Cn", "Cc", "Zl", "Zp", "Cs"})
 ZWJ, ZWNJ, SHY, VS15, VS16 = "\u200d", "\u200c", "\u00ad", "\ufe0e", "\ufe0f"
@@ -97,7 +97,7 @@ def _allowed_in_context(text: str, i: int) -> bool:
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Beyond ASCII; CJK ideographs and punctuation, kana and Hangul syllables hold no format,
 # private or unassigned characters, so the per-character check skips them.
-_NON_ASCII = re.compile(r"[^\x00-\x7f\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3\uff01-\uffef]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff9f\uffa1-\uffef]")  # U+FFA0 is a blank
 
 
 def _bad_char(text: str) -> str | None:
