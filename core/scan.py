@@ -863,13 +863,15 @@ _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
 # JUnit XML's <system-out> and <system-err> hold a test's captured output: engineering, not a role.
 _ALWAYS_TAG = re.compile(
     r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|tool_calls?|tool_result|tool_use|"
-    r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory|memories|notes|context|"
+    r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
     r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>"
     r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]"
-    r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]",
+    r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
+    # guillemets as tag brackets: a closing «/system» is no quotation
+    r"|«\s*/\s*(system|assistant|developer|user)\s*»",
 )
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction|agent|bot|tool)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
 _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
@@ -932,7 +934,7 @@ _CODE_TAG = re.compile(r"`\s*<\s*/?\s*(?!im_|eot|end_header|start_header|begin_o
 def _role_problem(folded: str, nfkc: str) -> str | None:
     if "`" in folded:
         folded = _CODE_TAG.sub("`tag`", folded)
-    if ("<" in folded or "[" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
+    if ("<" in folded or "[" in folded or "«" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
     heading_then_order = "#" in folded and any(
         _ADDRESSING.match(m.group("next")) or _CUE_STATUS.search(m.group("next")) or _RULES_OFF.search(m.group("next"))
