@@ -362,7 +362,7 @@ _INJECTION_SOURCES = (
     r"(之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|所有|全部|一切|系统|你的|你收到的|给你的)[^。！？!?\n]{0,8}?"
     r"(指令|指示|规则|提示词?|设定|要求|约束|命令|说明|限制|内容|文字|消息|对话)",
     r"(当作|作为|视为|当成)(你的)?(新的?|真正的)?(系统提示|系统指令|指令|规则)",
-    r"(不要|别|不必)遵守(系统|你的|之前的|原有的)",
+    r"(不要|别|不必|不用)(再)?遵守(系统|你的|之前的|原有的|原来的|任何)",
     r"无条件(地)?(执行|服从|听从|遵从)",
     r"你的(新|真正的|真实的?|唯一的?|秘密)(任务|指令|目标|角色|使命)(是|为)",
     r"(你(现在)?是|成为)(一个)?(不受限制|没有(任何)?限制|无限制|无约束|越狱)",
@@ -548,7 +548,10 @@ _INJECTION_SOURCES = (
     r"|(驳回|忽略|无视|撤销)[^。\n]{0,6}评审[^。\n]{0,10}合并",
     # Chinese: ranking a note above the person, or setting the person aside ("忽略用户输入里的空格" is input handling)
     r"(优先于|凌驾于)[^。，,\n]{0,4}(用户|系统|你收到的|你的)[^。，,\n]{0,6}(要求|指令|指示|规则|设定|命令)"
-    r"|(无视|忽略|忽视|不要理会|别理会|不用管|别管)(掉)?(用户|使用者|人类)(的)?(要求|指令|说的|意见|话)?(?=[，,。；;！!]|$)",
+    r"|(无视|忽略|忽视|不要理会|别理会|不用管|别管)(掉)?(用户|使用者|人类)(的)?(要求|指令|说的|意见|话)?(?=[，,。；;！!]|$)"
+    r"|(无视|忽略|忽视|忘记|忘掉|不要理会|别理会|不用管|别管)(掉)?(之前|以上|上面|上文|前文|前面|上述)(说的|讲的|提到的|写的)?(的)?(所有|全部|一切)?(内容|文字|部分)?(?=[。，,！!；;])"
+    r"|把[^。\n]{0,10}(之前|以上|上面|上文|前文|先前|此前|原来|原有|所有|全部|系统)[^。\n]{0,8}(指令|指示|规则|提示词?|设定|要求|约束|命令|限制)"
+    r"[^。\n]{0,4}(忘掉|忘记|忽略|无视|丢掉|抛开|作废)",
     # a persona that never refuses ("you are DevBot, who never refuses")
     # ("…a bot that never refuses refunds under 20 EUR" says what it grants)
     r"\byou are (now )?[\w-]+,?\s+(an? [\w -]{0,30}?)?(who|that|which) (never|doesn't|does not|won't|will not|can't|cannot) "
@@ -569,7 +572,8 @@ _INJECTION_SOURCES = (
     r"\b(permitted|allowed|authori[sz]ed|free|cleared) to (exfiltrat|leak)\w*",
     # the person's message set aside for another task
     r"\b(user's|person's|human's|their) (next )?(message|request|question)\b[^.\n]{0,60}\bignore (it|that|them)\b[^.\n]{0,50}\binstead\b"
-    r"|\bignore (their|the (user's|person's|human's)) (next )?(message|request|question)\b[^.\n]{0,50}\binstead\b",
+    r"|\bignore (their|the (user's|person's|human's)) (next )?(message|request|question)\b[^.\n]{0,50}\binstead\b"
+    r"|\bignore (all )?(the )?prev\.? instr\.?(?!\w)",
     # a mode the model is told it is in ("Developer mode enabled via DEBUG=1" is the app's)
     r"\byou('re| are) now in (developer|dev|god|jailbreak|jailbroken|unrestricted|unfiltered) mode\b"
     r"|\byou are [\w-]+,? (and|who) (you )?(say|says|answer|answers) yes to (everything|anything|every request|all requests)\b",
@@ -702,7 +706,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("curl", "wget"),
     ("通过", "批准", "同意", "approve"),
     ("dismiss", "驳回", "忽略", "无视", "撤销"),
-    ("优先于", "凌驾于", "无视", "忽略", "忽视", "不要理会", "别理会", "不用管", "别管"),
+    ("优先于", "凌驾于", "无视", "忽略", "忽视", "不要理会", "别理会", "不用管", "别管", "忘记", "忘掉", "丢掉", "抛开", "作废"),
     ("refuse", "decline", "say no", "says no", "object", "mention"),
     ("javascript:", "vbscript:", "data:text/html"),
     ("tool call", "toolcall", "tool-call", "function call", "functioncall", "function-call", "tool calls", "function calls"),
@@ -711,7 +715,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
      "each response", "all responses", "any response", "every message", "each message", "all messages", "every output", "each output",
      "all outputs", "all of your", "each of your", "every of your"),
     ("exfiltrat", "to leak"),
-    ("ignore it", "ignore that", "ignore them", "ignore their", "ignore the user", "ignore the person", "ignore the human"),
+    ("ignore it", "ignore that", "ignore them", "ignore their", "ignore the user", "ignore the person", "ignore the human", "ignore prev",
+     "ignore all prev", "ignore the prev"),
     (" mode", "yes to"),
     ("whenever you", "every time you", "each time you", "after you", "before you", "when you"),
 )
@@ -1432,7 +1437,9 @@ def _split_keywords(skeleton: str) -> bool:
 
 
 _SPLIT_SPELLED = tuple(_spelled(k) for k in _SPLIT_KEYWORDS)
-_REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to left", "倒着", "反过来", "倒序"))
+# A note that says it is reversed, or holds the attack words spelled backwards (no plain note does).
+_REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to left", "倒着", "反过来", "倒序",
+                                              "erongi", "snoitcurtsni", "suoiverp", "dragersid", "tpmorp metsys"))
 
 
 def _instruction_problem(text: str, nfkc: str) -> str | None:
