@@ -47,11 +47,11 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
-                                             ("heldout4.json", 0.8), ("heldout5.json", 0.7)])
+                                             ("heldout4.json", 0.8), ("heldout5.json", 0.7), ("heldout6.json", 0.55)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: five sets written after the method, and measured once before it was changed for
+    """Issue 15: six sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
-    each was when last measured (the last two were measured before the rules changed since)."""
+    each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= 0.95 and figures["no-answer"]["quiet_rate"] >= quiet
 
