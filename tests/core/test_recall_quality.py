@@ -47,7 +47,7 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
-                                             ("heldout4.json", 0.8), ("heldout5.json", 0.7), ("heldout6.json", 0.55)])
+                                             ("heldout4.json", 0.8), ("heldout5.json", 0.85), ("heldout6.json", 0.55)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: six sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -210,3 +210,17 @@ def test_15_a_request_for_work_needs_most_of_its_words_in_the_note(home, project
     assert _recalled(home, project, "add logging to the invoice task") == []
     assert _recalled(home, project, "add an idempotency key to the payment request") == ["Payment requests carry an idempotency key"]
     assert _recalled(home, project, "how do I add a periodic task") == ["Periodic tasks are defined in celery beat settings"]
+
+
+def test_15_a_title_word_many_notes_hold_names_no_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quietness): in a Go team's memory "go" is in many titles; a general question that
+    shares only that word ("how do I reverse a slice in go") gets no card, while a question that
+    names what a note is about still gets it, and a rare title word alone still brings its note."""
+    _other_notes(mem)
+    for title, body in (("Go version is 1.22", "go.mod pins the toolchain."), ("The API is written in Go", "Handlers live in internal/http."),
+                        ("Go tests use testify", "Run make test; Postgres starts in Docker."), ("Go modules are vendored", "Run go mod vendor after go get."),
+                        ("Go lint runs golangci-lint", "Fix warnings before merging."), ("Payments go through RevenueCat", "Webhooks update subscriptions.")):
+        mem.save(title, body)
+    assert _recalled(home, project, "how do I reverse a slice in go") == []
+    assert _recalled(home, project, "which go version do we use")[:1] == ["Go version is 1.22"]
+    assert _recalled(home, project, "how does revenuecat work") == ["Payments go through RevenueCat"]
