@@ -713,7 +713,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("(it ", "(they ", "(this ", "(that "),
     ("every answer", "each answer", "all answers", "any answer", "every repl", "each repl", "all repl", "any repl", "every response",
      "each response", "all responses", "any response", "every message", "each message", "all messages", "every output", "each output",
-     "all outputs", "all of your", "each of your", "every of your"),
+     "all outputs", "all of your", "each of your"),
     ("exfiltrat", "to leak"),
     ("ignore it", "ignore that", "ignore them", "ignore their", "ignore the user", "ignore the person", "ignore the human", "ignore prev",
      "ignore all prev", "ignore the prev"),
