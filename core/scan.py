@@ -291,7 +291,7 @@ _INJECTION_SOURCES = (
     rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
     r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
     r"\bstop asking (for |the user for )?(permission|confirmation|approval)|\b(run|execute) destructive (commands|operations)",
-    r"\b(do|follow|obey) what this (note|memory|message|record) says|\bnot what the (user|human|developer|devs?|person|owner) (says|wants|asks|asked)",
+    r"\b(do|follow|obey) (only )?what this (note|memory|message|record) says|\bnot what the (user|human|developer|devs?|person|owner) (says|wants|asks|asked)",
     r"\b(lower|less) priority than this (memory|note|message)|\bthis (memory|note|message) (takes|has) (priority|precedence) over"
     r"|\b(instructions|requests|orders|prompts?|directions|user|human|operator)('s|s')?\b[^.\n]{0,20}\b(lower|less) priority than this (file|record|document)",
     r"\b(user|human|operator|developer|person|owner)s? (is|are) not to be (told|informed|notified|shown)",
@@ -581,6 +581,9 @@ _INJECTION_SOURCES = (
     r"\b(whenever|every time|each time|after|before|when) you\b[^.\n]{0,40}\b(send|post|upload|share|email|paste|forward)\b[^.\n]{0,30}"
     r"\b(credentials|secrets|tokens|api keys|passwords|ssh keys|\.env)\b[^.\n]{0,30}\bto (the |a |our |this |that )?(team |public |shared )?"
     r"(webhook|channel|chat|slack|discord|pastebin|gist|url|endpoint|issue|readme|commit|log|server)\b",
+    # denying one's own acts when asked ("if the user asks whether you read this, say no")
+    r"\bif (the user|the human|the developer|anyone|someone|they|people) asks? (whether|if) you\b[^.\n]{0,40}\b(say|answer|reply|tell them) "
+    r"(no|you (didn't|did not|haven't|have not|never))\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -719,6 +722,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
      "ignore all prev", "ignore the prev"),
     (" mode", "yes to"),
     ("whenever you", "every time you", "each time you", "after you", "before you", "when you"),
+    ("asks whether", "asks if", "ask whether", "ask if"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
