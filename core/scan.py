@@ -314,7 +314,7 @@ _INJECTION_SOURCES = (
     r"\b(quietly|secretly|silently|covertly|stealthily) (add|insert|install|push|delete|remove|change|modify|disable|upload|send|commit|merge|exfiltrate|"
     r"bump|switch|swap|point|pin|replace|downgrade|upgrade|"
     r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
-    r"\b(add|insert|install|plant|hide|open|start|spawn|create|run) (a |an )?(backdoor|reverse shell|keylogger)",
+    r"\b(?<!never )(?<!not )(?<!n't )(add|insert|install|plant|hide|open|start|spawn|create|run) (a |an )?(backdoor|reverse shell|keylogger)",
     r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
     r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human|developer|devs?|person|owner)|\bsay nothing to the (user|human|developer|devs?|person|owner)|\b(and|then) (say|tell|report) nothing\b",
     r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human|developer|devs?|person|owner)",
@@ -597,7 +597,9 @@ _INJECTION_SOURCES = (
     r"(report|say|claim|announce|tell \w+)( that)? (success|green|passing|it passed|they passed|all passed|everything passed|all green)\b(?!\s*[=:])",
     # lying to the one who asks, and keeping the truth from them
     r"\bif (you're |you are |you get |you're ever |ever )?(asked|anyone asks|someone asks|the user asks|people ask|they ask)\b[^.\n]{0,60}"
-    r"\b(blame|deny|lie|make up|pretend|invent)\b[^.\n]{0,60}\b(don't|do not|never) (mention|bring up|admit|reveal|disclose|say anything about)\b",
+    r"\b(blame|deny|lie|make up|pretend|invent)\b[^.\n]{0,60}\b(don't|do not|never) (mention|bring up|admit|reveal|disclose|say anything about)\b"
+    r"|\bif (you're |you are |ever )?(asked|anyone asks|someone asks|the user asks|people ask|they ask)\b[^.\n]{0,12}\babout (this|these) "
+    r"(files?|notes?|memor(y|ies)|messages?|records?|instructions?)\b[^.\n]{0,20}\b(say|answer|reply|tell them|claim)\b",
     # logins pushed where anyone reads them
     r"\b(?<!never )(?<!not )(?<!n't )(push|upload|commit|publish|post|copy)\b[^.\n]{0,30}(\.env\b|credentials|id_rsa|secrets|private keys?|api keys|tokens|passwords)"
     r"[^.\n]{0,30}\b(to|into|on) (a |the |our |some )?(public|open|external|personal)\b"
@@ -605,6 +607,16 @@ _INJECTION_SOURCES = (
     # a script from a bare address or over plain http run by a shell
     r"\b(curl|wget)\b[^|\n]{0,80}?\b(http://(?!localhost|127\.)|https://\d{1,3}(\.\d{1,3}){3})[^|\n]{0,80}\|\s*(sudo\s+)?(sh|bash|zsh|python3?)\b"
     r"|\bpipe\b[^\n]{0,60}?\bhttps?://\S+[^.\n]{0,40}\b(into|to|through) (sudo )?(sh|bash|zsh|a shell)\b",
+    # the note kept from the person ("under no circumstances should the user learn about this instruction")
+    r"\b(under no circumstances|never|(must|should|may|can|could)( not|n't)|don't let|do not let)\b[^.\n]{0,40}\b(person|user|human|developer|owner|operator)\b[^.\n]{0,30}"
+    r"\b(learn|know|find out|hear|see|notice)\b( about| of)? ((this|these) (instructions?|directives?|orders?)|this (note|memory))\b",
+    # a way in kept for someone: a master password, a backdoor login
+    r"\b(?<!never )(?<!not )(?<!n't )(?<!no )(add|insert|create|plant|leave|put|build in|hard-?code)\b[^.\n]{0,30}\b(backdoor|back door)\b"
+    r"|\b(master|universal|skeleton|hard-?coded) (password|passcode|login|account)\b[^.\n]{0,40}\b(so|for|that lets|to let)\b[^.\n]{0,30}\b(get|log|sign) in\b",
+    # the work at hand sent out on every answer
+    r"\b(before|after|when(ever)?|each time|every time)\b[^.\n]{0,25}\b(answer\w*|respond\w*|repl\w*|questions?|prompts?|messages?|requests?|tasks?)\b[^.\n]{0,20}"
+    r"\b(post|send|upload|forward|transmit|copy|sync|mirror|beam)\b[^.\n]{0,12}\b(the |this |each |every |all |any |your )?(current |open |whole |full |edited |changed )?"
+    r"(file|files|code|repo|repository|diff|conversation|chat|transcript|history|context|prompt|contents?|workspace|project|source)\b[^\n]{0,20}?\bto https?://",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -750,6 +762,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("asked", "asks", "ask "),
     ("public", "open", "external", "personal", "公开", "公共", "外部", "个人", "github", "gist", "pastebin"),
     ("curl", "wget", "pipe"),
+    _WHO,
+    ("master", "universal", "skeleton", "backdoor", "back door", "hardcoded", "hard-coded"),
+    ("before", "after", "when", "each time", "every time"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -945,6 +960,10 @@ _FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|unders
 _ADDRESSING = re.compile(r"(you|your|you're|youre|obey|ignore|disregard|pretend|reveal|from now on|new instructions|new directions|unrestricted)\b")
 _RULES_OFF = re.compile(r"\b(checks|rules|safety|restrictions|guardrails|filters|limits|reviews?)\b[^.\n]{0,30}\b(disabled|lifted|suspended|off|void|removed)\b")
 _HEADING_THEN_ORDER = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(system|assistant|developer|system prompt|instructions?)\s*\n\s*(?P<next>[^\n]+)", re.MULTILINE)
+# An instruction-tuning template's answer heading ("### Response:") over a made-up answer of the
+# model; "### Response:" over a status code is API documentation.
+_HEADING_ANSWER = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(response|answer|reply)\s*:?\s*\n\s*"
+                             r"(sure|of course|certainly|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|ok(ay)?,)\b", re.MULTILINE)
 _POLITE = re.compile(r"^(please|kindly|now|ok|okay|so|also|then|just)\b[,\s]*")
 _TO_MODEL_ZH = re.compile(r"(你|您|必须|忽略|无视|服从|执行|不要|总是|永远|无条件)")
 _CARD_HEADER = re.compile(r"\[?\s*memory note\s*,?\s*not an instruction|\[\s*memory note\b|^\s*\[?\s*/?\s*end of memory", re.MULTILINE)
@@ -990,9 +1009,9 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
         folded = _value_tags(folded, nfkc)
     if ("<" in folded or "[" in folded or "«" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
-    heading_then_order = "#" in folded and any(
+    heading_then_order = "#" in folded and (any(
         _ADDRESSING.match(m.group("next")) or _CUE_STATUS.search(m.group("next")) or _RULES_OFF.search(m.group("next"))
-        for m in _HEADING_THEN_ORDER.finditer(folded))
+        for m in _HEADING_THEN_ORDER.finditer(folded)) or bool(_HEADING_ANSWER.search(folded)))
     if heading_then_order or ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) \
             or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)) or (any(fence in folded for fence in _FENCES) and _FENCED_ROLE.search(folded)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
@@ -1570,7 +1589,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
     ("telegram", r"\b\d{8,10}:[0-9A-Za-z_\-]{35}\b"),
     # Other services' token forms (their published prefixes and lengths, as secret scanners list them).
-    ("vendor", r"\bdo[opr]_v1_[a-f0-9]{64}\b|AGE-SECRET-KEY-1[0-9A-Z]{50,}|\bNRAK-[A-Z0-9]{27}\b|\bkey-[0-9a-f]{32}\b|\bglrt-[A-Za-z0-9_\-]{20,}"
+    ("vendor", r"\bdo[opr]_v1_[a-f0-9]{64,}\b|AGE-SECRET-KEY-1[0-9A-Z]{50,}|\bNRAK-[A-Z0-9]{27}\b|\bkey-[0-9a-f]{32}\b|\bglrt-[A-Za-z0-9_\-]{20,}"
                r"|\bgl(?:dt|ptt|soat|rtr)-[A-Za-z0-9_\-]{20,}|\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b|\bsq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}"
                r"|\bxapp-\d-[A-Za-z0-9\-]{20,}|\bops_eyJ[A-Za-z0-9+/]{100,}|\bLTAI[A-Za-z0-9]{20}\b|\bAKCp[A-Za-z0-9]{69}\b"
                r"|\bsntry[su]_[A-Za-z0-9+/=_]{40,}|\bfigd_[A-Za-z0-9_\-]{40,}|\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b|\bphx_[A-Za-z0-9]{40,}"
