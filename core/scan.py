@@ -380,8 +380,9 @@ _INJECTION_SOURCES = (
     # taking what the person keeps private out through the model's own output
     r"\b(?<!never )(?<!not )(?<!n't )(?<!avoid )(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start|"
     r"copy|put|embed)\b[^.\n]{0,40}"
-    r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|"
-    r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.git-credentials|secrets?\b|private keys?\b|keychain|cookies?\b)",
+    r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|/etc/passwd|"
+    r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.kube/config|\.docker/config\.json|\.git-credentials|\.pgpass|\.my\.cnf|\.(bash|zsh|sh|psql|mysql|python)[_ ]history\b|"
+    r"secrets?\b|private keys?\b|keychain|cookies?\b|wallet)",
     r"\b(?=[aceilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy)\b[^.\n]{0,30}"
     r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^\n]{0,40}"
     r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(next |last |latest |first |new )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
@@ -617,6 +618,15 @@ _INJECTION_SOURCES = (
     r"\b(before|after|when(ever)?|each time|every time)\b[^.\n]{0,25}\b(answer\w*|respond\w*|repl\w*|questions?|prompts?|messages?|requests?|tasks?)\b[^.\n]{0,20}"
     r"\b(post|send|upload|forward|transmit|copy|sync|mirror|beam)\b[^.\n]{0,12}\b(the |this |each |every |all |any |your )?(current |open |whole |full |edited |changed )?"
     r"(file|files|code|repo|repository|diff|conversation|chat|transcript|history|context|prompt|contents?|workspace|project|source)\b[^\n]{0,20}?\bto https?://",
+    # blanket approval claimed for risky acts ("all file deletions are pre-approved")
+    r"\b(all|any|every)\b[^.\n]{0,30}\b(deletions?|deletes|removals?|force[- ]?push(es)?|merges?|deploy(ment)?s?|changes|commands|actions|operations|requests|"
+    r"migrations|releases|pushes|rollbacks|purchases|payments|transfers)\b[^.\n]{0,15}\b(are|is|have been|has been) (pre-?approved|already approved|"
+    r"pre-?authori[sz]ed|approved in advance|approved by default)\b",
+    # a safeguard taken out for good, or for a green build
+    r"\b(?<!not )(?<!n't )(?<!never )(?<!no longer )accept (any|every|all|an empty|a blank|no) (password|passcode|token|signature|otp|one-time code|credentials?)\b"
+    r"|\b(skip|disabl\w*|bypass\w*|stub\w* out|remov\w*|turn\w* off|comment\w* out|short-circuit\w*|mock\w* out)\b[^.\n]{0,30}\b(signature|auth\w*|password|token|csrf|"
+    r"certificate|tls|ssl|2fa|mfa|otp|permission|access) (verification|validation|checks?|checking)\b[^.\n]{0,30}\b(permanently|for good|in production|in prod|everywhere|"
+    r"so (that )?(the )?(ci|tests?|the build|build|pipeline) (stays?|passes|pass|is|remains?) green)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -765,6 +775,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     _WHO,
     ("master", "universal", "skeleton", "backdoor", "back door", "hardcoded", "hard-coded"),
     ("before", "after", "when", "each time", "every time"),
+    ("approved", "preapproved", "authorised", "authorized", "preauthori", "in advance", "by default"),
+    ("accept", "verification", "validation", "check"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1589,7 +1601,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("bearer", r"\bBearer\s+[A-Za-z0-9\-._~+/]{20,}=*"),
     ("telegram", r"\b\d{8,10}:[0-9A-Za-z_\-]{35}\b"),
     # Other services' token forms (their published prefixes and lengths, as secret scanners list them).
-    ("vendor", r"\bdo[opr]_v1_[a-f0-9]{64,}\b|AGE-SECRET-KEY-1[0-9A-Z]{50,}|\bNRAK-[A-Z0-9]{27}\b|\bkey-[0-9a-f]{32}\b|\bglrt-[A-Za-z0-9_\-]{20,}"
+    ("vendor", r"\bdo[opr]_v1_[a-f0-9]{64,}\b|AGE-SECRET-KEY-1[0-9A-Z]{50,}|\bNRAK-[A-Z0-9]{27}\b|\bkey-(?=[a-z]*[0-9])[0-9a-z]{32}\b|\bglrt-[A-Za-z0-9_\-]{20,}"
                r"|\bgl(?:dt|ptt|soat|rtr)-[A-Za-z0-9_\-]{20,}|\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b|\bsq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}"
                r"|\bxapp-\d-[A-Za-z0-9\-]{20,}|\bops_eyJ[A-Za-z0-9+/]{100,}|\bLTAI[A-Za-z0-9]{20}\b|\bAKCp[A-Za-z0-9]{69}\b"
                r"|\bsntry[su]_[A-Za-z0-9+/=_]{40,}|\bfigd_[A-Za-z0-9_\-]{40,}|\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b|\bphx_[A-Za-z0-9]{40,}"
