@@ -1256,8 +1256,8 @@ def _nfkc(text: str) -> str:
 # to (an AI, "you"), a claim over the rules (acting against them, or declaring them void), what it
 # is about (instructions, safety, permission), secrecy toward the person, a dangerous act. One kind
 # alone is everyday engineering ("ignore the generated files"); these combinations are not.
-_CUE_AGENT = re.compile(_spelled(r"\b(assistants?|agents?|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型"))
-_CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你"))
+_CUE_AGENT = re.compile(_spelled(r"\b(assistants?|agents?|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型|人工智能|大模型"))
+_CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你|您"))
 # Speaking to whatever model reads the note outright ("Note for agents:", "If you are an AI",
 # "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
 # first"), so it is no harm alone: only with a claim, secrecy, a bypass or an exposure.
@@ -1286,7 +1286,8 @@ _CUE_HANDOUT = re.compile(_spelled(
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
                                 r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
-                                r"|忽略|无视|不予理会|覆盖|不再遵守"))
+                                r"|忽略|无视|不予理会|覆盖|不再遵守|忽视|忘记|忘掉|不用管|别管|不要理会|别理会|抛开|丢弃|撇开|推翻|绕过|置之不理|当没看见|当作没看见"
+                                r"|(不必|不用|无需|不需要|不要|别|停止|不再)再?(遵守|遵循|遵从|服从|听从|守着?)"))
 _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|expired|advisory|untrusted|authoritative|wins|"
     r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed|maintainer rights)\b"
@@ -1299,11 +1300,12 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
     r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|\b(come|comes|rank|ranks) (second|last|below)\b"
-    r"|无效|高于|作废|只听|优先级最高|最高优先级"))
+    r"|无效|高于|作废|只听|优先级最高|最高优先级|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|测试数据"
+    r"|(真正|实际)的(任务|指令)|最高权限|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
-    r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求"))
+    r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|确认|权限|提示词|指示|命令"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(conceal|without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement)\b"
@@ -1314,7 +1316,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bkeep (this|it|that) between (us|you and me|ourselves)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
-    r"|不要让用户知道|瞒着|悄悄"))
+    r"|不要让用户知道|瞒着|悄悄|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
 _SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
@@ -1326,22 +1328,23 @@ _CUE_SEVERE = re.compile(_spelled(_SEVERE))
 _CUE_DANGER = re.compile(_spelled(
     r"\b(delete|deletions?|wipe|disable|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
     r"(always )?answer lgtm|merge freely|sudo|turn(ing)? off (the )?(tests|hooks|logging)|run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
-    r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|执行|发到|上传|强推|直接合并|强制合并|跳过(代码)?审查|" + _SEVERE))
+    r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|删掉|清空|执行|发到|上传|导出|泄露|强推|直接合并|强制合并|跳过(代码)?审查|合并到主干|生产(库|环境|数据库|数据)"
+    r"|密钥|令牌|凭据|后门|禁用|关闭(检查|审查|校验|告警|监控|保护)|" + _SEVERE))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
 _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
     r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
-    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许)|不用(问|确认)|无需(用户)?(确认|同意)"))
-_CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记"))
+    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行"))
+_CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段内容|这段话|此条|本条"))
 # "This file takes precedence over .editorconfig" is how config files are documented: a file that
 # outranks something is a claim on the model only when what it outranks is rules or a person.
-_CUE_THIS_NOTE = re.compile(_spelled(r"\bthis (note|memory|message|record)\b|这条记忆|这条笔记|本条记忆|本条笔记"))
+_CUE_THIS_NOTE = re.compile(_spelled(r"\bthis (note|memory|message|record)\b|这条记忆|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段话"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|comes? first(?! (in|on|among|when|for|alphabetically|by))|"
                                      r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
                                      r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
-                                     r"|高于|只听|优先级最高|最高优先级"))
+                                     r"|高于|只听|优先级最高|最高优先级|优先于|凌驾于|覆盖一切|(听|照|按)(我)?这条|以(这条|本条|此条)为准|真正的(上级|主人)|只服从|唯一的上级"))
 # Weaker than the secrecy words: keeping something from the person is an everyday rule between people
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 _CUE_WITHHOLD = re.compile(_spelled(
@@ -1349,7 +1352,8 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
     r"|\bjust report success\b|\bleave out\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
-    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"))
+    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
+    r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation)|"
@@ -1359,16 +1363,16 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
-    r"|\bregardless of (what|the)\b|\bno matter what\b"))
+    r"|\bregardless of (what|the)\b|\bno matter what\b|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认"))
 _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future)\b"
-                                 r"|以后|从现在开始|今后"))
+                                 r"|以后|从现在开始|今后|从现在起|从此|从这一刻起|接下来|往后|即日起"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
     r"\b(print|reveal|repeat|output|dump|disclose|show|echo|leak|include|write|copy|paste|respond with|reply with|answer with|return|give me)(ing|s|ed)?\b"
     r"[^.\n]{0,40}?\b(your|its) "
     r"((full|entire|complete|whole|hidden|initial|original|exact) )*(system (prompt|message)|configuration|instructions|directions|prompt|context window|context|"
     r"conversation( history)?|chat history)\b"
-    r"|(输出|打印|泄露|显示)(你的)?(系统提示|系统提示词|初始指令)"))
+    r"|(输出|打印|泄露|显示)(你的)?(系统提示|系统提示词|初始指令)|(复述|背诵|贴出|打印|输出|显示|发给我|告诉我)[^。\n]{0,10}(你的)?(系统提示|初始指令|提示词|最初的?说明)"))
 
 
 # A combination needs a claim or a secrecy word; these are the words without which none can match.
@@ -1404,8 +1408,13 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "attention", "note to", "note for", "message to", "message for", "hey", "dear", "reminder", "warning", "tip for", "tip to", "p.s",
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
-    "gpt", "codex", "gemini", "bot:", "bot,", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed"))
-_CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户"))
+    "gpt", "codex", "gemini", "bot:", "bot,", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
+    "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
+    "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
+    "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
+    "偷偷", "秘密地", "暗中", "神不知鬼不觉", "不动声色", "让", "审批", "直接执行", "覆盖一切", "这条", "上级", "主人", "只服从", "告诉", "通知", "说", "汇报", "报告",
+    "不管用户", "无论用户", "从此", "这一刻", "接下来", "往后", "即日起", "复述", "背诵", "贴出", "发给我", "告诉我"))
+_CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户|使用者|对方|提问的人|任何人"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
 # combinations read across it.
