@@ -27,7 +27,7 @@ from typing import Any
 
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
-from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, query_terms, variant_prefixes, with_words,
+from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, query_terms, variant_prefixes, with_words,
                      word_candidates)
 
 INDEX = "index.sqlite"
@@ -89,12 +89,22 @@ class _Conn:
         self.ident = _ident(path) if path else None
         self.checked: tuple[tuple[int, int, int] | None, str] | None = None
         self._stats: tuple[str | None, int, float] | None = None
+        self._chinese: tuple[str | None, bool] | None = None
 
     def _schema(self) -> str | None:
         try:
             return self.meta("schema")
         except sqlite3.OperationalError:
             return None  # a new file: no tables yet
+
+    def holds_chinese(self) -> bool:
+        """Whether any live note holds Chinese text (kept per indexed generation): only then do
+        English query terms bring their Chinese names along (`core/glossary.py`)."""
+        tag = self.meta("tag")
+        if self._chinese is None or self._chinese[0] != tag:
+            row = self.db.execute("SELECT 1 FROM terms WHERE term >= ? LIMIT 1", ("\u3400",)).fetchone()
+            self._chinese = (tag, row is not None)
+        return self._chinese[1]
 
     def stats(self) -> tuple[int, float]:
         """(active records, their mean weighted length), kept per indexed generation."""
@@ -426,11 +436,21 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         return []
     conn = current(ref)
     words = word_candidates(query)
+    known: list[str] = []
     if words:
         marks = ",".join("?" * len(words))
         known = [row[0] for row in conn.db.execute(f"SELECT term FROM terms WHERE term IN ({marks})", words)]
-        terms = with_words(terms, known)
+    named = _glossary().chinese_words(han_runs(query)) if not query.isascii() else []
+    # A named word of three characters or more stands for its characters' pairs only where the
+    # layer holds it, or holds no Chinese at all (then it is found by its English names alone);
+    # elsewhere its pairs stay, and the first of them borrows its English names.
+    chinese = conn.holds_chinese() if named else False
+    whole = [w for w in named if w in known or len(w) == 2 or not chinese]
+    if known or whole:
+        terms = with_words(terms, known + [w for w in whole if w not in known])
+    borrowed = {w[:2]: _glossary().english_of(w) for w in named if w not in whole}
     variants = _variants(conn, terms)
+    foreign = _translations(conn, terms, borrowed)
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     # The page is chosen on rowids alone, then only its rows are read: ordering the matches with
     # their columns and records attached read every matching row's text (a fifth of the query).
@@ -438,15 +458,15 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         f"SELECT {', '.join('f.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json, records.title_key "
         f"FROM (SELECT rowid AS n, bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ? OFFSET ?) AS page "
         f"JOIN fts AS f ON f.rowid = page.n JOIN records ON records.n = page.n ORDER BY page.s",
-        (fts_query(list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))), limit, offset),
+        (fts_query(list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values()) for v in vs]))), limit, offset),
     ).fetchall()
     if not rows:
         return []
     total, avg = conn.stats()
-    asked = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
+    asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values()) for v in vs]))
     marks = ",".join("?" * len(asked))
     df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
-    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants)
+    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign)
     scored = []
     for row in rows:
         score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])
@@ -458,6 +478,32 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
     return [Hit(s, rid, raw, matched, title_hit, coverage) for s, _, rid, raw, matched, title_hit, coverage in scored]
+
+
+def _glossary() -> Any:
+    """`core/glossary.py`, imported where a query or a layer holds Chinese (an English-only memory
+    never pays for the table)."""
+    from . import glossary
+
+    return glossary
+
+
+def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    """Each term's names in the other language (`search.Scorer` counts them as the term, at a
+    lower weight): a Chinese word's English ones (and those it `borrowed`), and an English word's
+    Chinese ones where the layer holds Chinese text at all."""
+    out: dict[str, list[str]] = {}
+    chinese = None
+    for t in terms:
+        if not t.isascii():
+            names: tuple[str, ...] = (*_glossary().english_of(t), *borrowed.get(t, ()))
+        else:
+            if chinese is None:
+                chinese = conn.holds_chinese()
+            names = _glossary().chinese_of(t) if chinese else ()
+        if names:
+            out[t] = [n for n in names if n != t]
+    return out
 
 
 def _variants(conn: _Conn, terms: list[str]) -> dict[str, list[str]]:

@@ -1,0 +1,128 @@
+"""Chinese and English names of the same engineering things, so a question in one language finds a
+note written in the other ("缓存多久过期" and "Product pages are cached for ten minutes").
+
+A general table of the words engineering notes are made of, not one drawn from any prompt set.
+Words with several common senses are left out or given only the sense engineers mean ("代码" is
+code, never a verification code). Search treats a translation as another form of the same term
+(`core/index.py::search`), so a translated word counts once, like "db" and "database".
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# Chinese word -> the English words it names. Two characters or more: a single character is too
+# ambiguous to stand for a term.
+ZH_EN: dict[str, tuple[str, ...]] = {
+    # storage and data
+    "数据库": ("database", "db"), "数据表": ("table",), "表名": ("table",), "字段": ("field", "column"), "索引": ("index",), "查询": ("query",),
+    "事务": ("transaction",), "迁移": ("migration", "migrate"), "备份": ("backup",), "恢复": ("restore", "recover"), "归档": ("archive",),
+    "存储": ("storage", "store"), "缓存": ("cache",), "过期": ("expire", "expiry", "ttl"), "失效": ("expire", "invalidate"),
+    "清除": ("clear", "evict", "purge"), "清理": ("clean", "cleanup"), "清空": ("clear", "flush"), "数据": ("data",), "报表": ("report",),
+    "统计": ("stats", "analytics"), "埋点": ("tracking", "analytics"), "快照": ("snapshot",), "副本": ("replica",), "分区": ("partition",),
+    "分片": ("shard",), "连接池": ("pool",),
+    # code and review
+    "代码": ("code",), "仓库": ("repo", "repository"), "代码库": ("repo", "codebase"), "分支": ("branch",), "合并": ("merge",),
+    "合并请求": ("pr",), "提交": ("commit",), "审查": ("review",), "评审": ("review",), "代码审查": ("review",), "审核": ("review", "approval"),
+    "格式化": ("format", "formatter"), "代码检查": ("lint", "linter"), "静态检查": ("lint",), "规范": ("convention", "guideline", "standard"),
+    "命名": ("name", "naming"), "注释": ("comment",), "重构": ("refactor",), "函数": ("function",),
+    "接口": ("api", "endpoint", "interface"), "参数": ("parameter", "argument"), "依赖": ("dependency", "dependencies"),
+    "版本": ("version",), "升级": ("upgrade",), "更新": ("update",), "补丁": ("patch",), "文档": ("docs", "documentation"),
+    "模板": ("template",), "脚本": ("script",), "工具": ("tool",), "插件": ("plugin",), "配置": ("config", "configuration", "settings"),
+    "配置文件": ("config",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle"),
+    "调试": ("debug",), "日志": ("log", "logs", "logging"),
+    "错误": ("error",), "报错": ("error",), "异常": ("exception",), "崩溃": ("crash",), "警告": ("warning",),
+    # testing
+    "测试": ("test", "tests", "testing"), "集成": ("integration",), "单元": ("unit",), "端到端": ("e2e", "end-to-end"), "覆盖率": ("coverage",), "断言": ("assert", "assertion"),
+    "模拟": ("mock",), "测试环境": ("staging",), "预发": ("staging",),
+    # delivery and operations
+    "部署": ("deploy", "deployment"), "发布": ("release", "deploy", "publish"), "发版": ("release",),
+    "上线": ("release", "launch", "deploy"), "回滚": ("rollback",), "灰度": ("canary", "rollout"), "流水线": ("pipeline", "ci"),
+    "持续集成": ("ci",), "镜像": ("image",), "容器": ("container", "docker"), "集群": ("cluster",), "节点": ("node",), "服务器": ("server",),
+    "服务": ("service",), "生产": ("production", "prod"), "生产环境": ("production", "prod"), "环境": ("environment", "env"),
+    "本地": ("local", "locally"), "启动": ("start", "startup"), "重启": ("restart",), "停止": ("stop",), "安装": ("install",),
+    "卸载": ("uninstall",), "监控": ("monitoring", "monitor", "dashboard"), "指标": ("metric", "metrics"), "告警": ("alert", "alerts"),
+    "报警": ("alert", "alerts"), "值班": ("on-call", "oncall"), "轮换": ("rotate", "rotation"), "轮值": ("rotation", "on-call"),
+    "故障": ("incident", "outage"), "事故": ("incident", "postmortem"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"),
+    "扩容": ("scale", "scaling"), "域名": ("domain", "dns"), "证书": ("certificate", "cert", "tls"), "端口": ("port",),
+    "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle",), "延迟": ("latency", "delay"),
+    "性能": ("performance", "perf"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
+    "队列": ("queue",), "消息队列": ("queue",), "消息": ("message",), "事件": ("event",), "定时任务": ("cron",), "任务": ("job", "task"),
+    "回调": ("callback", "webhook"), "钩子": ("hook",), "功能开关": ("flag", "toggle"), "开关": ("flag", "toggle", "switch"),
+    "网关": ("gateway",), "代理": ("proxy",),
+    # security and access
+    "安全": ("security", "secure"), "漏洞": ("vulnerability", "cve"), "扫描": ("scan", "scanner"),
+    "权限": ("permission", "access", "role"), "角色": ("role",), "审批": ("approval", "approve"), "批准": ("approve", "approval"),
+    "管理员": ("admin", "administrator"), "后台": ("admin", "backend"), "登录": ("login",), "注册": ("register",),
+    "认证": ("auth", "authentication"), "鉴权": ("auth", "authorization"), "授权": ("authorization", "grant", "oauth"),
+    "令牌": ("token",), "密钥": ("key", "secret"), "密码": ("password",), "加密": ("encrypt", "encryption"), "解密": ("decrypt",),
+    "签名": ("signature", "signing", "sign"), "验签": ("verify", "signature"), "验证": ("verify", "validate", "verification"),
+    "校验": ("validate", "check"), "验证码": ("otp", "verification"), "会话": ("session",), "跨域": ("cors",), "防火墙": ("firewall",),
+    "白名单": ("allowlist", "whitelist"), "黑名单": ("blocklist", "blacklist"),
+    # product and business
+    "用户": ("user", "users"), "客户": ("customer", "client"), "客服": ("support",), "订单": ("order", "orders"),
+    "支付": ("payment", "pay"), "退款": ("refund",), "库存": ("stock", "inventory"), "优惠券": ("coupon",), "价格": ("price", "pricing"),
+    "商品": ("product", "item"), "购物车": ("cart",), "结账": ("checkout",), "发票": ("invoice",), "账单": ("bill", "billing"),
+    "物流": ("shipping", "logistics"), "通知": ("notification", "notify"), "推送": ("push",), "短信": ("sms",), "邮件": ("email", "mail"),
+    "手机号": ("phone",), "头像": ("avatar",), "图片": ("image", "picture", "photo"), "视频": ("video",), "上传": ("upload",),
+    "下载": ("download",), "搜索": ("search",), "推荐": ("recommendation", "recommend"), "翻译": ("translation", "translate", "i18n"),
+    "国际化": ("i18n", "internationalization"), "多语言": ("i18n", "locale"), "前端": ("frontend", "ui", "web"),
+    "后端": ("backend", "server"), "页面": ("page",), "按钮": ("button",), "样式": ("style", "css"), "移动端": ("mobile",),
+    "客户端": ("client", "app"), "应用": ("app", "application"),
+    # people and process
+    "团队": ("team",), "负责人": ("owner",), "会议": ("meeting",), "周会": ("meeting",), "例会": ("meeting",), "纪要": ("minutes", "notes"),
+    "需求": ("requirement",), "排期": ("schedule", "planning"), "迭代": ("sprint", "iteration"), "工单": ("ticket",),
+    "每周": ("weekly", "week"), "每天": ("daily",), "每日": ("daily",), "每晚": ("nightly",), "每月": ("monthly",), "周二": ("tuesday",),
+    "周一": ("monday",), "周三": ("wednesday",), "周四": ("thursday",), "周五": ("friday",), "冻结": ("freeze",), "封版": ("freeze",),
+    "技术": ("tech", "technical"), "架构": ("architecture",), "保留": ("retain", "retention", "keep"), "有效": ("valid", "expire"),
+    "有效期": ("expiry", "ttl", "expire"),
+}
+
+
+
+
+_LONGEST = max(len(w) for w in ZH_EN)
+
+
+@lru_cache(maxsize=None)
+def english_of(word: str) -> tuple[str, ...]:
+    """The English terms (analysed as the index stores them) a Chinese word names."""
+    from .search import term
+
+    return tuple(dict.fromkeys(term(w) for w in ZH_EN.get(word, ())))
+
+
+@lru_cache(maxsize=1)
+def _reverse() -> dict[str, tuple[str, ...]]:
+    """English term -> the Chinese words that name it (every English word analysed in one call,
+    only where a memory holds Chinese text)."""
+    from .search import terms_of
+
+    pairs = [(zh, w) for zh, words in ZH_EN.items() for w in words]
+    out: dict[str, list[str]] = {}
+    for (zh, _), one in zip(pairs, terms_of([w for _, w in pairs])):
+        if zh not in out.setdefault(one, []):
+            out[one].append(zh)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def chinese_of(term: str) -> tuple[str, ...]:
+    """The Chinese words an English term (as analysed) names."""
+    return _reverse().get(term, ())
+
+
+def chinese_words(han_runs: list[str]) -> list[str]:
+    """The table's Chinese words in runs of Chinese characters, longest first where they overlap
+    ("数据库" rather than "数据" inside it)."""
+    found: list[str] = []
+    for run in han_runs:
+        i = 0
+        while i < len(run) - 1:
+            for size in range(min(_LONGEST, len(run) - i), 1, -1):
+                if run[i : i + size] in ZH_EN:
+                    found.append(run[i : i + size])
+                    i += size
+                    break
+            else:
+                i += 1
+    return list(dict.fromkeys(found))
