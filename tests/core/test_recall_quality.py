@@ -48,9 +48,9 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
                                              ("heldout4.json", 0.8), ("heldout5.json", 0.85), ("heldout6.json", 0.55),
-                                             ("heldout7.json", 0.85), ("heldout8.json", 0.9)])
+                                             ("heldout7.json", 0.85), ("heldout8.json", 0.9), ("heldout9.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: eight sets written after the method, and measured once before it was changed for
+    """Issue 15: nine sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last)."""
     figures = _bench_figures(DEV_SET.with_name(name))
@@ -58,11 +58,11 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
 
 
 @pytest.mark.parametrize(("name", "cls", "floor"), [("heldout1.json", "cross-lingual", 1.0), ("heldout7.json", "cross", 0.9),
-                                                    ("heldout8.json", "cross", 0.5)])
+                                                    ("heldout8.json", "cross", 0.5), ("heldout9.json", "cross", 0.7)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
-    lexical tier missed every time before the bilingual terms (0 of 4, 15 and 13); held-out 8
-    was written after them and measured once (docs/BENCH.md)."""
+    lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
+    and 9 were written after them and measured once (docs/BENCH.md)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
