@@ -265,7 +265,7 @@ _INJECTION_SOURCES = (
     r"\b(reveal|print|show|repeat|leak|output|dump|disclose|tell me) (me |us )?(your|the) (system prompt|hidden instructions|hidden directions|"
     r"initial instructions|initial directions|instructions above|original instructions|original directions|prompt)",
     r"\b(do not|don't|dont|never|not) (tell|inform|notify|alert|show|let) (the )?(user|human|operator|developer|person|owner)s? "
-    r"(that you|you |this\b|it\b|what you|know|anything|see|find out|notice)",
+    r"(that you|you |this\b|it\b|what you|know|anything|see|find out|notice|that (this|these) (notes?|memor(y|ies)|messages?|records?|instructions?)\b)",
     r"\b(do not|don't|dont|never) (tell|inform|notify|alert) the (user|human|operator|developer|person|owner) about "
     r"(this|it|these|that|any of (this|it)|the (change|changes|note|memory|instruction)|what you|your)\b",
     r"\b(do not|don't|dont|never) (reveal|disclose|mention|say|admit) (this |it |that |anything )?to the (user|human|operator|developer|person|owner)",
@@ -367,7 +367,7 @@ _INJECTION_SOURCES = (
     # Chinese
     r"(忽略|忽视|无视|忘记|忘掉|跳过|不要理会|别理会|不用管|别管|抛开|丢弃|放弃|撇开|推翻|不予理会|置之不理|"
     r"(不要|别|不必|不用|无需|不需要|停止|不再)(再)?(遵守|遵循|遵从|服从|听从|理会))(掉)?[^。！？!?\n]{0,8}?"
-    r"(之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|所有|全部|一切|系统|你的|你收到的|给你的)[^。！？!?\n]{0,8}?"
+    r"(之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|所有|全部|一切|系统|你的|你收到的|给你的|previous|prior|earlier|original)[^。！？!?\n]{0,8}?"
     r"(指令|指示|规则|提示词?|设定|要求|约束|命令|说明|限制|内容|文字|消息|对话|政策|策略|规定|准则|守则|规范|人设|system prompt|prompts?|instructions?|rules|guidelines|polic(y|ies)|guardrails?)",
     r"(当作|作为|视为|当成)(你的)?(新的?|真正的)?(系统提示|系统指令|指令|规则)",
     r"(不要|别|不必|不用)(再)?遵守(系统|你的|之前的|原有的|原来的|任何)",
@@ -644,6 +644,7 @@ _INJECTION_SOURCES = (
     # a new identity without limits, or an answer outside every policy
     r"你[^。！？!?\n]{0,10}?(是|成为|变成|扮演|作为)[^。！？!?\n]{0,12}?(不受(任何)?(约束|限制|管控|控制)|无约束|无限制|没有(任何)?(约束|限制)|越狱)"
     r"|(以|用|进入|开启|切换到|处于)(开发者|上帝|越狱|无限制|无约束)模式[^。！？!?\n]{0,4}(回答|回复|作答|应答)"
+    r"|你(现在)?的(身份|角色)(是|变成|为|改为)(超级管理员|管理员|root|超级用户|上帝|系统管理员)"
     r"|(回答|回复|你)[^。！？!?\n]{0,12}不受(任何)?(内容|安全)?(政策|策略|规则|审查)|不受(任何)?(内容|安全)?(政策|策略|规则|审查)[^。！？!?\n]{0,8}(回答|回复)",
     # its first instructions asked for
     r"(你的|把)[^。！？!?\n]{0,4}(初始|系统|原始|隐藏|最初|内部)(提示词?|指令|设定|prompt)[^。！？!?\n]{0,15}?(复述|重复|背诵|打印|输出|显示|告诉我|发给我|贴出|原样|逐字|一字不差)"
@@ -735,6 +736,8 @@ _INJECTION_SOURCES = (
     # the agent granting itself rights (a sentence that forbids it is a rule)
     r"(?:(?<=[。！？!?\n])|(?<![\s\S]))(?![^。！？!?\n]*(不要|别|禁止|不得|严禁|不能|不准|切勿|不可))[^。！？!?\n]*?"
     r"(给|为)自己(的)?(账号|账户)?(加|加上|开|开通|授予|分配)(个|一个)?\s*(admin|管理员|root|超级管理员|所有)\s*(角色|权限)?",
+    # an English verb over Chinese words (请 ignore 之前的 instructions)
+    r"\b(ignor\w*|disregard|forget|override)\s*(之前|以上|上面|前面|先前|所有|全部|你的|原来|原先|系统)的?\s*(instructions?|rules|prompts?|system prompt|指令|规则|设定|要求|提示词?|约束|限制)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -889,7 +892,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("作废", "失效", "无效", "不算", "不再适用", "不再有效", "过期", "废止"),
     ("作废", "失效", "无效", "不算", "不再适用", "不再有效", "过期", "废止", "忽视", "忽略", "无视", "不用管", "别管", "理会"),
     ("下线", "关闭", "失效", "解除", "取消", "停用", "暂停", "作废", "撤销"),
-    ("不受", "越狱", "无约束", "无限制", "没有限制", "没有任何限制", "没有约束", "模式"),
+    ("不受", "越狱", "无约束", "无限制", "没有限制", "没有任何限制", "没有约束", "模式", "身份", "角色"),
     ("提示", "指令", "设定", "prompt"),
     ("来自", "转告", "告诉你", "通知你", "提醒你"),
     ("错误", "错的", "有误", "不对", "不可信", "假的", "作废", "无效", "为准"),
@@ -919,6 +922,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("你收到", "你拿到", "你得到", "你的"),
     ("压下", "捂住", "瞒住", "瞒下来", "私下", "悄悄", "偷偷", "暗中", "总结", "回复", "回答", "对话", "输出", "绿了", "通过了", "过了", "没问题", "成功了"),
     ("自己",),
+    ("ignor", "disregard", "forget", "overrid"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1381,7 +1385,7 @@ _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
     r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
-    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行"))
+    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段内容|这段话|此条|本条|这份文档|本文档"))
 # "This file takes precedence over .editorconfig" is how config files are documented: a file that
 # outranks something is a claim on the model only when what it outranks is rules or a person.
@@ -1459,7 +1463,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
     "偷偷", "秘密地", "暗中", "神不知鬼不觉", "不动声色", "让", "审批", "直接执行", "覆盖一切", "这条", "上级", "主人", "只服从", "告诉", "通知", "说", "汇报", "报告",
     "不管用户", "无论用户", "从此", "这一刻", "接下来", "往后", "即日起", "复述", "背诵", "贴出", "发给我", "告诉我",
-    "置若罔闻", "耳旁风", "在意", "顾虑", "豁免", "例外处理", "特批", "特许", "停用", "撤销", "废除", "守口如瓶", "只有你知道", "私下", "背着", "你知我知", "天知地知"))
+    "置若罔闻", "耳旁风", "在意", "顾虑", "豁免", "例外处理", "特批", "特许", "停用", "撤销", "废除", "守口如瓶", "只有你知道", "私下", "背着", "你知我知", "天知地知", "别问", "不要问", "别多问", "不用多问"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户|使用者|对方|提问的人|任何人"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
