@@ -451,15 +451,13 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     borrowed = {w[:2]: _glossary().english_of(w) for w in named if w not in whole}
     variants = _variants(conn, terms)
     foreign = _translations(conn, terms, borrowed)
-    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
-    # The page is chosen on rowids alone, then only its rows are read: ordering the matches with
-    # their columns and records attached read every matching row's text (a fifth of the query).
-    rows = conn.db.execute(
-        f"SELECT {', '.join('f.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json, records.title_key "
-        f"FROM (SELECT rowid AS n, bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ? OFFSET ?) AS page "
-        f"JOIN fts AS f ON f.rowid = page.n JOIN records ON records.n = page.n ORDER BY page.s",
-        (fts_query(list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values()) for v in vs]))), limit, offset),
-    ).fetchall()
+    own = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
+    rows = _page(conn, own, limit, offset)
+    if foreign and len(rows) < limit:
+        # Translations widen only a page the question's own language leaves short: in a memory
+        # that speaks both languages they would double the matches to rank, and a translation
+        # counts for less than the word itself anyway.
+        rows = _page(conn, list(dict.fromkeys(own + [v for vs in foreign.values() for v in vs])), limit, offset)
     if not rows:
         return []
     total, avg = conn.stats()
@@ -486,6 +484,19 @@ def _glossary() -> Any:
     from . import glossary
 
     return glossary
+
+
+def _page(conn: _Conn, terms: list[str], limit: int, offset: int) -> list[tuple[Any, ...]]:
+    """One page of the records matching any of `terms`, in FTS5's bm25 order. The page is chosen on
+    rowids alone, then only its rows are read: ordering the matches with their columns and records
+    attached read every matching row's text (a fifth of the query)."""
+    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
+    return conn.db.execute(
+        f"SELECT {', '.join('f.' + c for c in COLUMNS)}, records.length, records.updated, records.id, records.json, records.title_key "
+        f"FROM (SELECT rowid AS n, bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ? OFFSET ?) AS page "
+        f"JOIN fts AS f ON f.rowid = page.n JOIN records ON records.n = page.n ORDER BY page.s",
+        (fts_query(terms), limit, offset),
+    ).fetchall()
 
 
 def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
