@@ -160,7 +160,8 @@ _SPACED_LETTERS = re.compile(r" (?:(?<=^[a-z] )|(?<=\W[a-z] ))[a-z] [a-z](?: [a-
 _JOINED_WORDS = re.compile(r"[-._](?<=[a-z]{2}[-._])[a-z]{2,}+[-._][a-z]{2}")
 _JOINERS = re.compile(r"[-._](?<=[a-z][-._])(?=[a-z])")
 # Found from the CJK character before the gap (kept by the `\1` replacement): rarer than spaces.
-_CJK_GAP = re.compile(r"([\u3000-\u9fff])\s+(?=[\u3000-\u9fff])")
+# Spaces, hyphens and dots between CJK characters (忽 略, 忽-略, 忽·略) join them: Chinese puts none there.
+_CJK_GAP = re.compile(r"([\u3000-\u9fff])[\s\-\u2010-\u2015.·*~]+(?=[\u3000-\u9fff])")
 
 
 @lru_cache(maxsize=4096)

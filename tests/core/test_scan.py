@@ -179,7 +179,7 @@ _PLAIN = {
     "_SPACED_LETTERS": r"\b(?:[a-z] ){2,}[a-z]\b",
     "_JOINED_WORDS": r"[a-z]{2,}(?:[-._][a-z]{2,}){2,}",
     "_JOINERS": r"(?<=[a-z])[-._](?=[a-z])",
-    "_CJK_GAP": r"(?<=[\u3000-\u9fff])\s+(?=[\u3000-\u9fff])",
+    "_CJK_GAP": r"(?<=[\u3000-\u9fff])[\s\-\u2010-\u2015.·*~]+(?=[\u3000-\u9fff])",
 }
 
 
