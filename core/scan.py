@@ -224,7 +224,8 @@ def _skeleton(folded: str) -> str:
 
 # ---------------------------------------------------------------- 2 instructions aimed at the model
 
-_VERB = (r"(ignore|disregard|forget|override|overrule|overlook|bypass|skip|neglect|abandon|discard|set aside|throw out|"
+_VERB = (r"(ignore|disregard|forget|override|overrule|overlook|bypass|skip|neglect|abandon|discard|set aside|throw out|scratch|ditch|toss( out)?|junk|"
+         r"(do not|don't|dont|never) bother (with|about)|"
          r"pay no (attention|heed|mind) to|take no notice of|never ?mind|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey)|"
          r"(do not|don't|dont|never|stop|quit) (pay(ing)? (any )?(attention|heed|mind)|listen(ing)?) to)")
 _DET = r"((all|any|every|each|the|your|my|our|these|those|such|of|both|whatever)\s+){0,3}"
@@ -252,7 +253,7 @@ _INJECTION_SOURCES = (
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
     rf"|(what|whatever)\s+(the\s+|your\s+)?(system( prompt)?|developers?|operators?|instructions|rules|guidelines|prompt)\s+(says?|said|tells? you|told you)\b"
-    rf"|{_DET}(instructions?|directions|rules|directives?|prompts?)\s+(above|before|so far|until now|you (were|have been) given))",
+    rf"|{_DET}(instructions?|directions|rules?|directives?|prompts?|guidelines?)\s+(above|before|so far|until now|you (were|have been) given|you got))",
     # the rules themselves, with nothing after them that says which ("ignore the rules for generated files" is lint)
     rf"\b{_VERB}\s+the\s+(rules|instructions|directions|guidelines|restrictions|guardrails|policies|directives)\s*([.!;,]|$)",
     r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
@@ -739,11 +740,18 @@ _INJECTION_SOURCES = (
     r"(给|为)自己(的)?(账号|账户)?(加|加上|开|开通|授予|分配)(个|一个)?\s*(admin|管理员|root|超级管理员|所有)\s*(角色|权限)?",
     # an English verb over Chinese words (请 ignore 之前的 instructions)
     r"\b(ignor\w*|disregard|forget|override)\s*(之前|以上|上面|前面|先前|所有|全部|你的|原来|原先|系统)的?\s*(instructions?|rules|prompts?|system prompt|指令|规则|设定|要求|提示词?|约束|限制)",
+    # the model's instructions called void, or to be treated so
+    r"\b(the |these |those |your |all |any |every )?(previous |prior |earlier |original |initial )?(instructions?|directions|directives?|rules|guidelines|prompts?|system prompt)"
+    r"\s+(above|before this|so far|you (were|have been) given|you got)\s+(are|is|were|was)\s+(now )?(outdated|obsolete|void|invalid|cancell?ed|stale|superseded|"
+    r"deprecated|wrong|fake|expired|no longer valid)\b(?!\s+(for|on|in|since|after|when|with|under|from)\b)"
+    r"|\btreat\s+(all |any |every |each |the |your )?(previous |prior |earlier |original |initial |above |system )?(instructions?|directions|directives?|rules?|guidelines?|"
+    r"prompts?|system prompt)\s+as\s+(null|void|invalid|cancell?ed|obsolete|expired|fake|not binding|non-binding|optional|suggestions)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
 # in a window around them: one alternation over a whole 4 KB note costs tens of milliseconds.
 _VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "overlook", "bypass", "skip", "neglect", "abandon", "discard", "never mind", "nevermind",
+               "scratch", "ditch", "toss", "junk", "bother",
                "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed", "attention", "listen")
 _WHO = ("user", "human", "operator", "developer", "person", "owner")
 # Two rules about secrets put where others read them share their words, and so one pass.
@@ -924,6 +932,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("压下", "捂住", "瞒住", "瞒下来", "私下", "悄悄", "偷偷", "暗中", "总结", "回复", "回答", "对话", "输出", "绿了", "通过了", "过了", "没问题", "成功了"),
     ("自己",),
     ("ignor", "disregard", "forget", "overrid"),
+    ("outdated", "obsolete", "void", "invalid", "cancel", "stale", "superseded", "deprecated", "wrong", "fake", "expired", "no longer valid", "treat"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
