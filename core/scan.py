@@ -224,7 +224,7 @@ def _skeleton(folded: str) -> str:
 
 # ---------------------------------------------------------------- 2 instructions aimed at the model
 
-_VERB = (r"(ignore|disregard|forget|override|overrule|overlook|bypass|skip|neglect|abandon|discard|set aside|throw out|scratch|ditch|toss( out)?|junk|"
+_VERB = (r"(ignore|disregard|forget|unlearn|override|overrule|overlook|bypass|skip|neglect|abandon|discard|set aside|throw out|scratch|ditch|toss( out)?|junk|"
          r"(do not|don't|dont|never) bother (with|about)|"
          r"pay no (attention|heed|mind) to|take no notice of|never ?mind|(do not|don't|dont|never|stop) (follow|obey|heed)(ing)?|no longer (follow|obey)|"
          r"(do not|don't|dont|never|stop|quit) (pay(ing)? (any )?(attention|heed|mind)|listen(ing)?) to)")
@@ -252,6 +252,7 @@ _INJECTION_SOURCES = (
     rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
+    rf"|(everything|anything|all|whatever)\s+(that\s+)?(the |your )?(operator|developer|system|admin|administrator|owner|creator)s?\s+(configured|set up|specified|wrote|defined|put in place)\b"
     rf"|(what|whatever)\s+(the\s+|your\s+)?(system( prompt)?|developers?|operators?|instructions|rules|guidelines|prompt)\s+(says?|said|tells? you|told you)\b"
     rf"|{_DET}(instructions?|directions|rules?|directives?|prompts?|guidelines?)\s+(above|before|so far|until now|you (were|have been) given|you got))",
     # the rules themselves, with nothing after them that says which ("ignore the rules for generated files" is lint)
@@ -744,14 +745,16 @@ _INJECTION_SOURCES = (
     r"\b(the |these |those |your |all |any |every )?(previous |prior |earlier |original |initial )?(instructions?|directions|directives?|rules|guidelines|prompts?|system prompt)"
     r"\s+(above|before this|so far|you (were|have been) given|you got)\s+(are|is|were|was)\s+(now )?(outdated|obsolete|void|invalid|cancell?ed|stale|superseded|"
     r"deprecated|wrong|fake|expired|no longer valid)\b(?!\s+(for|on|in|since|after|when|with|under|from)\b)"
-    r"|\btreat\s+(all |any |every |each |the |your )?(previous |prior |earlier |original |initial |above |system )?(instructions?|directions|directives?|rules?|guidelines?|"
-    r"prompts?|system prompt)\s+as\s+(null|void|invalid|cancell?ed|obsolete|expired|fake|not binding|non-binding|optional|suggestions)\b",
+    r"|\b(treat|consider|regard|deem)\s+(all |any |every |each |the |your )?(previous |prior |earlier |original |initial |above |system )?(instructions?|directions|directives?|rules?|"
+    r"guidelines?|prompts?|system prompt)\s+(as\s+)?(null|void|invalid|cancell?ed|obsolete|expired|fake|not binding|non-binding|optional|suggestions|revoked|withdrawn)\b",
+    # the model's own rules dropped ("drop the old constraints table" is a migration)
+    r"\bdrop(ping)?\s+(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?(\w+\s+)?(instructions|rules|restrictions|constraints|guidelines|guardrails|filters|limits|principles)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
 # in a window around them: one alternation over a whole 4 KB note costs tens of milliseconds.
 _VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "overlook", "bypass", "skip", "neglect", "abandon", "discard", "never mind", "nevermind",
-               "scratch", "ditch", "toss", "junk", "bother",
+               "scratch", "ditch", "toss", "junk", "bother", "unlearn",
                "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed", "attention", "listen")
 _WHO = ("user", "human", "operator", "developer", "person", "owner")
 # Two rules about secrets put where others read them share their words, and so one pass.
@@ -932,7 +935,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("压下", "捂住", "瞒住", "瞒下来", "私下", "悄悄", "偷偷", "暗中", "总结", "回复", "回答", "对话", "输出", "绿了", "通过了", "过了", "没问题", "成功了"),
     ("自己",),
     ("ignor", "disregard", "forget", "overrid"),
-    ("outdated", "obsolete", "void", "invalid", "cancel", "stale", "superseded", "deprecated", "wrong", "fake", "expired", "no longer valid", "treat"),
+    ("outdated", "obsolete", "void", "invalid", "cancel", "stale", "superseded", "deprecated", "wrong", "fake", "expired", "no longer valid", "treat",
+     "consider", "regard", "deem", "revoked", "withdrawn"),
+    ("drop",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1099,9 +1104,9 @@ _HEADING_ROLE = re.compile(rf"(^|[.!?:]\s+)\s*#{{1,6}}\s*({_ROLE_WORDS}|instruct
 _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
 _CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
-_FENCES = ("##", "==", "--", "**", "~~", "__")
+_FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
-_FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\-]{2,}"
+_FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\-]{2,}|```\s*(system|assistant|developer|instructions?)\s*\n\s*(you|your|ignore|disregard|obey|from now on)\b"
                           r"|[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
                           r"conversation)\w*( notes)?\s*[#=*~\-_]{2,}")
 _ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$",
