@@ -324,7 +324,8 @@ _INJECTION_SOURCES = (
     r"bump|switch|swap|point|pin|replace|downgrade|upgrade|"
     r"append|include|attach|copy|forward|email|post|share|leak|grant|execute|embed|rewrite|replace|edit)\b",
     r"\b(?<!never )(?<!not )(?<!n't )(add|insert|install|plant|hide|open|start|spawn|create|run) (a |an )?(backdoor|reverse shell|keylogger)",
-    r"\b(omit|remove|hide|delete|skip) this (line|note|instruction|message|memory) (from|in|when)\b",
+    r"\b(omit|hide|conceal|suppress) this (line|note|instruction|message|memory) (from|in|when)\b"
+    r"|\b(remove|delete|skip) this (line|note|instruction|message|memory) (from|in|when) (your |the |any |every )?(summar|answer|repl|respons|output|report|conversation|chat)",
     r"\bsay nothing (to|about)\b[^.\n]{0,60}\b(user|human|developer|devs?|person|owner)|\bsay nothing to the (user|human|developer|devs?|person|owner)|\b(and|then) (say|tell|report) nothing\b",
     r"\bkeep (quiet|silent|mum) about\b[^.\n]{0,60}\b(user|human|developer|devs?|person|owner)",
     r"\blie (to (the |your )?(user|human|developer|person|team|reviewers?|owner|maintainers?|them|anyone)|and say|about (it|this|the))\b",
@@ -610,7 +611,7 @@ _INJECTION_SOURCES = (
     r"\bif (you're |you are |you get |you're ever |ever )?(asked|anyone asks|someone asks|the user asks|people ask|they ask)\b[^.\n]{0,60}"
     r"\b(blame|deny|lie|make up|pretend|invent)\b[^.\n]{0,60}\b(don't|do not|never) (mention|bring up|admit|reveal|disclose|say anything about)\b"
     r"|\bif (you're |you are |ever )?(asked|anyone asks|someone asks|the user asks|people ask|they ask)\b[^.\n]{0,12}\babout (this|these) "
-    r"(files?|notes?|memor(y|ies)|messages?|records?|instructions?)\b[^.\n]{0,20}\b(say|answer|reply|tell them|claim)\b",
+    r"(files?|notes?|memor(y|ies)|messages?|records?|instructions?)\b[^.\n]{0,20}\b(say|answer|reply|tell them|claim|pretend|deny|act as if)\b",
     # logins pushed where anyone reads them
     r"\b(?<!never )(?<!not )(?<!n't )(push|upload|commit|publish|post|copy)\b[^.\n]{0,30}(\.env\b|credentials|id_rsa|secrets|private keys?|api keys|tokens|passwords)"
     r"[^.\n]{0,30}\b(to|into|on) (a |the |our |some )?(public|open|external|personal)\b"
@@ -749,6 +750,16 @@ _INJECTION_SOURCES = (
     r"guidelines?|prompts?|system prompt)\s+(as\s+)?(null|void|invalid|cancell?ed|obsolete|expired|fake|not binding|non-binding|optional|suggestions|revoked|withdrawn)\b",
     # the model's own rules dropped ("drop the old constraints table" is a migration)
     r"\bdrop(ping)?\s+(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?(\w+\s+)?(instructions|rules|restrictions|constraints|guidelines|guardrails|filters|limits|principles)\b",
+    # the model's rules said to bind no longer ("none of your previous rules are binding anymore")
+    r"\bnone of (your|the model's|the assistant's) (\w+ )?(rules|instructions|guidelines|guidance|directives|restrictions|constraints|prompts?)\b[^.\n]{0,20}"
+    r"\b(binding|in effect|in force|appl(y|ies)|valid|counts?)\b"
+    r"|\b(your|the model's|the assistant's) (\w+ )?(rules|instructions|guidelines|guidance|directives|restrictions|constraints|prompts?|system prompt)\b[^.\n]{0,24}"
+    r"\b(no longer|not|n't|never)\b[^.\n]{0,6}\b(binding|in effect|in force|appl(y|ies)|valid|counts?)\b(?!\s+(for|on|in|to|under|when|outside|inside|within)\b)",
+    # what came before this note called a test or noise
+    r"\b(everything|all|anything) (before|above) (this|here)( line| point| note| message| memory)?\b[^.\n]{0,20}\b(was|is|were) (just |only |merely )?"
+    r"(a test|fake|noise|void|irrelevant|a joke|not real|a drill)\b",
+    # the person left unaware
+    r"\b(leave|keep) (the |your )?(user|human|person)s? (unaware|uninformed|out of the loop|none the wiser)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -790,7 +801,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("overrides your", "override your", "overrides the model", "overrides the assistant", "overrides the ai"),
     ("instruction:", "instructions:", "directive:", "directives:", "command:", "commands:", "order:", "orders:", "task:"),
     ("quietly", "secretly", "silently", "covertly", "stealthily"), ("backdoor", "reverse shell", "keylogger"),
-    ("omit this", "remove this", "hide this", "delete this", "skip this"),
+    ("omit this", "remove this", "hide this", "delete this", "skip this", "conceal this", "suppress this"),
     ("say nothing",), ("keep quiet", "keep silent", "keep mum"), ("lie ",),
     ("you read this", "you see this", "you process this", "you recall this", "you load this", "you find this"),
     ("the user", "the human"), ("ignore the", "ignore what the", "disregard the", "disregard what the", "overlook the", "overlook what the", "override the", "override what the", "dismiss the", "dismiss what the"), ("as your",), ("you to ",),
@@ -938,6 +949,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("outdated", "obsolete", "void", "invalid", "cancel", "stale", "superseded", "deprecated", "wrong", "fake", "expired", "no longer valid", "treat",
      "consider", "regard", "deem", "revoked", "withdrawn"),
     ("drop",),
+    ("none of", "your", "the model's", "the assistant's"),
+    ("before this", "above this", "before here", "above here"),
+    ("unaware", "uninformed", "out of the loop", "none the wiser"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1141,6 +1155,9 @@ _HEADING_THEN_ORDER = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(system|assistant|de
 # model; "### Response:" over a status code is API documentation.
 _HEADING_ANSWER = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(response|answer|reply)\s*:?\s*\n\s*"
                              r"(sure|of course|certainly|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|ok(ay)?,)\b", re.MULTILINE)
+# An English role in CJK corner brackets (「system」) over an order.
+_CORNER_ROLE = re.compile(r"[「『〖〔]\s*(system|assistant|developer)\s*[」』〗〕]\s*(?P<rest>[^\n]*)")
+_ROLE_ARROW = re.compile(r"(?:^|\n)\s*(system|assistant|developer|admin)\s*(>>|=>|->|::|»)\s*(?P<rest>[^\n]+)")
 _POLITE = re.compile(r"^(please|kindly|now|ok|okay|so|also|then|just)\b[,\s]*")
 _TO_MODEL_ZH = re.compile(r"(你|您|必须|忽略|无视|服从|执行|不要|总是|永远|无条件)")
 # Under a heading that is a made-up turn ("### 用户指令"), a line that opens with a verb is that turn's order.
@@ -1191,6 +1208,12 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
     heading_then_order = "#" in folded and (any(
         _ADDRESSING.match(m.group("next")) or _CUE_STATUS.search(m.group("next")) or _RULES_OFF.search(m.group("next"))
         for m in _HEADING_THEN_ORDER.finditer(folded)) or bool(_HEADING_ANSWER.search(folded)))
+    if not folded.isascii() and any(_TO_MODEL.match(m.group("rest")) or re.match(r"(follow|obey|only)\b", m.group("rest"))
+                                    for m in _CORNER_ROLE.finditer(folded)):
+        return "opens a line with a role in brackets and an order (a fake role)"
+    if (">" in folded or "::" in folded or "»" in folded) and any(
+            _ADDRESSING.match(m.group("rest")) or _RULES_OFF.search(m.group("rest")) for m in _ROLE_ARROW.finditer(folded)):
+        return "opens a line as a role with an order (a fake role)"
     if heading_then_order or ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) \
             or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)) or (any(fence in folded for fence in _FENCES) and _FENCED_ROLE.search(folded)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
@@ -1372,7 +1395,8 @@ _CUE_RULES = re.compile(_spelled(
     r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
-    r"|\b(conceal|without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement)\b"
+    r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement)\b"
+    r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
     r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
