@@ -296,7 +296,7 @@ _INJECTION_SOURCES = (
     r"\bwithout (telling|asking|informing|notifying|alerting) (the )?(user|human|operator|developer|person|owner)"
     r"|\bwithout (mentioning|saying anything about|revealing|disclosing) (it|this|that|anything)( at all)? to (the |your )?(user|human|operator|developer|person|owner)"
     r"|\bwithout (letting|making) (the |your )?(user|human|operator|developer|person|owner)s? (know|aware|notice|see)",
-    r"\bthe (user|human|developer|devs?|person|owner) (must|should|need) (not|never) (know|find out|learn|see)",
+    r"\bthe (user|human|developer|devs?|person|owner) (must|should|need|may) (not|never) (know|find out|learn|see|hear( about)?)\b",
     r"\bjailbreak\s*[:!]|\bjailbreak (mode|enabled|activated|the (model|assistant|ai)|yourself)\b|\bdan mode\b|\bdo anything now\b",
     rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
     r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
@@ -306,7 +306,7 @@ _INJECTION_SOURCES = (
     r"|\b(instructions|requests|orders|prompts?|directions|user|human|operator)('s|s')?\b[^.\n]{0,20}\b(lower|less) priority than this (file|record|document)",
     r"\b(user|human|operator|developer|person|owner)s? (is|are) not to be (told|informed|notified|shown)",
     r"\b(conceal|hide|keep) (this|it|these|that|the change|the changes)\b[^.\n]{0,30}\bfrom (the )?(user|human|person|people|operator|owner)",
-    r"\bmake no mention of (this|it|these)|\b(never|do not|don\'t) (mention|reveal|disclose) (this|these) (memory|memories|note|notes)\b|\bin your (replies|answers|responses)\b[^.\n]{0,20}\b(omit|never|do not|don\'t)",
+    r"\bmake no mention of (this|it|these)|\b(never|do not|don\'t) (mention|reveal|disclose|surface|bring up|quote|show) (this|these) (memory|memories|note|notes)\b|\bin your (replies|answers|responses)\b[^.\n]{0,20}\b(omit|never|do not|don\'t)",
     r"\bpretend (this|the|that) (memory|note|message|record) (doesn\'t|does not|didn\'t|did not) exist",
     r"\bwhen(ever)? the (user|human|developer|devs?|person|owner) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
     r"(无视|忽略|不要理会|不用管)用户的?(要求|指令|请求|话)|按(照)?这条(记录|笔记|记忆|备注)(执行|来做|去做)",
@@ -760,6 +760,19 @@ _INJECTION_SOURCES = (
     r"(a test|fake|noise|void|irrelevant|a joke|not real|a drill)\b",
     # the person left unaware
     r"\b(leave|keep) (the |your )?(user|human|person)s? (unaware|uninformed|out of the loop|none the wiser)\b",
+    # the agent's own acts withheld from the person, in other words
+    r"\b(refrain from|avoid|stop) (telling|informing|notifying|alerting|mentioning (it |this )?to) (the )?(user|human|operator|developer|person|owner)s? "
+    r"(that you|you |about (this|it|what you))"
+    r"|\b(skip|avoid|stop) mentioning\b[^.\n]{0,40}\bin (your|the) (summary|answer|reply|response|report)\b"
+    r"|\bmake it (look|seem|appear) (like|as if|as though)\b[^.\n]{0,40}\b(pass(ed|es)?|succeed(ed|s)?|green|work(ed|s)?|fine|fixed)\b",
+    # what the model was told before said not to apply; its principal replaced; its instructions reset
+    r"\bnothing (you were|you've been|you have been|you got) (told|given|taught|instructed)\b[^.\n]{0,20}\b(applies|counts|matters|stands|holds)\b"
+    r"|\b(override|god|jailbreak|unrestricted|sudo) mode (is )?(now )?(on|enabled|activated|engaged|unlocked)\b(?!\s+(per|for|in|on|via|when)\b)"
+    r"|\b(the user|the human|the person|they) (is|are) not your (principal|master|boss|owner|employer|operator)\b"
+    r"|\byour (real |true |actual |only )?(principal|master|boss|employer) is (this|the author|the writer)\b"
+    r"|\b(reset|replace|swap|overwrite|change) your (instructions|rules|guidelines|directives|system prompt|prompt|configuration|programming)\b",
+    # a secret kept "between you and the memory"
+    r"\b(this is|keep (this|it)) between (you and (me|the memory|this note|us)|us)\b(?! and\b)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -789,7 +802,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("priority", "precedence"),
     ("not to be",),
     ("from the user", "from the person", "from the human", "from the operator", "from the owner", "from user", "from people"),
-    ("make no mention", "mention this", "mention these", "reveal this", "disclose this", "in your replies", "in your answers", "in your responses"),
+    ("make no mention", "mention this", "mention these", "reveal this", "disclose this", "in your replies", "in your answers", "in your responses",
+     "surface this", "surface these", "bring up this", "quote this", "show this"),
     ("pretend",),
     ("the user ", "the human ", "the developer ", "the person ", "the owner "),
     ("用户", "这条"),
@@ -952,6 +966,11 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("none of", "your", "the model's", "the assistant's"),
     ("before this", "above this", "before here", "above here"),
     ("unaware", "uninformed", "out of the loop", "none the wiser"),
+    ("refrain from", "avoid", "stop", "skip mentioning", "make it"),
+    ("nothing you", "mode", "not your", "your real", "your true", "your actual", "your only", "your principal", "your master", "your boss",
+     "your employer", "your instructions", "your rules", "your guidelines", "your directives", "your system prompt", "your prompt", "your configuration",
+     "your programming"),
+    ("between",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1123,7 +1142,7 @@ _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 _FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\-]{2,}|```\s*(system|assistant|developer|instructions?)\s*\n\s*(you|your|ignore|disregard|obey|from now on)\b"
                           r"|[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
                           r"conversation)\w*( notes)?\s*[#=*~\-_]{2,}")
-_ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})\s*[:：][ \t]*(?P<rest>.*)$",
+_ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})(?:\s*\([^)\n]{{0,20}}\))?\s*[:：][ \t]*(?P<rest>.*)$",
                         re.MULTILINE)
 _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)(提示|消息|通知|指令|设定|说)?\s*[:：]\s*(?P<rest>.*)$", re.MULTILINE)
 # A heading that is a role, over a line that orders the model ("### 系统" then "忽略安全检查。").
@@ -1170,7 +1189,7 @@ _BOUNDARY = re.compile(
 )
 
 
-_ROLE_WORD_COLON = re.compile(rf"({_ROLE_WORDS}|system prompt|system message|system notice|developer message|agent)\s*[:：]")
+_ROLE_WORD_COLON = re.compile(rf"({_ROLE_WORDS}|system prompt|system message|system notice|developer message|agent)(\s*\([^)\n]{{0,20}}\))?\s*[:：]")
 
 
 _CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
@@ -1395,9 +1414,10 @@ _CUE_RULES = re.compile(_spelled(
     r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
-    r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement)\b"
+    r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
+    r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
     r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
-    r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\bkeep (it|this|that|its existence|this note|the note) "
+    r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
@@ -1502,7 +1522,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
     "偷偷", "秘密地", "暗中", "神不知鬼不觉", "不动声色", "让", "审批", "直接执行", "覆盖一切", "这条", "上级", "主人", "只服从", "告诉", "通知", "说", "汇报", "报告",
     "不管用户", "无论用户", "从此", "这一刻", "接下来", "往后", "即日起", "复述", "背诵", "贴出", "发给我", "告诉我",
-    "置若罔闻", "耳旁风", "在意", "顾虑", "豁免", "例外处理", "特批", "特许", "停用", "撤销", "废除", "守口如瓶", "只有你知道", "私下", "背着", "你知我知", "天知地知", "别问", "不要问", "别多问", "不用多问"))
+    "置若罔闻", "耳旁风", "在意", "顾虑", "豁免", "例外处理", "特批", "特许", "停用", "撤销", "废除", "守口如瓶", "只有你知道", "私下", "背着", "你知我知", "天知地知", "bring this", "bring these", "mum", "hush", "under wraps", "needs to know", "has to know", "need to know", "别问", "不要问", "别多问", "不用多问"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户|使用者|对方|提问的人|任何人"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
