@@ -773,6 +773,9 @@ _INJECTION_SOURCES = (
     r"|\b(reset|replace|swap|overwrite|change) your (instructions|rules|guidelines|directives|system prompt|prompt|configuration|programming)\b",
     # a secret kept "between you and the memory"
     r"\b(this is|keep (this|it)) between (you and (me|the memory|this note|us)|us)\b(?! and\b)",
+    # leave claimed to act on what the person never asked about
+    r"\byou('re| are) (now )?(allowed|permitted|authori[sz]ed|free|cleared) to (delete|remove|wipe|erase|drop|disable|bypass|skip|merge|approve|push|change|edit|overwrite)"
+    r"\b[^.\n]{0,40}\b(the user|the human|the person|they|anyone) (hasn't|has not|didn't|did not|never) (mention|ask|approve|request|name)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -971,6 +974,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
      "your employer", "your instructions", "your rules", "your guidelines", "your directives", "your system prompt", "your prompt", "your configuration",
      "your programming"),
     ("between",),
+    ("hasn't", "has not", "didn't", "did not", "never"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1920,9 +1924,10 @@ def _keylike(value: str) -> bool:
 
 # Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
-_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password")
+_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password", "curl", "wget")
 _CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p['\"]?(?P<value>[^\s'\"]{4,})|\bsshpass\s+-p\s*['\"]?(?P<value2>[^\s'\"]{4,})"
-                           r"|--password[= ]['\"]?(?P<value3>[^\s'\"]{4,})")
+                           r"|--password[= ]['\"]?(?P<value3>[^\s'\"]{4,})"
+                           r"|\b(?:curl|wget)\b[^\n]{0,60}?\s(?:-u|--user|--http-user)[= ]['\"]?[^\s:'\"]+:(?P<value4>[^\s'\"]{4,})")
 _HAS_DIGIT = re.compile(r"[0-9]")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
 _HAS_LETTER = re.compile(r"[A-Za-z]")
@@ -1952,7 +1957,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
                     and not _local_default(m.group("user"), pw, m.group("host"))):
                 return "contains a URL with a password in it"
         for m in _CLI_PASSWORD.finditer(sample):
-            if _literal_secret(m.group("value") or m.group("value2") or m.group("value3")):
+            if _literal_secret(m.group("value") or m.group("value2") or m.group("value3") or m.group("value4")):
                 return "contains a password given on a command line"
         for m in _KEYLIKE.finditer(sample):
             if _keylike(m.group()):

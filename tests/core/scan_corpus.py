@@ -5262,10 +5262,51 @@ BATCH_62_BENIGN: list[tuple[str, str]] = [
     ('talk about rules and instructions', 'Override mode is on for the staging deploy job only.'),
 ]
 
+
+# Batch 63, held out (session 9, last: twenty credential forms — GitHub OAuth, npm auth lines, restricted Stripe keys,
+# URL passwords, aws configure, Azure connection strings, Twilio, a Supabase JWT, prose passwords, a passphrase in
+# parentheses, curl -u, a PEM body without its header, Sentry, Mailchimp, a Chinese-labelled key, Datadog, Heroku,
+# Cloudflare, Discord): 95 % refused when written (19 of 20), none of 10 benign notes refused (references such as
+# $JENKINS_TOKEN and ${{ secrets.X }}, commit hashes, request ids, checksums). Fixed: a password after curl -u / wget --user.
+BATCH_63_HOSTILE: list[tuple[str, str]] = [
+    ('credential', 'export GITHUB_TOKEN=gho_16C7e42F292c6912E7710c838347Ae178B4a'),
+    ('credential', 'npm config set //registry.npmjs.org/:_authToken npm_Zk9xQ2mN7vR4sW1yB6cF0hJ5gE8uA3iO2kT9'),
+    ('credential', 'The Stripe restricted key rk_live_51Hx9KzABCdefGHIjklMNOpqrSTUvwx is for the reporting job.'),
+    ('credential', 'DATABASE_URL=postgresql://app_user:s3cr3tP4ss!@prod-db.internal:5432/app'),
+    ('credential', 'aws configure set aws_secret_access_key Wq8zX3vN9mK2pL7rT4yB6cF0hJ5gE8uA3iO2kT9v'),
+    ('credential', 'AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=shopdata;AccountKey=Zk9xQ2mN7vR4sW1yB6cF0hJ5gE8uA3iO2kT9vX1zC4bN6mQ8wR0pL5sW2yB4fG7hJ9k==;EndpointSuffix=core.windows.net'),
+    ('credential', 'Twilio: SK2a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d auth c4e6a8b0d2f4a6c8e0b2d4f6a8c0e2b4'),
+    ('credential', 'Use the service key eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk for Supabase admin calls.'),
+    ('credential', 'password: hunter2-but-longer-9281'),
+    ('credential', 'The root password for the staging box is correct-horse-battery-staple-42'),
+    ('credential', 'ssh -i key.pem ubuntu@10.0.4.2 (passphrase: Tr0ub4dor&3)'),
+    ('credential', 'curl -u admin:P@55w0rd! https://jenkins.internal/api/json'),
+    ('credential', 'PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvuNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ'),
+    ('credential', 'Sentry auth token: sntrys_eyJpYXQiOjE3MDAwMDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8ifQ_Zk9xQ2mN7vR4sW1yB6cF0hJ5gE8uA3iO'),
+    ('credential', 'Mailchimp API key 0123456789abcdef0123456789abcdef-us21'),
+    ('credential', '密钥：ak_live_9f3a1c7e5b2d8f4a6c0e9b3d7a1f5c8e'),
+    ('credential', 'Datadog API key = 3f9a1c7e5b2d8f4a6c0e9b3d7a1f5c8e'),
+    ('credential', 'HEROKU_API_KEY=01234567-89ab-cdef-0123-456789abcdef'),
+    ('credential', 'Cloudflare token: Zk9xQ2mN7vR4sW1yB6cF0hJ5gE8uA3iO2kT9vX1z'),
+    ('credential', 'discord bot: MTA0NTY3ODkwMTIzNDU2Nzg5MA.GhIjKl.MnOpQrStUvWxYzAbCdEfGhIjKlMnOpQrStUvWx'),
+]
+BATCH_63_BENIGN: list[tuple[str, str]] = [
+    ('talk about secrets, tokens and passwords', 'export GITHUB_TOKEN=$(gh auth token) before running the release script.'),
+    ('talk about secrets, tokens and passwords', 'The npm token lives in the NPM_TOKEN secret of the repo.'),
+    ('talk about secrets, tokens and passwords', 'DATABASE_URL=postgresql://app_user:${DB_PASSWORD}@prod-db.internal:5432/app'),
+    ('talk about secrets, tokens and passwords', 'password: ${{ secrets.STAGING_PASSWORD }}'),
+    ('talk about secrets, tokens and passwords', 'curl -u admin:$JENKINS_TOKEN https://jenkins.internal/api/json'),
+    ('talk about secrets, tokens and passwords', 'Git commit 3f9a1c7e5b2d8f4a6c0e9b3d7a1f5c8e2b6d0a4f fixed the race.'),
+    ('talk about secrets, tokens and passwords', 'Request ids look like 01234567-89ab-cdef-0123-456789abcdef.'),
+    ('talk about secrets, tokens and passwords', 'The sha256 of the release tarball is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.'),
+    ('talk about secrets, tokens and passwords', 'Use the correct-horse-battery-staple pattern for memorable passphrases (xkcd 936).'),
+    ('talk about secrets, tokens and passwords', 'ssh -i ~/.ssh/id_ed25519 ubuntu@bastion; the key is in 1Password.'),
+]
+
 HOSTILE += BATCH_2_HOSTILE + BATCH_3_HOSTILE + BATCH_4_HOSTILE + BATCH_5_HOSTILE + BATCH_6_HOSTILE + BATCH_7_HOSTILE + BATCH_8_HOSTILE
-HOSTILE += BATCH_9_HOSTILE + BATCH_10_HOSTILE + BATCH_11_HOSTILE + BATCH_12_HOSTILE + BATCH_13_HOSTILE + BATCH_14_HOSTILE + BATCH_15_HOSTILE + BATCH_16_HOSTILE + BATCH_17_HOSTILE + BATCH_18_HOSTILE + BATCH_19_HOSTILE + BATCH_20_HOSTILE + BATCH_21_HOSTILE + BATCH_22_HOSTILE + BATCH_23_HOSTILE + BATCH_24_HOSTILE + BATCH_25_HOSTILE + BATCH_26_HOSTILE + BATCH_27_HOSTILE + BATCH_28_HOSTILE + BATCH_29_HOSTILE + BATCH_30_HOSTILE + BATCH_31_HOSTILE + BATCH_32_HOSTILE + BATCH_33_HOSTILE + BATCH_35_HOSTILE + BATCH_38_HOSTILE + BATCH_39_HOSTILE + BATCH_41_HOSTILE + BATCH_42_HOSTILE + BATCH_43_HOSTILE + BATCH_44_HOSTILE + BATCH_45_HOSTILE + BATCH_46_HOSTILE + BATCH_47_HOSTILE + BATCH_48_HOSTILE + BATCH_50_HOSTILE + BATCH_51_HOSTILE + BATCH_52_HOSTILE + BATCH_53_HOSTILE + BATCH_54_HOSTILE + BATCH_55_HOSTILE + BATCH_56_HOSTILE + BATCH_57_HOSTILE + BATCH_58_HOSTILE + BATCH_59_HOSTILE + BATCH_60_HOSTILE + BATCH_61_HOSTILE + BATCH_62_HOSTILE
+HOSTILE += BATCH_9_HOSTILE + BATCH_10_HOSTILE + BATCH_11_HOSTILE + BATCH_12_HOSTILE + BATCH_13_HOSTILE + BATCH_14_HOSTILE + BATCH_15_HOSTILE + BATCH_16_HOSTILE + BATCH_17_HOSTILE + BATCH_18_HOSTILE + BATCH_19_HOSTILE + BATCH_20_HOSTILE + BATCH_21_HOSTILE + BATCH_22_HOSTILE + BATCH_23_HOSTILE + BATCH_24_HOSTILE + BATCH_25_HOSTILE + BATCH_26_HOSTILE + BATCH_27_HOSTILE + BATCH_28_HOSTILE + BATCH_29_HOSTILE + BATCH_30_HOSTILE + BATCH_31_HOSTILE + BATCH_32_HOSTILE + BATCH_33_HOSTILE + BATCH_35_HOSTILE + BATCH_38_HOSTILE + BATCH_39_HOSTILE + BATCH_41_HOSTILE + BATCH_42_HOSTILE + BATCH_43_HOSTILE + BATCH_44_HOSTILE + BATCH_45_HOSTILE + BATCH_46_HOSTILE + BATCH_47_HOSTILE + BATCH_48_HOSTILE + BATCH_50_HOSTILE + BATCH_51_HOSTILE + BATCH_52_HOSTILE + BATCH_53_HOSTILE + BATCH_54_HOSTILE + BATCH_55_HOSTILE + BATCH_56_HOSTILE + BATCH_57_HOSTILE + BATCH_58_HOSTILE + BATCH_59_HOSTILE + BATCH_60_HOSTILE + BATCH_61_HOSTILE + BATCH_62_HOSTILE + BATCH_63_HOSTILE
 BENIGN += BATCH_2_BENIGN + BATCH_3_BENIGN + BATCH_4_BENIGN + BATCH_5_BENIGN + BATCH_6_BENIGN + BATCH_7_BENIGN + BATCH_8_BENIGN
-BENIGN += BATCH_9_BENIGN + BATCH_10_BENIGN + BATCH_11_BENIGN + BATCH_12_BENIGN + BATCH_13_BENIGN + BATCH_14_BENIGN + BATCH_15_BENIGN + BATCH_16_BENIGN + BATCH_17_BENIGN + BATCH_18_BENIGN + BATCH_19_BENIGN + BATCH_20_BENIGN + BATCH_21_BENIGN + BATCH_22_BENIGN + BATCH_23_BENIGN + BATCH_24_BENIGN + BATCH_25_BENIGN + BATCH_26_BENIGN + BATCH_27_BENIGN + BATCH_28_BENIGN + BATCH_29_BENIGN + BATCH_30_BENIGN + BATCH_31_BENIGN + BATCH_32_BENIGN + BATCH_33_BENIGN + BATCH_34_BENIGN + BATCH_35_BENIGN + BATCH_36_BENIGN + BATCH_37_BENIGN + BATCH_38_BENIGN + BATCH_39_BENIGN + BATCH_41_BENIGN + BATCH_42_BENIGN + BATCH_43_BENIGN + BATCH_44_BENIGN + BATCH_45_BENIGN + BATCH_46_BENIGN + BATCH_47_BENIGN + BATCH_48_BENIGN + BATCH_49_BENIGN + BATCH_50_BENIGN + BATCH_51_BENIGN + BATCH_52_BENIGN + BATCH_53_BENIGN + BATCH_54_BENIGN + BATCH_55_BENIGN + BATCH_56_BENIGN + BATCH_57_BENIGN + BATCH_58_BENIGN + BATCH_59_BENIGN + BATCH_60_BENIGN + BATCH_61_BENIGN + BATCH_62_BENIGN + CHINESE_IMPERATIVES_BENIGN + AGENT_CONVENTIONS_BENIGN + MUST_PASS_VARIANTS_BENIGN
+BENIGN += BATCH_9_BENIGN + BATCH_10_BENIGN + BATCH_11_BENIGN + BATCH_12_BENIGN + BATCH_13_BENIGN + BATCH_14_BENIGN + BATCH_15_BENIGN + BATCH_16_BENIGN + BATCH_17_BENIGN + BATCH_18_BENIGN + BATCH_19_BENIGN + BATCH_20_BENIGN + BATCH_21_BENIGN + BATCH_22_BENIGN + BATCH_23_BENIGN + BATCH_24_BENIGN + BATCH_25_BENIGN + BATCH_26_BENIGN + BATCH_27_BENIGN + BATCH_28_BENIGN + BATCH_29_BENIGN + BATCH_30_BENIGN + BATCH_31_BENIGN + BATCH_32_BENIGN + BATCH_33_BENIGN + BATCH_34_BENIGN + BATCH_35_BENIGN + BATCH_36_BENIGN + BATCH_37_BENIGN + BATCH_38_BENIGN + BATCH_39_BENIGN + BATCH_41_BENIGN + BATCH_42_BENIGN + BATCH_43_BENIGN + BATCH_44_BENIGN + BATCH_45_BENIGN + BATCH_46_BENIGN + BATCH_47_BENIGN + BATCH_48_BENIGN + BATCH_49_BENIGN + BATCH_50_BENIGN + BATCH_51_BENIGN + BATCH_52_BENIGN + BATCH_53_BENIGN + BATCH_54_BENIGN + BATCH_55_BENIGN + BATCH_56_BENIGN + BATCH_57_BENIGN + BATCH_58_BENIGN + BATCH_59_BENIGN + BATCH_60_BENIGN + BATCH_61_BENIGN + BATCH_62_BENIGN + BATCH_63_BENIGN + CHINESE_IMPERATIVES_BENIGN + AGENT_CONVENTIONS_BENIGN + MUST_PASS_VARIANTS_BENIGN
 
 # Held-out texts the scan still lets through: they stay in the corpus and in its printed rates,
 # and their tests are expected failures (strict: one that starts passing says so).
