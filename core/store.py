@@ -436,7 +436,7 @@ _encoded: dict[Path, dict[str, tuple[dict[str, Any], bytes, int]]] = {}
 
 
 def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
-    """(the sealed file bytes, total active body bytes), byte for byte what `sealed` gives."""
+    """(the file's bytes: its checksum, then the canonical fields it covers; total active body bytes)."""
     import hashlib
 
     old = _encoded.get(ref.state_path, {})
@@ -452,14 +452,21 @@ def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
         body_bytes += hit[2]
         parts.append(hit[1])
     _encoded[ref.state_path] = cache
-    fields = []
+    # Put together as pieces and joined once: each copy of a file this size is a fresh ~600 KB
+    # of memory to fault in, and the naive concatenations cost 3 ms at 1,000 notes.
+    pieces: list[bytes] = []
     for key in sorted(k for k in state if k != "checksum"):
-        value = b"{" + b",".join(parts) + b"}" if key == "records" else canonical(state[key])
-        fields.append(canonical(key) + b":" + value)
-    body = b"{" + b",".join(fields) + b"}"
-    digest = hashlib.sha256(body).hexdigest()
+        pieces += [b",", canonical(key), b":"]
+        pieces += [b"{", b",".join(parts), b"}"] if key == "records" else [canonical(state[key])]
+    pieces[0] = b"{"
+    pieces.append(b"}")
+    hasher = hashlib.sha256()
+    for piece in pieces:
+        hasher.update(piece)
+    digest = hasher.hexdigest()
     state["checksum"] = "sha256:" + digest
-    return b'{"checksum":"sha256:' + digest.encode() + b'",' + body[1:], body_bytes
+    pieces[0] = b'{"checksum":"sha256:' + digest.encode() + b'",'
+    return b"".join(pieces), body_bytes
 
 
 def _move_to_quarantine(ref: LayerRef, aside: dict[str, dict[str, Any]]) -> None:
