@@ -68,6 +68,9 @@ class _Conn:
         self.path = path
         target = str(path) if path else ":memory:"
         self.db = sqlite3.connect(target, timeout=2.0, isolation_level=None)
+        # While pinned (one recall), the meta rows are read once: the caller checks the
+        # generation again after the block.
+        self.pinned_meta: dict[str, str | None] | None = None
         if path:
             with contextlib.suppress(OSError):
                 os.chmod(path, PRIVATE_FILE)  # SQLite gives its -wal and -shm files the same mode
@@ -115,8 +118,13 @@ class _Conn:
         return self._stats[1], self._stats[2]
 
     def meta(self, key: str) -> str | None:
+        if self.pinned_meta is not None and key in self.pinned_meta:
+            return self.pinned_meta[key]
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return row[0] if row else None
+        value = row[0] if row else None
+        if self.pinned_meta is not None:
+            self.pinned_meta[key] = value
+        return value
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
@@ -143,6 +151,7 @@ _local = threading.local()
 
 
 def _open_conns() -> dict[Path, _Conn]:
+    """This thread's open indexes by layer folder."""
     conns: dict[Path, _Conn] | None = getattr(_local, "conns", None)
     if conns is None:
         conns = _local.conns = {}
@@ -154,11 +163,14 @@ def pinned() -> Iterator[None]:
     """Within the block, this thread checks each layer's index against its files once (a recall
     makes a dozen lookups; each check is two `stat`s and a query). For readers that check the
     generation again after the block and drop what they chose when it changed."""
-    _local.pins = {}
+    pins: dict[Path, _Conn] = {}
+    _local.pins = pins
     try:
         yield
     finally:
         _local.pins = None
+        for conn in pins.values():
+            conn.pinned_meta = None
 
 
 def _pins() -> dict[Path, _Conn] | None:
@@ -170,11 +182,11 @@ def _connect(layer_dir: Path) -> _Conn:
     """The index of a layer, reopened when its file was replaced; in memory when the home cannot
     hold it (read-only), so search still works there, only slower."""
     _conns = _open_conns()
-    path = layer_dir / INDEX
     pins = _pins()
-    if pins is not None and path in pins:
-        return pins[path]
-    conn = _conns.get(path)
+    if pins is not None and layer_dir in pins:
+        return pins[layer_dir]
+    conn = _conns.get(layer_dir)
+    path = layer_dir / INDEX
     if conn is not None and (conn.path is None or conn.ident == _ident(path)):
         return conn
     if conn is not None:
@@ -190,7 +202,7 @@ def _connect(layer_dir: Path) -> _Conn:
             conn = _Conn(path)
         except (sqlite3.Error, OSError):
             conn = _Conn(None)
-    _conns[path] = conn
+    _conns[layer_dir] = conn
     return conn
 
 
@@ -223,9 +235,11 @@ def current(ref: Any) -> _Conn:
     pins = _pins()
     if pins is None:
         return _current(ref)
-    if ref.dir / INDEX not in pins:
-        pins[ref.dir / INDEX] = _current(ref)
-    return pins[ref.dir / INDEX]
+    conn = pins.get(ref.dir)
+    if conn is None:
+        conn = pins[ref.dir] = _current(ref)
+        conn.pinned_meta = {}
+    return conn
 
 
 def _current(ref: Any) -> _Conn:
@@ -349,7 +363,7 @@ def rebuild(conn: _Conn, ref: Any, state: dict[str, Any]) -> None:
         if conn.path is None:
             raise
         # The file is locked for too long or damaged: serve this call from memory instead.
-        _open_conns()[conn.path] = mem = _Conn(None)
+        _open_conns()[ref.dir] = mem = _Conn(None)
         rebuild(mem, ref, state)
 
 

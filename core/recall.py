@@ -23,7 +23,7 @@ from .eligibility import eligibility, is_current
 from .errors import LingshuError
 from .records import printable
 from .search import query_terms
-from .store import iso, utc_now
+from .store import file_key, iso, utc_now
 from .workspace import Workspace, open_workspace
 
 MAX_CARDS = 3
@@ -192,8 +192,9 @@ def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
     return blocked
 
 
-def _tags(ws: Workspace) -> list[str | None]:
-    return [index.current(ref).meta("tag") for ref in ws.layers()]
+def _generations(ws: Workspace) -> list[tuple[int, int, int] | None]:
+    """Each layer file's identity: every published generation replaces the file."""
+    return [file_key(ref.state_path) for ref in ws.layers()]
 
 
 class _Candidate:
@@ -239,12 +240,12 @@ def select(
     when given, gets one line per candidate with the score parts and what decided it (--explain);
     `tier` gets which tiers ranked and, when the semantic one could not, why."""
     started = time.monotonic()
-    tags = _tags(ws)
     # Each layer's index is checked against its file once for the whole choice (not at each of the
     # dozen lookups); the generation is checked again below, and a change drops the batch.
     # A card's first rescan loads the scanner (~50-100 ms) and keeps its verdict: a one-off the
     # deadline does not count, or the batch it just cleared would be dropped for it.
     rescan_ms: list[float] = []
+    generations = _generations(ws)
     with index.pinned():
         chosen, cards, why = _choose(ws, message, ctx, semantic_budget_ms, trace, tier, rescan_ms)
     if cards is None:
@@ -253,7 +254,7 @@ def select(
         before_publish()
     if (time.monotonic() - started) * 1000 - sum(rescan_ms) > deadline_ms:
         return [], "", "deadline passed"
-    if _tags(ws) != tags:
+    if _generations(ws) != generations:
         return [], "", "memory changed during selection"
     if not chosen:
         return [], "", why

@@ -19,6 +19,8 @@ class Workspace:
         self.project_id = project_id
         self.settings = settings
         self.cwd = cwd
+        # Built once: recall asks for the layers a few dozen times per prompt.
+        self._refs: dict[tuple[str, str | None], LayerRef] = {}
 
     @property
     def project(self) -> dict[str, Any]:
@@ -39,13 +41,19 @@ class Workspace:
 
     @property
     def global_layer(self) -> LayerRef:
-        return LayerRef("global", global_dir(self.home))
+        ref = self._refs.get(("global", None))
+        if ref is None:
+            ref = self._refs[("global", None)] = LayerRef("global", global_dir(self.home))
+        return ref
 
     @property
     def project_layer(self) -> LayerRef | None:
         if not self.project_id:
             return None
-        return LayerRef("project", project_dir(self.home, self.project_id), self.project_id)
+        ref = self._refs.get(("project", self.project_id))
+        if ref is None:
+            ref = self._refs[("project", self.project_id)] = LayerRef("project", project_dir(self.home, self.project_id), self.project_id)
+        return ref
 
     def layers(self) -> list[LayerRef]:
         """Project first: on the same id, project wins."""
