@@ -117,10 +117,12 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
             if durable:
                 os.fsync(fh.fileno())
         if keep_prev is not None and link_tmp is not None and path.exists():
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(link_tmp)
             try:
-                os.link(path, link_tmp)
+                try:
+                    os.link(path, link_tmp)
+                except FileExistsError:  # a killed writer's leftover under this pid
+                    os.unlink(link_tmp)
+                    os.link(path, link_tmp)
             except OSError:
                 # File systems without hard links: a durable copy does the same job.
                 with open(path, "rb") as src, os.fdopen(os.open(link_tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, PRIVATE_FILE), "wb") as dst:
@@ -136,6 +138,19 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True, keep_prev: Pa
             if leftover is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(leftover)
+        raise write_failed(path, err) from err
+
+
+def write_in_place(path: Path, data: bytes) -> None:
+    """Write `data` at `path` and make it durable, without a temp file and rename: only for a file
+    whose reader treats a half-written copy as never written (the intent: `store._finish_intent`)."""
+    try:
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, PRIVATE_FILE), "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        fsync_dir(path.parent)
+    except OSError as err:
         raise write_failed(path, err) from err
 
 

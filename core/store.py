@@ -30,6 +30,7 @@ from .durable import (
     sweep_temps,
     with_checksum,
     write_atomic,
+    write_in_place,
     write_failed,
 )
 from .errors import ColdBodyError, InvalidInput, LayerBroken, StoreWriteFailed
@@ -550,7 +551,9 @@ def transact(ref: LayerRef, change: Callable[[dict[str, Any], Tx], T], *, durabl
                 # A purge or restore removes cold files: a killed writer's half-written copy goes
                 # too. Not on every archive: listing a cold store of 20,000 files costs ~6 ms.
                 sweep_temps(ref.cold_dir)
-            write_atomic(
+            # Written in place: an intent cut short is read as never written, which is what it is
+            # (no cold file is touched before it is durable), so it needs no rename of its own.
+            write_in_place(
                 intent_path,
                 encode({"generationBefore": generation_before, "createCold": sorted(tx.put_cold), "deleteCold": tx.drop_cold}),
             )
