@@ -100,6 +100,118 @@ ZH_EN: dict[str, tuple[str, ...]] = {
 
 _LONGEST = max(len(w) for w in ZH_EN)
 
+# English words engineers use for the same thing, or that name it by its symptom ("hangs" for a
+# missing timeout, "charged twice" for idempotency), one group per line. A general list of the
+# trade's vocabulary, not drawn from any prompt set; a word with several everyday senses ("down",
+# "page", "key") is left out. Search counts a related word as another form of the term, at the
+# weight of a translation, and only to widen a page the prompt's own words leave short.
+RELATED: tuple[str, ...] = (
+    # delivery
+    "deploy deployment release ship shipping rollout",
+    "rollback revert downgrade",
+    "hotfix patch",
+    "staging preprod sandbox",
+    "canary rollout",
+    "pipeline ci workflow",
+    "build compile",
+    "container docker image",
+    "kubernetes k8s helm pod cluster",
+    "terraform iac infrastructure",
+    # incidents and operations
+    "incident outage downtime postmortem",
+    "alert alerting pager woken opsgenie pagerduty",
+    "on-call oncall rotation",
+    "timeout hang hung hangs hanging stuck forever",
+    "retry retries retried backoff",
+    "crash crashed crashes segfault panic",
+    "stacktrace traceback",
+    "slow slowness latency performance sluggish",
+    "memory oom leak",
+    "disk storage volume",
+    "logs logging log",
+    "trace tracing span opentelemetry",
+    "metrics dashboard grafana prometheus",
+    "monitoring observability",
+    "backup snapshot restore",
+    "disaster failover dr",
+    "uptime availability sla",
+    "cost costs spending spend bill budget finops",
+    "quota limit",
+    "ratelimit throttle throttled throttling 429",
+    # data and storage
+    "database db postgres postgresql mysql sql",
+    "migration migrate schema",
+    "query queries",
+    "index indexes indices",
+    "transaction rollback commit",
+    "cache caching cached stale ttl",
+    "queue broker kafka rabbitmq sqs",
+    "consumer subscriber worker",
+    "duplicate duplicated twice idempotent idempotency dedupe",
+    "cron schedule scheduled nightly",
+    "search elasticsearch opensearch",
+    "upload attachment",
+    "csv export spreadsheet",
+    "report reporting analytics",
+    "warehouse snowflake bigquery redshift",
+    # code and review
+    "review approval approve approver signoff codeowners",
+    "merge pr",
+    "lint linter formatter",
+    "test tests testing",
+    "flaky intermittent",
+    "mock stub fake",
+    "dependency dependencies package library",
+    "upgrade bump",
+    "refactor cleanup",
+    "typecheck mypy typing",
+    "docs documentation readme wiki",
+    "setup install onboarding bootstrap",
+    "local locally laptop",
+    # security and privacy
+    "secret secrets credential credentials password apikey vault",
+    "token jwt bearer",
+    "login signin authentication auth sso",
+    "session cookie",
+    "permission permissions access role roles rbac",
+    "encrypt encryption encrypted",
+    "vulnerability cve exploit",
+    "gdpr erase erasure forget forgotten anonymise anonymize",
+    "pii personal privacy",
+    "retention retain purge",
+    "tenant tenancy multitenant isolation",
+    "csrf xsrf",
+    "certificate cert tls ssl https",
+    "firewall allowlist whitelist",
+    "spam abuse fraud",
+    # money and time
+    "money currency amount cents",
+    "float floating decimal rounding precision",
+    "price pricing",
+    "payment charge charged pay checkout",
+    "refund chargeback",
+    "invoice billing",
+    "tax vat",
+    "subscription renewal renew premium",
+    "timezone utc dst daylight",
+    "timestamp datetime",
+    # product and users
+    "accessibility a11y screenreader voiceover talkback aria",
+    "i18n translation translations locale localization",
+    "theme dark colour color palette brand",
+    "design mockup figma prototype wireframe",
+    "email mail inbox newsletter",
+    "notification notifications",
+    "image images photo photos picture pictures thumbnail thumbnails",
+    "video stream streaming",
+    "offline connectivity",
+    "mobile ios android iphone",
+    "feedback complaint complaints ticket",
+    "experiment variant",
+    "flag flags toggle toggles",
+    "onboarding signup registration",
+)
+
 
 @lru_cache(maxsize=None)
 def english_of(word: str) -> tuple[str, ...]:
@@ -126,6 +238,26 @@ def _reverse() -> dict[str, tuple[str, ...]]:
 def chinese_of(term: str) -> tuple[str, ...]:
     """The Chinese words an English term (as analysed) names."""
     return _reverse().get(term, ())
+
+
+@lru_cache(maxsize=1)
+def _related() -> dict[str, tuple[str, ...]]:
+    """Term (as analysed) -> the other terms of its groups (every word analysed in one call)."""
+    from .search import terms_of
+
+    groups = [line.split() for line in RELATED]
+    analysed = iter(terms_of([w for words in groups for w in words]))
+    out: dict[str, list[str]] = {}
+    for words in groups:
+        terms = list(dict.fromkeys(next(analysed) for _ in words))
+        for t in terms:
+            out.setdefault(t, []).extend(o for o in terms if o != t and o not in out[t])
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def related_of(term: str) -> tuple[str, ...]:
+    """The other English terms that name what an English term (as analysed) names."""
+    return _related().get(term, ())
 
 
 def chinese_words(han_runs: list[str]) -> list[str]:

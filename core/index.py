@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "10"
+SCHEMA = "11"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 CACHE_KIB = 512
 _HEAD = b'{"checksum":"'
@@ -493,8 +493,8 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
 
 
 def _glossary() -> Any:
-    """`core/glossary.py`, imported where a query or a layer holds Chinese (an English-only memory
-    never pays for the table)."""
+    """`core/glossary.py`, imported on the first search that has a term to look up in it (a
+    process that only saves never loads it)."""
     from . import glossary
 
     return glossary
@@ -515,8 +515,9 @@ def _page(conn: _Conn, terms: list[str], limit: int, offset: int) -> list[tuple[
 
 def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
     """Each term's names in the other language (`search.Scorer` counts them as the term, at a
-    lower weight): a Chinese word's English ones (and those it `borrowed`), and an English word's
-    Chinese ones where the layer holds Chinese text at all."""
+    lower weight): a Chinese word's English ones (and those it `borrowed`), an English word's
+    Chinese ones where the layer holds Chinese text at all, and its related English words
+    (`glossary.RELATED`)."""
     out: dict[str, list[str]] = {}
     chinese = None
     for t in terms:
@@ -525,9 +526,11 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
         else:
             if chinese is None:
                 chinese = conn.holds_chinese()
-            names = _glossary().chinese_of(t) if chinese else ()
+            names = (*(_glossary().chinese_of(t) if chinese else ()), *_glossary().related_of(t))
+        # A name that is itself a term of the query counts there, not twice.
+        names = tuple(n for n in dict.fromkeys(names) if n not in terms)
         if names:
-            out[t] = [n for n in names if n != t]
+            out[t] = list(names)
     return out
 
 

@@ -114,12 +114,35 @@ def _phrase_short(m: re.Match[str]) -> str:
     return "pr" if m.group(1) else "ci" if m.group(2) else "cli"
 
 
+# A verb and its particle that engineers also write as one word ("back up the database" and "the
+# backup"; "it timed out" and "the timeout"); two nouns likewise ("time zone"). The phrase keeps its
+# words and adds the joined one, so either spelling finds the other.
+_JOINED = {
+    ("back", "up"): "backup", ("set", "up"): "setup", ("roll", "back"): "rollback", ("roll", "out"): "rollout",
+    ("log", "in"): "login", ("log", "out"): "logout", ("sign", "in"): "signin", ("sign", "up"): "signup",
+    ("clean", "up"): "cleanup", ("shut", "down"): "shutdown", ("start", "up"): "startup", ("time", "out"): "timeout",
+    ("fail", "over"): "failover", ("look", "up"): "lookup", ("warm", "up"): "warmup", ("tear", "down"): "teardown",
+    ("lock", "out"): "lockout", ("hot", "fix"): "hotfix", ("time", "zone"): "timezone", ("web", "hook"): "webhook",
+    ("data", "set"): "dataset", ("check", "out"): "checkout", ("sign", "off"): "signoff", ("hand", "off"): "handoff",
+    ("work", "flow"): "workflow", ("down", "time"): "downtime", ("up", "time"): "uptime", ("road", "map"): "roadmap",
+}
+_PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
+_VERBS = "|".join(sorted({a for a, _ in _JOINED}))
+_JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting|ped)?\s+({_PARTICLES})\b")
+
+
+def _joined(m: re.Match[str]) -> str:
+    one = _JOINED.get((m.group(1), m.group(2)))
+    return f"{m.group(0)} {one}" if one else m.group(0)
+
+
 def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
     "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
     its short one ("database" as "db"), an irregular verb's past as the verb ("sent" as "send")."""
     if "request" in low or "integration" in low or "command" in low:
         low = _SHORT_PHRASES.sub(_phrase_short, low)
+    low = _JOINABLE.sub(_joined, low)
     out = []
     for word in _WORD.findall(low):
         parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()

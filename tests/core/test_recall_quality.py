@@ -48,9 +48,10 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
                                              ("heldout4.json", 0.8), ("heldout5.json", 0.85), ("heldout6.json", 0.55),
-                                             ("heldout7.json", 0.85), ("heldout8.json", 0.9), ("heldout9.json", 0.9)])
+                                             ("heldout7.json", 0.85), ("heldout8.json", 0.9), ("heldout9.json", 0.9),
+                                             ("heldout10.json", 0.85)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: nine sets written after the method, and measured once before it was changed for
+    """Issue 15: ten sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last)."""
     figures = _bench_figures(DEV_SET.with_name(name))
@@ -65,6 +66,15 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     and 9 were written after them and measured once (docs/BENCH.md)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
+
+
+@pytest.mark.parametrize(("name", "floor"), [("dev.json", 0.45), ("heldout10.json", 0.55)])
+def test_15_paraphrases_find_their_notes_by_related_words(name: str, floor: float) -> None:
+    """Issue 15 (paraphrases share few words with their note): phrasal verbs joined and related
+    words (core/glossary.py RELATED) took the dev set's paraphrases from 34.3 to 51.4 % and
+    held-out 10's (written before either was built) from 53.3 to 60 %, quiet rates unchanged."""
+    figures = _bench_figures(DEV_SET.with_name(name))
+    assert figures["paraphrase"]["hit_rate"] >= floor
 
 
 def test_15_a_broken_recall_set_gets_a_clear_answer(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -235,6 +245,36 @@ def test_15_a_title_word_many_notes_hold_names_no_note(home, project, mem) -> No
     assert _recalled(home, project, "how do I reverse a slice in go") == []
     assert _recalled(home, project, "which go version do we use")[:1] == ["Go version is 1.22"]
     assert _recalled(home, project, "how does revenuecat work") == ["Payments go through RevenueCat"]
+
+
+def test_15_a_verb_and_its_particle_count_as_the_joined_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (a stronger lexical core): engineers write "back up the database" and "the backup",
+    "it timed out" and "the timeout"; each spelling finds the other, and the words of the phrase
+    still count alone."""
+    _other_notes(mem)
+    mem.save("Nightly backup of Postgres to S3", "pg_dump runs at 02:00 UTC and keeps 30 days.")
+    mem.save("Outbound calls have a five second timeout", "Use the shared HTTP client; it retries twice.")
+    assert _recalled(home, project, "how often is the database backed up") == ["Nightly backup of Postgres to S3"]
+    assert _recalled(home, project, "the partner call timed out again") == ["Outbound calls have a five second timeout"]
+    found = mem("memory_search", {"query": "roll back"})
+    assert found["results"] == []
+    mem.save("Rollback uses the previous image tag", "helm rollback api 0 returns to the last release.")
+    assert [r["title"] for r in mem("memory_search", {"query": "how do we roll back a release"})["results"]][:1] == ["Rollback uses the previous image tag"]
+
+
+def test_15_a_related_word_names_the_same_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases; core/glossary.py RELATED): a word that names the same thing, or names
+    it by its symptom, counts as the term at a translation's weight: "hangs" finds the note on
+    timeouts, "charged twice" the one on idempotency. A note that holds the prompt's own word
+    ranks first, and a prompt about nothing a note holds stays quiet."""
+    _other_notes(mem)
+    mem.save("Outbound HTTP calls need a timeout", "The default client waits forever; use httpx with timeout=5.")
+    mem.save("Payment requests are idempotent", "Send the Idempotency-Key header so a retried request charges once.")
+    assert _recalled(home, project, "the carrier call hangs") == ["Outbound HTTP calls need a timeout"]
+    assert _recalled(home, project, "a customer was charged twice") == ["Payment requests are idempotent"]
+    assert _recalled(home, project, "write a haiku about autumn") == []
+    mem.save("Why the carrier call hangs", "Their sandbox holds the connection open; use the mock carrier in tests.")
+    assert _recalled(home, project, "the carrier call hangs")[:1] == ["Why the carrier call hangs"]
 
 
 def test_15_a_chinese_question_finds_an_english_note_and_back(home, project, mem) -> None:  # type: ignore[no-untyped-def]
