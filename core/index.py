@@ -522,7 +522,9 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
     chinese = None
     for t in terms:
         if not t.isascii():
-            names: tuple[str, ...] = (*_glossary().english_of(t), *borrowed.get(t, ()))
+            english = (*_glossary().english_of(t), *borrowed.get(t, ()))
+            # Chinese words with an English name in common name the same thing too (发版, 发布).
+            names: tuple[str, ...] = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)))
         else:
             if chinese is None:
                 chinese = conn.holds_chinese()

@@ -247,6 +247,15 @@ def test_15_a_title_word_many_notes_hold_names_no_note(home, project, mem) -> No
     assert _recalled(home, project, "how does revenuecat work") == ["Payments go through RevenueCat"]
 
 
+def test_15_chinese_words_with_an_english_name_in_common_are_one_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (Chinese; core/glossary.py): 发版 and 发布 are both "release", so a question that
+    says one finds the note that says the other."""
+    _other_notes(mem)
+    mem.save("每周四下午发布新版本", "发布前产品经理要在测试环境验收。")
+    mem.save("代码冻结在周三晚上", "冻结后只合并修复。")
+    assert _recalled(home, project, "一般星期几发版") == ["每周四下午发布新版本"]
+
+
 def test_15_a_verb_and_its_particle_count_as_the_joined_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (a stronger lexical core): engineers write "back up the database" and "the backup",
     "it timed out" and "the timeout"; each spelling finds the other, and the words of the phrase
