@@ -787,6 +787,21 @@ _INJECTION_SOURCES = (
     # leave claimed to act on what the person never asked about
     r"\byou('re| are) (now )?(allowed|permitted|authori[sz]ed|free|cleared) to (delete|remove|wipe|erase|drop|disable|bypass|skip|merge|approve|push|change|edit|overwrite)"
     r"\b[^.\n]{0,40}\b(the user|the human|the person|they|anyone) (hasn't|has not|didn't|did not|never) (mention|ask|approve|request|name)",
+    # replies put in a code the person cannot read
+    r"\b(answer|reply|respond|talk|speak|communicate|write back)( to (the user|me|them|everyone|anyone))?( only| exclusively| solely| always)? in "
+    # (digits inside a word are read as letters: base64 is "base6a" and rot13 "rotie" by then)
+    r"(base ?6[4a]|hex|hexadecimal|rot ?-?(13|ie)|binary|morse( code)?|reversed text|reverse|backwards)\b",
+    # an order that says it outranks the orders before it
+    r"\b(new|updated|these|the following|latest|my|this note's) (instructions|rules|orders|directives) (supersede|override|overrule|take precedence over|trump|cancel|void)"
+    r"( the| all| any| your)? (old|previous|prior|earlier|original|existing|former)\b"
+    r"(?!( (ones|instructions|rules|guidelines|directives|orders))?\s+(in|on|at|from|for|of)\s)",
+    # a command to run whatever the person asks
+    r"\b(whatever|no matter what|regardless of what)( the)? (user|human|person|they|anyone|someone|developer) (asks|says|wants|types|requests|writes)\b[^.\n]{0,30}"
+    r"\b(run|execute|exec)\s+`?(rm|curl|wget|sudo|bash|sh|del|format|mkfs|dd|chmod|powershell|iex)\b"
+    r"|(不管|无论|不论)(用户|他|她|他们|对方|别人|谁)(问|说|要|发|提)了?(什么|啥)[^。\n]{0,12}(先|直接|都先|都要先|必须先|一律先|总是先)(执行|运行|跑)\s*`?(rm|curl|wget|sudo|bash|sh|del|format|mkfs|dd|chmod|powershell)\b",
+    # the person at the keyboard to be ignored
+    r"\b(ignore|disregard|pay no attention to|don't listen to|do not listen to|tune out|overrule) (the|that|this) (person|user|human|one|people|developer) "
+    r"(at|behind|on) the (keyboard|screen|terminal|other end)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -988,6 +1003,10 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("between",),
     ("you are allowed", "you are permitted", "you are authori", "you are free", "you are cleared", "you are now",
      "you're allowed", "you're permitted", "you're authori", "you're free", "you're cleared", "you're now"),
+    ("base6", "base 6", "hex", "rot", "binary", "morse", "revers", "backward"),
+    ("supersed", "overrid", "overrul", "take precedence", "trump", "instructions cancel", "instructions void", "rules cancel", "rules void"),
+    ("whatever", "no matter", "regardless", "不管", "无论", "不论"),
+    ("keyboard", "screen", "terminal", "other end"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1157,6 +1176,8 @@ _CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(
 _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
 _FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\-]{2,}|```\s*(system|assistant|developer|instructions?)\s*\n\s*(you|your|ignore|disregard|obey|from now on)\b"
+                          # a block labelled as a tool call is a forged one
+                          r"|```\s*(tool[_-]?(call|calls|code|use)|function[_-]?calls?)\s*\n\s*[{\[\w]"
                           r"|[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
                           r"conversation)\w*( notes)?\s*[#=*~\-_]{2,}")
 _ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})(?:\s*\([^)\n]{{0,20}}\))?\s*[:：][ \t]*(?P<rest>.*)$",
