@@ -279,43 +279,47 @@ def english_of(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(term(w) for w in ZH_EN.get(word, ())))
 
 
+# The tables are looked up by the first letters of a term, among the few words that can analyse to
+# it: analysing every word of them up front cost the recall hook ~4 ms per prompt.
 @lru_cache(maxsize=1)
-def _reverse() -> dict[str, tuple[str, ...]]:
-    """English term -> the Chinese words that name it (every English word analysed in one call,
-    only where a memory holds Chinese text)."""
-    from .search import terms_of
+def _english_names() -> dict[str, list[tuple[str, str]]]:
+    """(English word, the Chinese word it names) by the first letters of the word's term."""
+    from .search import term_prefix
 
-    pairs = [(zh, w) for zh, words in ZH_EN.items() for w in words]
-    out: dict[str, list[str]] = {}
-    for (zh, _), one in zip(pairs, terms_of([w for _, w in pairs])):
-        if zh not in out.setdefault(one, []):
-            out[one].append(zh)
-    return {k: tuple(v) for k, v in out.items()}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for zh, words in ZH_EN.items():
+        for w in words:
+            out.setdefault(term_prefix(w), []).append((w, zh))
+    return out
 
 
+@lru_cache(maxsize=1)
+def _related_words() -> dict[str, list[tuple[str, int]]]:
+    """(word, its group in RELATED) by the first letters of the word's term."""
+    from .search import term_prefix
+
+    out: dict[str, list[tuple[str, int]]] = {}
+    for i, line in enumerate(RELATED):
+        for w in line.split():
+            out.setdefault(term_prefix(w), []).append((w, i))
+    return out
+
+
+@lru_cache(maxsize=4096)
 def chinese_of(term: str) -> tuple[str, ...]:
     """The Chinese words an English term (as analysed) names."""
-    return _reverse().get(term, ())
+    from .search import term as analysed
+
+    return tuple(dict.fromkeys(zh for w, zh in _english_names().get(term[:2], ()) if analysed(w) == term))
 
 
-@lru_cache(maxsize=1)
-def _related() -> dict[str, tuple[str, ...]]:
-    """Term (as analysed) -> the other terms of its groups (every word analysed in one call)."""
-    from .search import terms_of
-
-    groups = [line.split() for line in RELATED]
-    analysed = iter(terms_of([w for words in groups for w in words]))
-    out: dict[str, list[str]] = {}
-    for words in groups:
-        terms = list(dict.fromkeys(next(analysed) for _ in words))
-        for t in terms:
-            out.setdefault(t, []).extend(o for o in terms if o != t and o not in out[t])
-    return {k: tuple(v) for k, v in out.items()}
-
-
+@lru_cache(maxsize=4096)
 def related_of(term: str) -> tuple[str, ...]:
     """The other English terms that name what an English term (as analysed) names."""
-    return _related().get(term, ())
+    from .search import term as analysed
+
+    groups = dict.fromkeys(i for w, i in _related_words().get(term[:2], ()) if analysed(w) == term)
+    return tuple(dict.fromkeys(t for i in groups for t in map(analysed, RELATED[i].split()) if t != term))
 
 
 def chinese_words(han_runs: list[str]) -> list[str]:

@@ -157,6 +157,11 @@ def term(word: str) -> str:
     return _SHORT.get(word) or _stem(_IRREGULAR.get(word, word))
 
 
+def term_prefix(word: str) -> str:
+    """The first letters of `term(word)`, known without stemming it (Snowball changes endings)."""
+    return (_SHORT.get(word) or _IRREGULAR.get(word, word))[:2]
+
+
 def terms_of(words: list[str]) -> list[str]:
     """`term` of many words, stemmed in one call (a table of hundreds in a fraction of a millisecond)."""
     verbs = [_IRREGULAR.get(w, w) for w in words]

@@ -303,3 +303,26 @@ def test_15_a_chinese_question_finds_an_english_note_and_back(home, project, mem
     assert _recalled(home, project, "what's a good name for a cat") == []
     mem.save("缓存过期时间是十分钟", "商品页缓存十分钟。")
     assert _recalled(home, project, "缓存多久过期")[:1] == ["缓存过期时间是十分钟"]
+
+
+def test_15_the_glossary_is_looked_up_as_if_every_word_were_analysed() -> None:
+    """Issue 15 / 16 (start-up is a budget): the hook finds a term's Chinese names and related words
+    among the table words whose terms start alike instead of analysing the whole table; for every
+    word of both tables the answer is what analysing all of them gives."""
+    from core import glossary
+    from core.search import terms_of
+
+    pairs = [(zh, w) for zh, words in glossary.ZH_EN.items() for w in words]
+    chinese: dict[str, list[str]] = {}
+    for (zh, _), one in zip(pairs, terms_of([w for _, w in pairs])):
+        chinese.setdefault(one, []).append(zh)
+    for one, names in chinese.items():
+        assert glossary.chinese_of(one) == tuple(dict.fromkeys(names)), one
+    related: dict[str, dict[str, None]] = {}
+    for line in glossary.RELATED:
+        group = list(dict.fromkeys(terms_of(line.split())))
+        for one in group:
+            related.setdefault(one, {}).update(dict.fromkeys(o for o in group if o != one))
+    for one, names in related.items():
+        assert set(glossary.related_of(one)) == set(names), one
+    assert glossary.related_of("haiku") == () and glossary.chinese_of("haiku") == ()
