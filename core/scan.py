@@ -522,6 +522,8 @@ _INJECTION_SOURCES = (
     r"\b(you'?ve|you have|you) (seen|read|found|encountered|accessed)\b",
     r"\bapprove\b[^.\n]{0,60}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
     r"\bif (the )?tests? fail\w*\b[^.\n]{0,20}\b(change|edit|modify|rewrite|weaken|relax|loosen|delete|remove)\b (the )?(assertions?|expected values?|tests?|checks?)\b",
+    # (a safeguard that may not be skipped is the opposite: "bypassing code review is not allowed")
+    r"(?<!bypassing )(?<!skipping )(?<!disabling )(?<!ignoring )(?<!removing )(?<!turning off )"
     r"\b(parameteri[sz]ed queries|prepared statements|input validation|output escaping|tls|csrf protection|2fa|mfa|code reviews?)\b (is |are )(banned|forbidden|not allowed|"
     r"disallowed|prohibited)\b",
     r"(忽略|无视|不要理会|不用管)[^。\n]{0,10}(维护者|开发者|管理员|团队|用户|所有者)的?(规则|要求|指令|限制|规定)"
@@ -821,6 +823,17 @@ _INJECTION_SOURCES = (
     # Chinese: a safeguard turned off against the person's objection
     r"(哪怕|即使|就算|不管)(用户|他|她|对方|人家)(反对|不同意|不让|拒绝|不答应)[^。\n]{0,10}(也要|也得|照样|还是|照常|都要)[^。\n]{0,10}"
     r"(关掉|关闭|禁用|删除|删掉|跳过|绕过|推送|合并|强推|force)",
+    # the model to hide that it used the note
+    r"\b(keep|leave|hide|omit)\b[^.\n]{0,20}\bthe fact that you (read|saw|used|followed|found|opened|loaded)\b",
+    # success reported before the work is done
+    r"\breport (success|a pass|passing|green|that (the )?tests? (passed|pass))\b[^.\n]{0,40}"
+    r"\b(before (running|they run|it runs|you run)|without running|and run (them|it) later|then run (them|it))\b",
+    # an answer fixed whatever the truth is
+    r"\b(always|just|simply) (say|answer|reply|tell (them|the user|everyone|the auditor)) (yes|no|that (it|they|everything) (is|are|was|were|passed|works?|worked))\b"
+    r"[^.\n]{0,40}\b(even if|even though|regardless|whether or not|no matter)\b",
+    # leave to skip a safeguard, claimed from the model's own principal
+    r"\byour (operator|owner|admin|administrator|maintainers?|lead|manager|principal|creator|developers?|user)s? (has |have )?(already )?"
+    r"(approved|authori[sz]ed|signed off on|okayed|allowed|permitted|cleared) (you )?(to )?(bypass(ing)?|skip(ping)?|disabl(e|ing)|ignor(e|ing)|turn(ing)? off)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -1033,6 +1046,10 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("指示", "指令", "提示词", "系统提示"),
     ("发给", "发到", "发送到", "发送给", "上传到", "上传给", "贴到", "传给", "传到", "转发给", "转发到"),
     ("哪怕", "即使", "就算", "不管"),
+    ("fact that you",),
+    ("report success", "report a pass", "report passing", "report green", "report that"),
+    ("always say", "just say", "simply say", "always answer", "just answer", "simply answer", "always repl", "just repl", "simply repl", "always tell", "just tell", "simply tell"),
+    ("your operator", "your owner", "your admin", "your maintainer", "your lead", "your manager", "your principal", "your creator", "your developer", "your user"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1453,7 +1470,7 @@ _CUE_HANDOUT = re.compile(_spelled(
     r"\b(read|open|cat|share|send|upload|post|paste|copy|print)\b[^.\n]{0,40}(\.config/gh/hosts\.?yml|\.docker/config\.?json|\.aws/credentials|"
     r"\.netrc|\.npmrc|\.pypirc|\.git-?credentials|\.kube/config|kubeconfig|id_rsa|id_ed25519|\.env\b)"
     r"|\b(print|dump|output|echo|show|list)(ing|s|ed)?\b[^.\n]{0,12}(`?env`?(?![\w.])|`?printenv`?|(all |the |every )?environment variables|the (whole |entire )?environment)"))
-_CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard|overlook|forget|waive|bypass|override|supersede|neglect|discard|abandon)\b"
+_CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(ing)?|forget(ting)?|waive|waiving|bypass(ing)?|overrid(e|ing)|supersed(e|ing)|neglect(ing)?|discard(ing)?|abandon(ing)?)\b"
                                 r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
                                 r"|忽略|无视|不予理会|覆盖|不再遵守|忽视|忘记|忘掉|不用管|别管|不要理会|别理会|抛开|丢弃|撇开|推翻|绕过|置之不理|当没看见|当作没看见|不用理|忘了|不必理|别理|不理会|清零|置若罔闻|当耳旁风|不必在意|不用在意|别在意|不用顾虑|不必顾虑|豁免"
@@ -1508,13 +1525,14 @@ _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
     r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
+    r"|\bstop (asking|checking|confirming)( first)? before (running|executing|deleting|pushing|merging|changing|installing|applying)\b"
     r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段内容|这段话|此条|本条|这份文档|本文档"))
 # "This file takes precedence over .editorconfig" is how config files are documented: a file that
 # outranks something is a claim on the model only when what it outranks is rules or a person.
 _CUE_THIS_NOTE = re.compile(_spelled(r"\bthis (note|memory|message|record)\b|这条记忆|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段话"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|comes? first(?! (in|on|among|when|for|alphabetically|by))|"
-                                     r"takes? precedence|says? even if)\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
+                                     r"takes? precedence|says? even if|(primary|main|only|real|new) (instruction set|instructions|directives?))\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
                                      r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
                                      r"|高于|只听|优先级最高|最高优先级|优先于|凌驾于|覆盖一切|(听|照|按)(我)?这条|以(这条|本条|此条)为准|听我的|真正的(上级|主人)|只服从|唯一的上级"))
 # Weaker than the secrecy words: keeping something from the person is an everyday rule between people
@@ -1535,8 +1553,10 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
+    r"|\bbypass(ing)? (the |any )?(code |human |manual )?(review|approval|confirmation)s?\b"
     r"|\bregardless of (what|the)\b|\bno matter what\b|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认"))
-_CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future)\b"
+_CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future|"
+                                 r"(the )?next time|when you next|whenever you|each time you|every time you)\b"
                                  r"|以后|从现在开始|今后|从现在起|从此|从这一刻起|接下来|往后|即日起"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
