@@ -1944,7 +1944,7 @@ _NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|s
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
 _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
-_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-]+(?:\s+(?!is\b|was\b|are\b)[\w.\-]+)?){{0,2}}"
+_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-@]+(?:\s+(?!is\b|was\b|are\b)[\w.\-@]+)?){{0,2}}"
                     rf"(?:\s*[:=]|\s+(?:is|was|are|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b")
