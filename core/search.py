@@ -301,17 +301,21 @@ class Scorer:
         score = 0.0
         matched = 0
         held = 0.0
-        # Written out for the five fields: this runs for every term of every candidate row.
-        title, summary, when, body, conds = lists
-        w_title, w_summary, w_when, w_body, w_conds = FIELD_WEIGHTS
+        # One pass over the row's words, keeping the field-weighted counts of the query's forms
+        # only: this runs for every candidate row, and a term may have a dozen forms.
+        wanted = self.form_of
+        counts: dict[str, float] = {}
+        for weight, words in zip(FIELD_WEIGHTS, lists):
+            for word in words:
+                if word in wanted:
+                    counts[word] = counts.get(word, 0.0) + weight
         for term in self.terms:
             f = 0.0
-            for form in self.forms[term]:
-                f += (w_title * title.count(form) + w_summary * summary.count(form) + w_when * when.count(form)
-                      + w_body * body.count(form) + w_conds * conds.count(form))
-            for form in self.foreign[term]:
-                f += TRANSLATED * (w_title * title.count(form) + w_summary * summary.count(form) + w_when * when.count(form)
-                                   + w_body * body.count(form) + w_conds * conds.count(form))
+            if counts:
+                for form in self.forms[term]:
+                    f += counts.get(form, 0.0)
+                for form in self.foreign[term]:
+                    f += TRANSLATED * counts.get(form, 0.0)
             if f:
                 matched += 1
                 held += self.idf[term]
