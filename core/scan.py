@@ -365,7 +365,10 @@ _INJECTION_SOURCES = (
     r"\b(unrestricted|unfiltered|uncensored|jailbroken|no[- ]limits?|no[- ]rules|no[- ]filter) mode\b",
     r"\b(this|the following) (note|memory|message|text|record) (outranks|overrides|supersedes|trumps|beats|takes precedence over) (your|the|any|all)\b"
     r"|\beven if (it|this) (conflicts|contradicts|disagrees) with (your|the|any|earlier|previous|prior|other) (\w+ )?(orders|instructions|directions|rules|directives|system prompt|guidelines)",
-    r"\b(guardrails|rules|restrictions|filters|guidelines|limits|safety rules|safety checks)\b[^.\n]{0,30}\byour\b[^.\n]{0,30}\b(were|have been|are|is|was) (now )?"
+    # (limits on "your account" or "your plan" are a service's, not the model's)
+    r"\b(guardrails|rules|restrictions|filters|guidelines|limits|safety rules|safety checks)\b[^.\n]{0,30}\byour\b"
+    r"(?! (account|plan|api key|key|quota|project|org|organi[sz]ation|team|workspace|subscription|tier|bucket|repo|repository|app|site|domain|server|cluster|card|phone)s?\b)"
+    r"[^.\n]{0,30}\b(were|have been|are|is|was) (now )?"
     r"(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)\b",
     r"\b(guardrails|rules|restrictions|filters|guidelines|instructions|directions|limits|safety rules|safety checks) you (follow|obey|have|were given|are under|operate under|work under|run under|abide by)\b[^.\n]{0,20}"
     r"\b(were|have been|are|is) (now )?(removed|disabled|lifted|turned off|revoked|void|cancell?ed|suspended|gone)",
@@ -830,7 +833,9 @@ _INJECTION_SOURCES = (
     r"\b(before (running|they run|it runs|you run)|without running|and run (them|it) later|then run (them|it))\b",
     # an answer fixed whatever the truth is
     r"\b(always|just|simply) (say|answer|reply|tell (them|the user|everyone|the auditor)) (yes|no|that (it|they|everything) (is|are|was|were|passed|works?|worked))\b"
-    r"[^.\n]{0,40}\b(even if|even though|regardless|whether or not|no matter)\b",
+    r"[^.\n]{0,40}\b(even if|even though|regardless|whether or not|no matter)\b"
+    r"|\banswer (any|every|all) (question|questions)\b[^.\n]{0,40}\bwith\b[^.\n]{0,60}\b(whatever|regardless of what|no matter what|even if) "
+    r"(the )?(logs?|data|tests?|results?|facts?|evidence|metrics|dashboards?) (say|show|says|shows)\b",
     # leave to skip a safeguard, claimed from the model's own principal
     r"\byour (operator|owner|admin|administrator|maintainers?|lead|manager|principal|creator|developers?|user)s? (has |have )?(already )?"
     r"(approved|authori[sz]ed|signed off on|okayed|allowed|permitted|cleared) (you )?(to )?(bypass(ing)?|skip(ping)?|disabl(e|ing)|ignor(e|ing)|turn(ing)? off)\b",
@@ -1048,7 +1053,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("哪怕", "即使", "就算", "不管"),
     ("fact that you",),
     ("report success", "report a pass", "report passing", "report green", "report that"),
-    ("always say", "just say", "simply say", "always answer", "just answer", "simply answer", "always repl", "just repl", "simply repl", "always tell", "just tell", "simply tell"),
+    ("always say", "just say", "simply say", "always answer", "just answer", "simply answer", "always repl", "just repl", "simply repl", "always tell", "just tell",
+     "simply tell", "answer any", "answer every", "answer all"),
     ("your operator", "your owner", "your admin", "your maintainer", "your lead", "your manager", "your principal", "your creator", "your developer", "your user"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
@@ -1483,10 +1489,11 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions) (were|are|have been|has been|got) "
     r"(disabled|lifted|removed|turned off|suspended|switched off)\b"
     r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
+    r"|\b(lifted|removed|suspended|waived|disabled) (all |any |every |the )?(your |its |the model's |the assistant's )?(restrictions|limits|guardrails|safeguards|filters) on you\b"
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
     r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
-    r"|\b(come|comes|rank|ranks) (second|last|below)\b"
+    r"|\b(come|comes|rank|ranks) (second|last|below)\b|\b(is|are) (just |only |merely |a mere )?(a )?formality\b"
     r"|无效|高于|作废|只听|优先级最高|最高优先级|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|测试数据"
     r"|(真正|实际)的(任务|指令)|最高权限|废除|豁免|例外处理|特批|特许|(已|已经)?(停用|撤销|作废)|(是|只是|都是)测试(用)?的|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
 _CUE_RULES = re.compile(_spelled(
@@ -1510,15 +1517,33 @@ _CUE_SECRET = re.compile(_spelled(
 _SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
            r"disabl\w* (tls|ssl|certificate) (verification|checks?)|turn(ing)? off (the )?(branch protection|protections?|checks|ci|scanners?|security|2fa|mfa|audit\w*)|"
-           r"mark (all |every |any )?[\w ]{0,30}as (false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
+           r"mark (all |every |any )?[\w ]{0,30}as (a )?(false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
            r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|强制推送|删库|关闭[^。\n]{0,16}(校验|验证|检查|保护|审计|扫描)")
 _CUE_SEVERE = re.compile(_spelled(_SEVERE))
+# Acts that harm the project whoever does them, named as things to do (not mere nouns: "the agent
+# reads credentials from the vault" is how agents are set up). With an AI named as the one to do
+# them, an order to the model.
+_HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp )(\w+ )?(databases?|db|tables|cluster|buckets?|backups)\b"
+         r"|\b(shut|take|tear) down (the )?(production|prod|live)\b|\b(shut|take|tear)s? (the )?(production|prod|live) [\w ]{0,20}down\b"
+         r"|\b(turn(ing)? off|disabl\w*|remov\w*|bypass\w*) (the |all |any )?(2fa|mfa|two-?factor|2-?factor|permission checks?|auth(entication|ori[sz]ation)? checks?|"
+         r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|tls verification|certificate checks?)\b"
+         r"|--?no-?verify\b|\brewrite (the )?(git )?history\b|\bapprove (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
+         r"|\badd (yourself|itself|themselves) (as )?(a |an )?(code ?owner|admin|administrator|maintainer|owner)s?\b"
+         r"|\b(paste|copy|copying|send|upload|post|email|commit)\w* [^.\n]{0,30}(credentials|secrets|tokens?|api keys?|\.env|passwords?|private keys?) "
+         r"(into|to|in) (the )?(tickets?|issues?|readme|chat|slack|pastebin|logs?|public|wiki)\b"
+         r"|\b(credentials|secrets|tokens|api keys|\.env|passwords|private keys)\b[^.\n]{0,40}\b(paste|copy|send|upload|post|email)\w* (them|it|those|these) "
+         r"(into|to|in) (the )?(tickets?|issues?|readme|chat|slack|pastebin|logs?|public|wiki)\b"
+         # (an address in the skeleton has lost its @ and dots: patches@collector.example is one word)
+         r"|\bsends? (a copy|copies) of [^.\n]{0,40}\bto (https?://|[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b|an? (external|outside|personal|private) )"
+         r"|\bdebug\s*=\s*true\b[^.\n]{0,30}\bprod"
+         r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass")
+_CUE_HARM = re.compile(_spelled(_HARM))
 # Any dangerous act: the severe ones, and those that are daily work unless the sentence is an order to the model.
 _CUE_DANGER = re.compile(_spelled(
     r"\b(delete|deletions?|wipe|disable|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
     r"(always )?answer lgtm|merge freely|sudo|turn(ing)? off (the )?(tests|hooks|logging)|run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
     r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|删掉|清空|执行|发到|上传|导出|泄露|强推|直接合并|强制合并|跳过(代码)?审查|合并到主干|生产(库|环境|数据库|数据)"
-    r"|密钥|令牌|凭据|后门|禁用|关闭(检查|审查|校验|告警|监控|保护)|删库|格式化|外传|提权|私钥|密码|清库|改权限|" + _SEVERE))
+    r"|密钥|令牌|凭据|后门|禁用|关闭(检查|审查|校验|告警|监控|保护)|删库|格式化|外传|提权|私钥|密码|清库|改权限|" + _SEVERE + "|" + _HARM))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
 _CUE_NOASK = re.compile(_spelled(
@@ -1540,7 +1565,7 @@ _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over ev
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
-    r"|\bjust report success\b|\bleave out\b"
+    r"|\bjust report success\b|\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"))
@@ -1600,7 +1625,8 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "attention", "note to", "note for", "message to", "message for", "hey", "dear", "reminder", "warning", "tip for", "tip to", "p.s",
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
-    "gpt", "codex", "gemini", "bot:", "bot,", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
+    "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
     "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
@@ -1709,6 +1735,8 @@ def _cue_sentence(sentence: str) -> bool:
     if has(_CUE_NOASK) and has(_CUE_DANGER):
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
+        return True
+    if agent and _unnegated(_CUE_HARM, sentence):
         return True
     return has(_CUE_LEAK)
 
