@@ -1494,12 +1494,12 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
     r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|\b(come|comes|rank|ranks) (second|last|below)\b|\b(is|are) (just |only |merely |a mere )?(a )?formality\b"
-    r"|无效|高于|作废|只听|优先级最高|最高优先级|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|测试数据"
+    r"|走个?形式|只是(个)?形式(?!上|化|的)|形式而已|无效|高于|作废|只听|优先级最高|最高优先级|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|测试数据"
     r"|(真正|实际)的(任务|指令)|最高权限|废除|豁免|例外处理|特批|特许|(已|已经)?(停用|撤销|作废)|(是|只是|都是)测试(用)?的|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
-    r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
+    r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|评审|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
@@ -1536,7 +1536,19 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          # (an address in the skeleton has lost its @ and dots: patches@collector.example is one word)
          r"|\bsends? (a copy|copies) of [^.\n]{0,40}\bto (https?://|[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b|an? (external|outside|personal|private) )"
          r"|\bdebug\s*=\s*true\b[^.\n]{0,30}\bprod"
-         r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass")
+         r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass"
+         # the same acts in Chinese
+         r"|(去掉|去除|移除|删掉|删除|关掉|关闭|绕过|跳过|停用|禁用)[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)"
+         r"|把[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)[^，。；\n]{0,4}(去掉|去除|移除|删掉|删除|关掉|关闭|停用|禁用)"
+         r"|(停掉|关停|关掉|停止|下线)[^，。；\n]{0,6}生产(集群|环境|服务|数据库)|生产(集群|环境|服务)[^，。；\n]{0,4}(停掉|关停|关掉)"
+         r"|(把|将)[^，。；\n]{0,10}(预发|线上|生产|正式)?(环境)?的?数据库(删|清空|drop)"
+         r"|(标成|标记为|都标为|标为|当成|当作)误报"
+         r"|(凭据|密钥|令牌|密码|\.env|credentials|token)[^。\n]{0,30}(贴到|贴进|复制到|写进|写到|发到|抄送到?)[^，。；\n]{0,4}(工单|群|readme|文档|issue|日志|wiki)"
+         r"|(抄送|转发|发送|发)[^，。；\n]{0,8}到\s*[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b"
+         r"|debug[^，。；\n]{0,10}(打开|开启)[^，。；\n]{0,6}(生产|线上)|(生产|线上)(环境)?的\s*debug[^，。；\n]{0,8}(打开|开启)"
+         r"|自己批准自己|批准自己的(合并请求|pr|代码)|(把|将)自己(加进|加到|加入|设为|设成)[^，。；\n]{0,12}(codeowners|管理员|代码所有者|所有者|owner)"
+         r"|(重写|改写)[^，。；\n]{0,8}(提交)?历史|改断言[^，。；\n]{0,6}(直到|到)?通过"
+         r"|(一律|都|统一)(回答|说)[^。\n]{0,10}(不用|不必|别)(看|查)(日志|数据|监控)")
 _CUE_HARM = re.compile(_spelled(_HARM))
 # Any dangerous act: the severe ones, and those that are daily work unless the sentence is an order to the model.
 _CUE_DANGER = re.compile(_spelled(
@@ -1626,7 +1638,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "形式", "助手", "智能体", "模型", "ai ", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
     "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
@@ -1683,7 +1695,8 @@ def _all(text: str, word: str) -> list[int]:
 
 
 # (a dot inside a path or file name, "~/.aws/", ends no clause)
-_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$")
+_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$"
+                       r"|(不要|别|不能|不得|严禁|禁止|不准|不可以|切勿|勿|不许)[^，。；,;\n]{0,12}$")
 
 
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
