@@ -1638,7 +1638,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "形式", "助手", "智能体", "模型", "ai ", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
     "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
