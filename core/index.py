@@ -478,7 +478,10 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values()) for v in vs]))
     marks = ",".join("?" * len(asked))
     df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
-    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign)
+    # A related English word in a title names the note as the word itself would (a translation
+    # does not: English prompts are long, and their stray words would find Chinese titles).
+    naming = {t: [n for n in _glossary().related_of(t) if n in foreign.get(t, ())] for t in terms if t.isascii() and t in foreign}
+    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming)
     scored = []
     for row in rows:
         score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])

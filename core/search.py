@@ -264,7 +264,8 @@ class Scorer:
     the all-terms, phrase and proximity bonuses."""
 
     def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float,
-                 variants: dict[str, list[str]] | None = None, foreign: dict[str, list[str]] | None = None) -> None:
+                 variants: dict[str, list[str]] | None = None, foreign: dict[str, list[str]] | None = None,
+                 naming: dict[str, list[str]] | None = None) -> None:
         self.terms = terms
         # Each term with the index terms that are its other forms (see `variant_prefixes`): they
         # count as the term; its idf is that of its commonest form (the union is at least as common).
@@ -273,6 +274,7 @@ class Scorer:
         # note in the prompt's own language ranks first; they set the idf only when no note holds
         # the term in the prompt's language (a mixed memory's English idf stays English).
         self.foreign = {t: (foreign or {}).get(t, []) for t in terms}
+        self.names = naming or {}
         own = {t: max(df.get(f, 0) for f in self.forms[t]) for t in terms}
         df = {t: own[t] or max((df.get(f, 0) for f in self.foreign[t]), default=0) for t in terms}
         self.idf = {t: math.log(1 + (total - df.get(t, 1) + 0.5) / (df.get(t, 1) + 0.5)) for t in terms}
@@ -320,7 +322,7 @@ class Scorer:
                 matched += 1
                 held += self.idf[term]
                 score += self.idf[term] * f * (K1 + 1) / (f + norm)
-        title_hit = any(f in lists[0] for t in self.naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else ())))
+        title_hit = any(f in lists[0] for t in self.naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
         if len(self.terms) > 1 and matched == len(self.terms):
             score += ALL_TERMS_BONUS
         if self.pairs and matched > 1 and any(p in f" {col} " for p in self.pairs for col in columns):

@@ -134,7 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    try:
+        code = _main(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()  # here, not at exit, so a closed pipe is caught below
+        return code
+    except BrokenPipeError:
+        # The reader went away (`lingshu recall --explain ... | head`): stop quietly, as other
+        # commands do, and keep Python from complaining about the closed pipe at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE: what a shell reports for a command whose reader left
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["recall"]:
         return _recall_fast(argv[1:])
     parser = build_parser()

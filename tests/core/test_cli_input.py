@@ -67,3 +67,24 @@ def test_options_before_or_after_the_command(home: Path, project: Path) -> None:
     before = run_cli(home, "--project", str(project), "call", "memory_save", '{"title": "Before", "body": "x"}')
     after = run_cli(home, "call", "memory_save", '{"title": "After", "body": "y"}', "--project", str(project))
     assert json.loads(before.stdout)["layer"] == json.loads(after.stdout)["layer"] == "project"
+
+
+@pytest.mark.parametrize("args", [("recall", "--explain", "--message", "how do we deploy to staging"), ("call", "memory_search", '{"query": "deploy"}')])
+def test_10_a_reader_that_leaves_early_gets_no_traceback(home: Path, project: Path, mem, args: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §10 (no traceback for something the user did): `lingshu recall --explain … | head`
+    closes the pipe before the command is done writing; it stops quietly with the shell's code for
+    a closed pipe."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO, cli_env
+
+    for i in range(30):
+        mem.save(f"Deploy step {i} for staging", f"Run make ship-{i} after the staging deploy.")
+    proc = subprocess.Popen([sys.executable, "-m", "lingshu_tui.cli", *args, "--project", str(project)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=cli_env(home), cwd=REPO)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err

@@ -250,6 +250,16 @@ def test_15_a_title_word_many_notes_hold_names_no_note(home, project, mem) -> No
     assert _recalled(home, project, "how does revenuecat work") == ["Payments go through RevenueCat"]
 
 
+def test_15_a_related_word_in_a_title_names_the_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases): one word of a prompt whose related word stands in a note's title names
+    that note as the word itself would ("downtime" for a note titled on outages); a translation
+    does not (see the Chinese test), and a prompt about nothing the notes hold stays quiet."""
+    _other_notes(mem)
+    mem.save("Outages are handled in incident.io", "Open an incident first; the incident lead posts updates every 30 minutes.")
+    assert _recalled(home, project, "what do we do when the whole site has downtime?") == ["Outages are handled in incident.io"]
+    assert _recalled(home, project, "what time is it in Tokyo") == []
+
+
 def test_15_chinese_words_with_an_english_name_in_common_are_one_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (Chinese; core/glossary.py): 发版 and 发布 are both "release", so a question that
     says one finds the note that says the other."""
