@@ -16,7 +16,7 @@ from tests.core.tiny_model import build
 
 SHIP = ("Production rollout", "Deploys go out through the release pipeline once the smoke checks pass.")
 BACKUP = ("Postgres snapshots", "The database is snapshotted nightly; a snapshot can be restored in ten minutes.")
-PARAPHRASE = "how do we ship to customers"  # no word in common with either note
+PARAPHRASE = "how does it get to customers"  # no word in common with either note, nor a related one
 
 
 @pytest.fixture(scope="module")
