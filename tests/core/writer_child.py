@@ -62,16 +62,20 @@ def reader(home: str, project: str, stop: str) -> None:
 
     seen: dict[str, int] = {}
     while not Path(stop).exists():
+        # A busy answer is counted with the call that got it and what it said, for whoever must find out why.
         s = dispatch("memory_search", {"query": "crash note"}, home=home, project=project)
-        seen[s["status"]] = seen.get(s["status"], 0) + 1
+        key = s["status"] if s["status"] != "busy" else f"busy(search: {s.get('message', '')})"
+        seen[key] = seen.get(key, 0) + 1
         for hit in s.get("results", [])[:2]:
             r = dispatch("memory_read", {"id": hit["id"]}, home=home, project=project)
-            seen[r["status"]] = seen.get(r["status"], 0) + 1
+            key = r["status"] if r["status"] != "busy" else f"busy(read: {r.get('message', '')})"
+            seen[key] = seen.get(key, 0) + 1
         try:
             recall(open_workspace(home, project), "crash note body", session_id="reader")
             seen["recall"] = seen.get("recall", 0) + 1
-        except Busy:
-            seen["busy"] = seen.get("busy", 0) + 1
+        except Busy as err:
+            key = f"busy(recall: {err.message})"
+            seen[key] = seen.get(key, 0) + 1
     print(" ".join(f"{k}={v}" for k, v in sorted(seen.items())), flush=True)
 
 
