@@ -124,7 +124,8 @@ _LONGEST = max(len(w) for w in ZH_EN)
 # missing timeout, "charged twice" for idempotency), one group per line. A general list of the
 # trade's vocabulary, not drawn from any prompt set; a word with several everyday senses ("down",
 # "page", "key") is left out. Search counts a related word as another form of the term, at the
-# weight of a translation, and only to widen a page the prompt's own words leave short.
+# weight of a translation, only to widen a page the prompt's own words leave short; unlike a
+# translation, a related word in a note's title names the note.
 RELATED: tuple[str, ...] = (
     # delivery
     "deploy deployment release ship shipping rollout",
