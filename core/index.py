@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "11"
+SCHEMA = "12"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 CACHE_KIB = 512
 _HEAD = b'{"checksum":"'
@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS terms(term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WI
 CREATE TABLE IF NOT EXISTS archive(id TEXT PRIMARY KEY, updated TEXT, json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reads(id TEXT PRIMARY KEY, last_read TEXT, count INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS verdicts(key TEXT PRIMARY KEY, id TEXT, unsafe TEXT);
+CREATE INDEX IF NOT EXISTS verdicts_id ON verdicts(id);
 """
 
 
@@ -352,6 +353,7 @@ def rebuild(conn: _Conn, ref: Any, state: dict[str, Any]) -> None:
             db.execute("DELETE FROM terms")
             for rec in state["records"].values():
                 _insert(db, rec)
+            db.execute("DELETE FROM verdicts WHERE id NOT IN (SELECT id FROM records)")
             if conn.meta("archiveGeneration") != str(state.get("archiveGeneration", 0)) or conn.meta("schema") != SCHEMA:
                 db.execute("DELETE FROM archive")
                 # A cold file whose record is still live belongs to a change in flight: not archived yet.
@@ -397,6 +399,9 @@ def apply(ref: Any, base: dict[str, Any], new: dict[str, Any], archived: dict[st
             for rid in old.keys() | cur.keys():
                 if old.get(rid) is not cur.get(rid):
                     _delete(db, rid)
+                    # A verdict was on the card as it was: the saver sets the new one after this,
+                    # and one that left the layer keeps none (the table would grow with history).
+                    db.execute("DELETE FROM verdicts WHERE id=?", (rid,))
                     if rid in cur:
                         _insert(db, cur[rid])
             for rid, stub in archived.items():

@@ -125,10 +125,11 @@ _JOINED = {
     ("lock", "out"): "lockout", ("hot", "fix"): "hotfix", ("time", "zone"): "timezone", ("web", "hook"): "webhook",
     ("data", "set"): "dataset", ("check", "out"): "checkout", ("sign", "off"): "signoff", ("hand", "off"): "handoff",
     ("work", "flow"): "workflow", ("down", "time"): "downtime", ("up", "time"): "uptime", ("road", "map"): "roadmap",
+    ("screen", "reader"): "screenreader",
 }
 _PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
 _VERBS = "|".join(sorted({a for a, _ in _JOINED}))
-_JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting|ped)?\s+({_PARTICLES})\b")
+_JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting|ped)?\s+({_PARTICLES})s?\b")
 
 
 def _joined(m: re.Match[str]) -> str:

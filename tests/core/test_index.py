@@ -234,3 +234,31 @@ def test_16_the_hook_trusts_the_index_its_writer_left_without_reading_the_layer(
     path.write_bytes(encode(with_checksum({k: v for k, v in state.items() if k != "checksum"})))
     cards, opened = _hook(home, project, "how do we publish")
     assert cards == ["Ship with make publish"] and opened >= 1
+
+
+def test_16_scan_verdicts_leave_with_their_records(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 16 (costs that do not grow with age): recall keeps the safety scan's verdict on each
+    card beside the index; a record that is archived or edited takes its old verdict with it (a new
+    note's saver, or the next recall, sets the new one), so the table holds the live cards, not the
+    layer's whole history."""
+    import contextlib
+    import sqlite3
+
+    keep = mem.save("Deploys go through ArgoCD", "Sync the app after merging.")["id"]
+    gone = mem.save("Staging resets nightly", "Seed data comes from fixtures/.")["id"]
+    db_path = layer_file(home, project).parent / index.INDEX
+
+    def verdicts() -> dict[str, int]:
+        with contextlib.closing(sqlite3.connect(db_path)) as db:
+            return dict(db.execute("SELECT id, count(*) FROM verdicts GROUP BY id").fetchall())
+
+    assert verdicts() == {keep: 1, gone: 1}
+    assert mem("memory_forget", {"id": gone})["committed"]
+    assert verdicts() == {keep: 1}
+    assert mem.save("Deploys go through ArgoCD", "Sync the app after merging; prune old images weekly.", id=keep)["committed"]
+    assert verdicts() == {}
+    from tests.conftest import run_cli
+
+    recalled = run_cli(home, "recall", "--format", "json", "--project", str(project), "--message", "how do deploys go through argocd")
+    assert [c["id"] for c in json.loads(recalled.stdout)["cards"]] == [keep]
+    assert verdicts() == {keep: 1}
