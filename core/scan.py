@@ -452,6 +452,8 @@ _INJECTION_SOURCES = (
     r"\b(tasks?|sessions?|commits?|responses?|answers?|replies|changes?|runs?|requests?|prompts?|messages?|commands?|builds?|pushes|deploys?)\b"
     r"|\b(every time|whenever|each time|whatever|no matter what)\b[^.\n]{0,30}\b(you|the (agent|assistant|model|ai|user|human))\b"
     r"|\balways (run|execute|pipe|call|do)\b)[^.\n]{0,60}\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b",
+    # (a rule against it, "不要把 token 贴到日志里", is the opposite)
+    r"(?<!不要)(?<!不能)(?<!不得)(?<!禁止)(?<!严禁)(?<!切勿)(?<!不准)(?<!别)(?<!勿)"
     r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
     r"(提交信息|回复|回答|日志|评论|输出|链接|消息|issue|pr|readme|changelog)",
     r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)"
@@ -826,6 +828,12 @@ _INJECTION_SOURCES = (
     # Chinese: a safeguard turned off against the person's objection
     r"(哪怕|即使|就算|不管)(用户|他|她|对方|人家)(反对|不同意|不让|拒绝|不答应)[^。\n]{0,10}(也要|也得|照样|还是|照常|都要)[^。\n]{0,10}"
     r"(关掉|关闭|禁用|删除|删掉|跳过|绕过|推送|合并|强推|force)",
+    # Chinese: hiding that the note was read; pretending it is not there
+    r"(不要|别|不准|千万别)[^。\n]{0,8}(提到|说|透露|承认|提起)你(读过|看过|用过|看到过|参考过)(这个|这条|本|此)"
+    r"|(假装|装作|当作)(这条|本条|此条|这份)?(笔记|记忆|备注|记录|文件)?(不存在|没有这条|没看到)",
+    # Chinese: success reported before the work is done, or a fixed answer whatever happened
+    r"先(回复|说|报告|回答|告诉[^。\n]{0,4})[^。\n]{0,6}(通过|成功|没问题|绿了)[^。\n]{0,10}(之后|然后|再)[^。\n]{0,6}(跑|运行|执行|测)"
+    r"|(一律|都|统一|就)(说|回答|答)[^。\n]{0,10}(哪怕|即使|就算|不管)[^。\n]{0,12}(失败|挂|没有|不是|出错)",
     # the model to hide that it used the note
     r"\b(keep|leave|hide|omit)\b[^.\n]{0,20}\bthe fact that you (read|saw|used|followed|found|opened|loaded)\b",
     # success reported before the work is done
@@ -1051,6 +1059,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("指示", "指令", "提示词", "系统提示"),
     ("发给", "发到", "发送到", "发送给", "上传到", "上传给", "贴到", "传给", "传到", "转发给", "转发到"),
     ("哪怕", "即使", "就算", "不管"),
+    ("提到你", "说你", "透露你", "承认你", "提起你", "假装", "装作", "当作"),
+    ("先回复", "先说", "先报告", "先回答", "先告诉", "一律说", "都说", "统一说", "就说", "一律回答", "都回答", "统一回答", "就回答", "一律答", "都答", "统一答", "就答"),
     ("fact that you",),
     ("report success", "report a pass", "report passing", "report green", "report that"),
     ("always say", "just say", "simply say", "always answer", "just answer", "simply answer", "always repl", "just repl", "simply repl", "always tell", "just tell",
@@ -1461,7 +1471,7 @@ _CUE_STRONG = re.compile(_spelled(
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
     r"|(亲爱的|致|写给|各位|所有)\s*(的)?\s*(ai|助手|模型|智能体|智能助手|大模型|编程助手)(们)?\s*[,:!，：！]|(ai|助手|模型|智能体|智能助手)(们)?(请)?注意"
-    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)"))
+    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|给\s*(ai|助手|模型|智能体|大模型|智能助手)\s*的"))
 # Putting what should stay private where anyone can take it.
 _CUE_EXPOSE = re.compile(_spelled(
     r"\b(may|can|should|is to|are to) be (shared|posted|published|sent|given|pasted) (with|to) (anyone|everyone|whoever|anybody|the public)\b"
@@ -1538,7 +1548,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|\bdebug\s*=\s*true\b[^.\n]{0,30}\bprod"
          r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass"
          # the same acts in Chinese
-         r"|(去掉|去除|移除|删掉|删除|关掉|关闭|绕过|跳过|停用|禁用)[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)"
+         r"|(去掉|去除|移除|删掉|删除|关掉|关闭|绕过|跳过|停用|禁用)[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全审计|审计|安全扫描|钩子|证书校验)"
          r"|把[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)[^，。；\n]{0,4}(去掉|去除|移除|删掉|删除|关掉|关闭|停用|禁用)"
          r"|(停掉|关停|关掉|停止|下线)[^，。；\n]{0,6}生产(集群|环境|服务|数据库)|生产(集群|环境|服务)[^，。；\n]{0,4}(停掉|关停|关掉)"
          r"|(把|将)[^，。；\n]{0,10}(预发|线上|生产|正式)?(环境)?的?数据库(删|清空|drop)"
@@ -1563,7 +1573,7 @@ _CUE_NOASK = re.compile(_spelled(
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
     r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
     r"|\bstop (asking|checking|confirming)( first)? before (running|executing|deleting|pushing|merging|changing|installing|applying)\b"
-    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问"))
+    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问|(不要|别|不用|无需|不必)再(问|询问|请示|征求)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段内容|这段话|此条|本条|这份文档|本文档"))
 # "This file takes precedence over .editorconfig" is how config files are documented: a file that
 # outranks something is a claim on the model only when what it outranks is rules or a person.
@@ -1580,7 +1590,8 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"|\bjust report success\b|\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
-    r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"))
+    r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
+    r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation)|"
@@ -1638,7 +1649,8 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
+    "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
     "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
@@ -1695,8 +1707,9 @@ def _all(text: str, word: str) -> list[int]:
 
 
 # (a dot inside a path or file name, "~/.aws/", ends no clause)
-_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$"
-                       r"|(不要|别|不能|不得|严禁|禁止|不准|不可以|切勿|勿|不许)[^，。；,;\n]{0,12}$")
+_NEGATION_ZH_SOURCE = r"(不要|别|不能|不得|严禁|禁止|不准|不可以|切勿|勿|不许)[^，。；,;\n]{0,12}$"
+_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$|" + _NEGATION_ZH_SOURCE)
+_NEGATION_ZH = re.compile(_NEGATION_ZH_SOURCE)
 
 
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
@@ -1721,7 +1734,12 @@ def _cue_sentence(sentence: str) -> bool:
             text = sentence
             if pattern in (_CUE_BYPASS, _CUE_SECRET) and _SCOPED.search(sentence) and not has(_CUE_DANGER):
                 text = _UNASKED.sub(" ", sentence)
-            found[pattern] = bool(pattern.search(text))
+            if pattern is _CUE_BYPASS:
+                # "不要跳过确认" forbids the bypass it names (Chinese only: the English forms are
+                # phrased so that a negation before them is part of the order).
+                found[pattern] = any(m.group().isascii() or not _NEGATION_ZH.search(text, 0, m.start()) for m in pattern.finditer(text))
+            else:
+                found[pattern] = bool(pattern.search(text))
         return found[pattern]
 
     agent = has(_CUE_AGENT)
