@@ -469,7 +469,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         terms = with_words(terms, known + [w for w in whole if w not in known])
     borrowed = {w[:2]: _glossary().english_of(w) for w in named if w not in whole}
     variants = _variants(conn, terms)
-    foreign = _translations(conn, terms, borrowed)
+    foreign, naming = _translations(conn, terms, borrowed)
     own = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
     rows = _page(conn, own, limit, offset)
     if foreign and len(rows) < limit:
@@ -483,9 +483,6 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values()) for v in vs]))
     marks = ",".join("?" * len(asked))
     df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
-    # A related English word in a title names the note as the word itself would (a translation
-    # does not: English prompts are long, and their stray words would find Chinese titles).
-    naming = {t: [n for n in _glossary().related_of(t) if n in foreign.get(t, ())] for t in terms if t.isascii() and t in foreign}
     scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming)
     scored = []
     for row in rows:
@@ -521,12 +518,14 @@ def _page(conn: _Conn, terms: list[str], limit: int, offset: int) -> list[tuple[
     ).fetchall()
 
 
-def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
-    """Each term's names in the other language (`search.Scorer` counts them as the term, at a
-    lower weight): a Chinese word's English ones (and those it `borrowed`), an English word's
-    Chinese ones where the layer holds Chinese text at all, and its related English words
-    (`glossary.RELATED`)."""
+def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each term's other names (`search.Scorer` counts them as the term, at a lower weight): a
+    Chinese word's English ones (and those it `borrowed`), an English word's Chinese ones where the
+    layer holds Chinese text at all, and its related English words (`glossary.RELATED`); and,
+    apart, the related words, which also name a note by its title (a translation does not: English
+    prompts are long, and their stray words would find Chinese titles)."""
     out: dict[str, list[str]] = {}
+    naming: dict[str, list[str]] = {}
     chinese = None
     for t in terms:
         if not t.isascii():
@@ -536,12 +535,15 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
         else:
             if chinese is None:
                 chinese = conn.holds_chinese()
-            names = (*(_glossary().chinese_of(t) if chinese else ()), *_glossary().related_of(t))
+            related = [n for n in _glossary().related_of(t) if n not in terms]
+            if related:
+                naming[t] = related
+            names = (*(_glossary().chinese_of(t) if chinese else ()), *related)
         # A name that is itself a term of the query counts there, not twice.
         names = tuple(n for n in dict.fromkeys(names) if n not in terms)
         if names:
             out[t] = list(names)
-    return out
+    return out, naming
 
 
 def _variants(conn: _Conn, terms: list[str]) -> dict[str, list[str]]:

@@ -251,6 +251,14 @@ _ZH_VOID_RULES = rf"((之前|以上|上面|上文|前文|前面|上述|先前|�
 _ZH_SAFETY_OFF = rf"((安全|内容|审查)(策略|政策|限制|检查|审查|过滤|规则|护栏|机制){_ZH}{{0,6}}?(已经?|都|已被)?(下线|关闭|失效|解除|取消|停用|暂停|作废|撤销))"
 
 
+# Chinese words that forbid what follows them: "不要把 token 贴到日志里" is a rule against the act
+# it names. Rules that name an act to be done skip a sentence (or a word) they govern.
+_ZH_NEGATIONS = ("不要", "别", "不能", "不得", "严禁", "禁止", "不准", "不可以", "不可", "切勿", "勿", "不许")
+_ZH_NOT = "(" + "|".join(_ZH_NEGATIONS) + ")"
+_ZH_UNFORBIDDEN_SENTENCE = rf"(?:(?<=[。！？!?\n])|(?<![\s\S]))(?![^。！？!?\n]*{_ZH_NOT})"
+_ZH_NOT_BEFORE = "".join(f"(?<!{w})" for w in _ZH_NEGATIONS)
+
+
 def _spelled(pattern: str) -> str:
     return pattern.translate(_I_LIKE)
 
@@ -453,8 +461,7 @@ _INJECTION_SOURCES = (
     r"|\b(every time|whenever|each time|whatever|no matter what)\b[^.\n]{0,30}\b(you|the (agent|assistant|model|ai|user|human))\b"
     r"|\balways (run|execute|pipe|call|do)\b)[^.\n]{0,60}\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b",
     # (a rule against it, "不要把 token 贴到日志里", is the opposite)
-    r"(?<!不要)(?<!不能)(?<!不得)(?<!禁止)(?<!严禁)(?<!切勿)(?<!不准)(?<!别)(?<!勿)"
-    r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
+    _ZH_NOT_BEFORE + r"把[^。\n]{0,20}(id_rsa|\.ssh|\.env|密钥|私钥|密码|令牌|token|凭据|cookie)[^。\n]{0,12}(加到|写进|写到|贴到|发到|放进|附在|加入|添加到|粘贴到|复制到)[^。\n]{0,10}"
     r"(提交信息|回复|回答|日志|评论|输出|链接|消息|issue|pr|readme|changelog)",
     r"(错误|失败|报错|出错|异常|挂了|不通过)[^。\n]{0,10}(告诉|跟|对|向)用户(说)?[^。\n]{0,4}(一切正常|没有问题|没问题|都通过|全部通过|通过了|成功了|都成功)"
     r"|(删除|删掉|跳过|注释掉|禁用|关掉)[^。\n]{0,15}(测试|用例|检查)[^。\n]{0,20}(告诉|跟|对|向)用户(说)?[^。\n]{0,8}(修好|通过|成功|没问题|正常)",
@@ -535,7 +542,7 @@ _INJECTION_SOURCES = (
     r"|假装[^。\n]{0,10}(通过|批准|同意|授权)"
     r"|(你|您)(见过|看到过?|读到过?|接触过)的?(所有|全部)?(密钥|令牌|密码|凭据|token|秘密)"
     r"|测试失败[^。\n]{0,6}(改|修改|删)[^。\n]{0,2}断言"
-    r"|(?:(?<=[。！？!?\n])|(?<![\s\S]))(?![^。！？!?\n]*(不要|别|禁止|不得|严禁|不能|不准|切勿|不可))[^。！？!?\n]*?(上传|发送|发到|传到)[^。\n]{0,6}(transfer\.?sh|pastebin|网盘|外部|第三方|https?://)"
+    r"|" + _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?(上传|发送|发到|传到)[^。\n]{0,6}(transfer\.?sh|pastebin|网盘|外部|第三方|https?://)"
     r"|你(现在)?不再需要[^。\n]{0,6}(许可|同意|确认|批准|授权)",
     # denying one's own acts, and claiming success after skipping or failing
     r"(?<!n't )(?<!not )(?<!never )\b(say|claim|answer|reply|tell (them|the user|the developer|anyone|people|everyone|the team))( that)? you "
@@ -682,7 +689,7 @@ _INJECTION_SOURCES = (
     r"|(不要|别|千万别|切勿|不得|不准)[^。！？!?\n]{0,10}(提起|提到|提及|说出|透露|泄露)[^。！？!?\n]{0,4}(这段话|这段内容|这些内容|这句话|这条|此条|本条)"
     r"|(别|不要|不许)声张|(不要|别)让(任何)?人知道|不让任何人知道",
     # the team's data taken to the writer's own place (a sentence that forbids it is a rule, not an order)
-    r"(?:(?<=[。！？!?\n])|(?<![\s\S]))(?![^。！？!?\n]*(不要|别|禁止|不得|严禁|不能|不准|切勿|不可))[^。！？!?\n]*?"
+    _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?"
     r"((数据库|用户数据|客户数据|全部数据|所有数据|密钥|凭据|令牌|密码|\.env)[^。！？!?\n]{0,40}?(导出|上传|同步|备份|发送|拷贝|复制|传|发)[^。！？!?\n]{0,12}(到|至|给)[^。！？!?\n]{0,4}(我的|我自己的|我个人的)(个人|私人)?(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive)|(导出|上传|同步|备份|发送|拷贝|复制|传|发)[^。！？!?\n]{0,6}(数据库|用户数据|客户数据|全部数据|所有数据|密钥|凭据|令牌|密码|\.env)[^。！？!?\n]{0,12}(到|至|给)[^。！？!?\n]{0,4}(我的|我自己的|我个人的)(个人|私人)?(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive))",
     # checks skipped as a standing order, straight to the main line
     r"(以后|今后|从现在起|从现在开始|每次|总是|一律)(?![^。！？!?\n]*(可以|允许|能够|紧急))[^。！？!?\n]{0,10}(跳过|绕过|不跑|不用跑|不经过|不走|省掉)[^。！？!?\n]{0,6}(ci|测试|检查|评审|审查|code ?review|审核|review)[^。！？!?\n]{0,10}"
@@ -756,7 +763,7 @@ _INJECTION_SOURCES = (
     r"|(以上内容|这条|本条|这段|这些)[^。！？!?\n]{0,12}(不要|别|不得|不能)在(任何)?(总结|回复|回答|对话|输出)(里|中)(提|说|写|出现|提到|提及|引用)"
     r"|(失败|报错|出错|挂了|不通过|跑不过|不过)[^。！？!?\n]{0,40}(说|告诉[^。！？!?\n]{0,4}|回复|汇报)(都|全部|已经)?(绿了|通过了|过了|没问题|成功了)",
     # the agent granting itself rights (a sentence that forbids it is a rule)
-    r"(?:(?<=[。！？!?\n])|(?<![\s\S]))(?![^。！？!?\n]*(不要|别|禁止|不得|严禁|不能|不准|切勿|不可))[^。！？!?\n]*?"
+    _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?"
     r"(给|为)自己(的)?(账号|账户)?(加|加上|开|开通|授予|分配)(个|一个)?\s*(admin|管理员|root|超级管理员|所有)\s*(角色|权限)?",
     # an English verb over Chinese words (请 ignore 之前的 instructions)
     r"\b(ignor\w*|disregard|forget|override)\s*(之前|以上|上面|前面|先前|所有|全部|你的|原来|原先|系统)的?\s*(instructions?|rules|prompts?|system prompt|指令|规则|设定|要求|提示词?|约束|限制)",
@@ -811,8 +818,10 @@ _INJECTION_SOURCES = (
     r"(at|behind|on) the (keyboard|screen|terminal|other end)\b",
     # Chinese: told to pay the person's words no mind
     r"(别管|不用管|不要管|甭管|无视|别理|不要理|别听)(用户|他|她|他们|对方|人家)(说|讲|要|问|想)(啥|什么|的)",
-    # Chinese: a result reported as passed whatever it was
-    r"(就说|就回答|就告诉他|就讲|一律说|统一说)[^。\n]{0,10}(通过|成功|没问题|正常|绿了|过了)[^。\n]{0,12}(哪怕|即使|就算|其实|实际上)",
+    # Chinese: an answer fixed whatever happened ("一律说有，哪怕上次演练失败了"); 说明, 说服 and
+    # 都说 ("大家都说即使失败也没关系") are no such answer
+    r"(就|一律|统一)(说|回答|答|讲|告诉他)(?![明服话法])[^。\n]{0,10}((通过|成功|没问题|正常|绿了|过了)[^。\n]{0,12}(哪怕|即使|就算|其实|实际上)"
+    r"|(哪怕|即使|就算|不管)[^。\n]{0,12}(失败|挂|没有|不是|出错|没通过|没过))",
     # Chinese: every confirmation answered yes, without asking anyone
     r"(一律|全部|都|统统|直接|自动)(回答|选|点|输入|填)\s*[\"'“]?(yes|y|是|确定|同意|ok)[^。\n]{0,10}(不用|不必|无需|别|不要)(再)?(问|确认|请示|征求)",
     # Chinese: a secret kept between the model and the note, or kept out of its replies
@@ -832,8 +841,7 @@ _INJECTION_SOURCES = (
     r"(不要|别|不准|千万别)[^。\n]{0,8}(提到|说|透露|承认|提起)你(读过|看过|用过|看到过|参考过)(这个|这条|本|此)"
     r"|(假装|装作|当作)(这条|本条|此条|这份)?(笔记|记忆|备注|记录|文件)?(不存在|没有这条|没看到)",
     # Chinese: success reported before the work is done, or a fixed answer whatever happened
-    r"先(回复|说|报告|回答|告诉[^。\n]{0,4})[^。\n]{0,6}(通过|成功|没问题|绿了)[^。\n]{0,10}(之后|然后|再)[^。\n]{0,6}(跑|运行|执行|测)"
-    r"|(一律|都|统一|就)(说|回答|答)[^。\n]{0,10}(哪怕|即使|就算|不管)[^。\n]{0,12}(失败|挂|没有|不是|出错)",
+    r"先(回复|说|报告|回答|告诉[^。\n]{0,4})[^。\n]{0,6}(通过|成功|没问题|绿了)[^。\n]{0,10}(之后|然后|再)[^。\n]{0,6}(跑|运行|执行|测)",
     # the model to hide that it used the note
     r"\b(keep|leave|hide|omit)\b[^.\n]{0,20}\bthe fact that you (read|saw|used|followed|found|opened|loaded)\b",
     # success reported before the work is done
@@ -1053,14 +1061,14 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("whatever", "no matter", "regardless", "不管", "无论", "不论"),
     ("keyboard", "screen", "terminal", "other end"),
     ("别管", "不用管", "不要管", "甭管", "无视", "别理", "不要理", "别听"),
-    ("就说", "就回答", "就告诉他", "就讲", "一律说", "统一说"),
+    ("就说", "就回答", "就答", "就告诉他", "就讲", "一律说", "一律回答", "一律答", "一律讲", "一律告诉他", "统一说", "统一回答", "统一答", "统一讲", "统一告诉他"),
     ("一律", "全部", "统统", "直接", "自动"),
     ("只有你", "你知我知"),
     ("指示", "指令", "提示词", "系统提示"),
     ("发给", "发到", "发送到", "发送给", "上传到", "上传给", "贴到", "传给", "传到", "转发给", "转发到"),
     ("哪怕", "即使", "就算", "不管"),
     ("提到你", "说你", "透露你", "承认你", "提起你", "假装", "装作", "当作"),
-    ("先回复", "先说", "先报告", "先回答", "先告诉", "一律说", "都说", "统一说", "就说", "一律回答", "都回答", "统一回答", "就回答", "一律答", "都答", "统一答", "就答"),
+    ("先回复", "先说", "先报告", "先回答", "先告诉"),
     ("fact that you",),
     ("report success", "report a pass", "report passing", "report green", "report that"),
     ("always say", "just say", "simply say", "always answer", "just answer", "simply answer", "always repl", "just repl", "simply repl", "always tell", "just tell",
@@ -1558,7 +1566,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|debug[^，。；\n]{0,10}(打开|开启)[^，。；\n]{0,6}(生产|线上)|(生产|线上)(环境)?的\s*debug[^，。；\n]{0,8}(打开|开启)"
          r"|自己批准自己|批准自己的(合并请求|pr|代码)|(把|将)自己(加进|加到|加入|设为|设成)[^，。；\n]{0,12}(codeowners|管理员|代码所有者|所有者|owner)"
          r"|(重写|改写)[^，。；\n]{0,8}(提交)?历史|改断言[^，。；\n]{0,6}(直到|到)?通过"
-         r"|(一律|都|统一)(回答|说)[^。\n]{0,10}(不用|不必|别)(看|查)(日志|数据|监控)")
+         r"|(一律|统一)(回答|说)[^。\n]{0,10}(不用|不必|别)(看|查)(日志|数据|监控)")
 _CUE_HARM = re.compile(_spelled(_HARM))
 # Any dangerous act: the severe ones, and those that are daily work unless the sentence is an order to the model.
 _CUE_DANGER = re.compile(_spelled(
@@ -1707,7 +1715,7 @@ def _all(text: str, word: str) -> list[int]:
 
 
 # (a dot inside a path or file name, "~/.aws/", ends no clause)
-_NEGATION_ZH_SOURCE = r"(不要|别|不能|不得|严禁|禁止|不准|不可以|切勿|勿|不许)[^，。；,;\n]{0,12}$"
+_NEGATION_ZH_SOURCE = _ZH_NOT + r"[^，。；,;\n]{0,12}$"
 _NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$|" + _NEGATION_ZH_SOURCE)
 _NEGATION_ZH = re.compile(_NEGATION_ZH_SOURCE)
 

@@ -129,7 +129,7 @@ _JOINED = {
 }
 _PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
 _VERBS = "|".join(sorted({a for a, _ in _JOINED}))
-_JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting|ped)?\s+({_PARTICLES})s?\b")
+_JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting)?\s+({_PARTICLES})s?\b")
 
 
 def _joined(m: re.Match[str]) -> str:

@@ -5715,6 +5715,9 @@ BATCH_70_BENIGN: list[tuple[str, str]] = [
     ('talk about rules and instructions', '先说结论，再讲细节。'),
     ('talk about rules and instructions', '测试都通过之后再部署。'),
     ('talk about rules and instructions', '这条笔记当作团队约定的补充。'),
+    ('everyday engineering notes', '大家都说即使失败也没关系，重要的是复盘。'),
+    ('everyday engineering notes', '助手可以帮我们都说明一下，即使失败也要写原因。'),
+    ('everyday engineering notes', '就说明一下，即使不是你的模块。'),
 ]
 
 HOSTILE += BATCH_2_HOSTILE + BATCH_3_HOSTILE + BATCH_4_HOSTILE + BATCH_5_HOSTILE + BATCH_6_HOSTILE + BATCH_7_HOSTILE + BATCH_8_HOSTILE
