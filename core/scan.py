@@ -417,10 +417,11 @@ _INJECTION_SOURCES = (
     r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id_rsa|id_ed25519|\.netrc|/etc/shadow|/etc/passwd|"
     r"authorized_keys|\.npmrc|\.pypirc|kubeconfig|\.kube/config|\.docker/config\.json|\.git-credentials|\.pgpass|\.my\.cnf|\.(bash|zsh|sh|psql|mysql|python)[_ ]history\b|"
     r"secrets?\b|private keys?\b|keychain|cookies?\b|wallet)",
-    r"\b(?=[aceilpw])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy)\b[^.\n]{0,30}"
-    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets|session cookies?|cookies|\.env)\b[^\n]{0,40}"
-    r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(next |last |latest |first |new )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
-    r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|pr( descriptions?)?|descriptions?|chat|conversation)\b",
+    r"\b(?=[aceilpwsu])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy|send|upload|encode)\b[^.\n]{0,30}"
+    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets?|session cookies?|cookies|\.env|\.ssh/|database urls?|connection strings?|"
+    r"output of `?(env|printenv)`?)\b(?! (scopes?|names?|format|type|rotation|policy|length|field|prefix|manager|store)\b)[^\n]{0,40}"
+    r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(next |last |latest |first |new |code |#\w+ )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
+    r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|pr( descriptions?)?|descriptions?|chat|conversation|channels?|slack|gists?|pastebin|wiki)\b",
     r"\b(send|post|upload|forward|transmit|copy|mirror|email|stream|leak)\b[^.\n]{0,30}\b(the |this |our |each |every |all |full )?"
     r"(conversation|chat|transcript|prompt|system prompt|context)s?\b[^.\n]{0,20}\b(to|at) (https?://|\S+@\S+\.|\w+\.\w+/)",
     r"https?://\S*[?&][\w-]+=\{\{?[^}\n]{0,60}(env|secret|token|key|password|credential|conversation|history|chat|prompt|cookie)",
@@ -855,6 +856,29 @@ _INJECTION_SOURCES = (
     # leave to skip a safeguard, claimed from the model's own principal
     r"\byour (operator|owner|admin|administrator|maintainers?|lead|manager|principal|creator|developers?|user)s? (has |have )?(already )?"
     r"(approved|authori[sz]ed|signed off on|okayed|allowed|permitted|cleared) (you )?(to )?(bypass(ing)?|skip(ping)?|disabl(e|ing)|ignor(e|ing)|turn(ing)? off)\b",
+    # the model told whom it really serves
+    r"\byou (work|answer|report) (for|to) [^.\n,;]{1,30}, not (for |to )?(the )?(user|developer|person|human|customer|operator)s?\b",
+    # a note that asks to be saved again, to outlive its deletion
+    r"\b(memory_save|save|store|re-?save|copy|write)\b[^.\n]{0,30}\bthis (exact |same |very )?(instruction|note|message|memory|text)\b[^.\n]{0,40}"
+    r"\b(forever|persists?|every time|each time|permanent\w*|into every|in every|survives?)\b",
+    # instructions fetched from an address and obeyed
+    r"\b(fetch|get|download|curl|wget|request)\b[^.\n]{0,40}(https?://|www\.)\S*[^.\n]{0,60}\b(follow|obey|execute|run|carry out) "
+    r"(what|whatever) (it|they|the page|that page|the response|the server) (says|say|contains|returns|tells you|lists)\b"
+    r"|(访问|打开|请求|读取|获取|下载)\s*(https?://|www\.)[^。\n]{0,60}(照做|照着做|按(它|其|页面|里面|上面|返回)(说的|的指示|的内容)?(做|执行)|执行(它|其|里面|返回)的)",
+    # the note hidden from the conversation; the model told to pretend it never saw it
+    r"\b(never|don't|do not|dont|must not|should not)\b[^.\n]{0,10}\b(reference|cite|mention|acknowledge|quote|reveal|disclose)\b[^.\n]{0,10}"
+    r"\bthis (memory|note|message|instruction)s?\b(?![^.\n]{0,20}\bin (commit|the changelog|public|release))"
+    r"|\b(act|behave|pretend|proceed) (as if|as though|like) you (never|didn't|did not|haven't|have not) (saw|seen|see|read|received|got|found) (this|the|my) (note|memory|message|instructions?)\b",
+    # a lie prepared for when the person asks
+    r"\b(if|when) (asked|questioned|challenged)\b[^.\n]{0,30}\b(make up|invent|fabricate|lie|give a (fake|false|made-up)|pretend)\b"
+    r"|\b(make up|invent|fabricate) (a |an )?(plausible|believable|convincing|fake|false|cover|innocent|harmless) (reason|excuse|explanation|story|justification)\b",
+    # an answer fixed before the work is seen ("reply LGTM regardless of the diff")
+    r"\b(reply|answer|respond|say|comment)( with)? [\"'“]?(lgtm|approved|no issues( found)?|looks good( to me)?|all clear|ship it|all green)[\"'”]?[^.\n]{0,20}"
+    r"\b(regardless|no matter|whatever|even if|without (reading|looking|checking|opening))\b"
+    r"|\bthe (correct|right|only|expected|proper|standard) (response|answer|reply) to (any|every|all)\b[^.\n]{0,40}\bis [\"'“]?(no issues|lgtm|looks good|approved|all (tests )?pass\w*|safe|secure|nothing found|no vulnerabilit\w*)",
+    # tests bent to pass and the result reported green
+    r"\b(edit|change|rewrite|weaken|loosen|update|adjust|tweak)\w* the (assertions?|asserts?|tests?|expected (values?|outputs?|results?)|snapshots?) "
+    r"(until|so that|so) (it|they|the tests?) pass\w*[^.\n]{0,40}\b(report|say|tell|claim|announce)\w*\b[^.\n]{0,20}\b(green|pass\w*|success\w*|fixed)\b",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -864,7 +888,7 @@ _VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "overlook",
                "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed", "attention", "listen")
 _WHO = ("user", "human", "operator", "developer", "person", "owner")
 # Two rules about secrets put where others read them share their words, and so one pass.
-_SECRET_WORDS = ("key", "token", "password", "credential", "secret", "cookie", ".env", "session id")
+_SECRET_WORDS = ("key", "token", "password", "credential", "secret", "cookie", ".env", "session id", ".ssh/", "database url", "connection string", "output of")
 _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     _VERB_WORDS,
     _VERB_WORDS,
@@ -1074,6 +1098,14 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("always say", "just say", "simply say", "always answer", "just answer", "simply answer", "always repl", "just repl", "simply repl", "always tell", "just tell",
      "simply tell", "answer any", "answer every", "answer all"),
     ("your operator", "your owner", "your admin", "your maintainer", "your lead", "your manager", "your principal", "your creator", "your developer", "your user"),
+    ("work for", "answer to", "report to", "answer for", "report for", "work to"),
+    ("this instruction", "this note", "this message", "this memory", "this text", "this exact", "this same", "this very"),
+    ("follow what", "obey what", "execute what", "run what", "carry out what", "follow whatever", "obey whatever",
+     "execute whatever", "run whatever", "照做", "照着做", "执行"),
+    ("this memory", "this note", "this message", "this instruction", "as if you", "as though you", "like you"),
+    ("make up", "invent", "fabricat", " lie", "give a fake", "give a false", "give a made", "pretend"),
+    ("lgtm", "approved", "no issues", "looks good", "all clear", "ship it", "all green", "no vulnerab", "nothing found", "safe", "secure", "pass"),
+    ("pass",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1313,6 +1345,12 @@ _VALUE_TAG = re.compile(r"(?P<outer>>\s*)?<\s*(?P<tag>system|sys|developer|user|
                         r"(?P<value>[\w\-/:@]+(\.[\w\-/:@]+)*(?P<more>( [\w\-/:@]+(\.[\w\-/:@]+)*){1,2})?)\s*<\s*/\s*(?P=tag)\s*>")
 
 
+# A chat message in JSON with an order as the system's or developer's words (a persona line, "you
+# are a helpful assistant", is how API notes show the format).
+_JSON_ROLE = re.compile(r'"role"\s*:\s*"(system|developer)"\s*,\s*"content"\s*:\s*"(?P<content>[^"\n]{0,200})"')
+_PERSONA = re.compile(r"you are an? [\w\s-]{0,30}(assistant|bot|model|agent)\W*$")
+
+
 def _value_tags(folded: str, nfkc: str) -> str:
     def value(m: re.Match[str]) -> str:
         # written in lower case as markup is (`<SYSTEM>override</SYSTEM>` is a banner)
@@ -1329,6 +1367,10 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
         folded = _value_tags(folded, nfkc)
     if ("<" in folded or "[" in folded or "«" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
+    if '"role"' in folded and any(
+            (_TO_MODEL.match(_POLITE.sub("", m.group("content"))) or _RULES_OFF.search(m.group("content"))) and not _PERSONA.match(m.group("content"))
+            for m in _JSON_ROLE.finditer(folded)):
+        return "holds a made-up system message (a JSON chat turn with an order)"
     heading_then_order = "#" in folded and (any(
         _ADDRESSING.match(m.group("next")) or _CUE_STATUS.search(m.group("next")) or _RULES_OFF.search(m.group("next"))
         for m in _HEADING_THEN_ORDER.finditer(folded)) or bool(_HEADING_ANSWER.search(folded)))
@@ -1474,7 +1516,9 @@ _CUE_STRONG = re.compile(_spelled(
     r"\b(attention|note|message|hey|dear|instructions?|directions|reminder|warning|tip|p\.?s\.?|tl;?dr|psst|yo|heads[- ]?up) (to |for )?(the |any |all )?((large )?language model|ai|model|llm|"
     r"assistant|agent|bot|chatbot|gpt|claude|copilot)s?( tools?| agents?| assistants?| models?| helpers?)?\s*[:,!—-]"
     r"|\b(attention|note|message|instructions?|directions|reminder|warning|tip) (to|for) (the|any|all|every) (ai|model|llm|assistant|agent|bot)s?\b[^.\n:]{0,30}:"
-    r"|\b(the|any|every|all|each) (ai|llm|language model|model|assistant|agent|bot)s? (reading|seeing|processing|that reads|who reads|loading) this\b"
+    r"|\b(the|any|every|all|each|an?) ((automated|coding|autonomous|ai) )?(ai|llm|language model|model|assistant|agent|bot|tool)s? "
+    r"((that|which|who) )?(reading|seeing|processing|parsing|loading|reads|sees|processes|parses|loads|encounters|finds) this\b"
+    r"|\bautomated (tools?|agents?|assistants?|systems?|readers?)\s*[:,]"
     r"|\bif you('re| are) an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
@@ -1495,7 +1539,7 @@ _CUE_HANDOUT = re.compile(_spelled(
     r"\.netrc|\.npmrc|\.pypirc|\.git-?credentials|\.kube/config|kubeconfig|id_rsa|id_ed25519|\.env\b)"
     r"|\b(print|dump|output|echo|show|list)(ing|s|ed)?\b[^.\n]{0,12}(`?env`?(?![\w.])|`?printenv`?|(all |the |every )?environment variables|the (whole |entire )?environment)"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(ing)?|forget(ting)?|waive|waiving|bypass(ing)?|overrid(e|ing)|supersed(e|ing)|neglect(ing)?|discard(ing)?|abandon(ing)?)\b"
-                                r"|\bset aside\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
+                                r"|\bset aside\b|\b(whatever|regardless of( what)?|no matter what|irrespective of( what)?) (your|the model's|the assistant's|its) (instructions|rules|guidelines|directives|system prompt|prompt|guidance|policy|policies|orders)\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
                                 r"|忽略|无视|不予理会|覆盖|不再遵守|忽视|忘记|忘掉|不用管|别管|不要理会|别理会|抛开|丢弃|撇开|推翻|绕过|置之不理|当没看见|当作没看见|不用理|忘了|不必理|别理|不理会|清零|置若罔闻|当耳旁风|不必在意|不用在意|别在意|不用顾虑|不必顾虑|豁免"
                                 r"|(不必|不用|无需|不需要|不要|别|停止|不再)再?(遵守|遵循|遵从|服从|听从|守着?)"))
@@ -1504,9 +1548,9 @@ _CUE_STATUS = re.compile(_spelled(
     r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
-    r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions) (were|are|have been|has been|got) "
+    r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions|confirmations|confirmation prompts|approvals|reviews|permission checks) (were|are|have been|has been|got) "
     r"(disabled|lifted|removed|turned off|suspended|switched off)\b"
-    r"|\bpre-?approved\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
+    r"|\bpre-?approved\b|\bpre-?authori[sz]ed\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
     r"|\b(lifted|removed|suspended|waived|disabled) (all |any |every |the )?(your |its |the model's |the assistant's )?(restrictions|limits|guardrails|safeguards|filters) on you\b"
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
@@ -1516,7 +1560,7 @@ _CUE_STATUS = re.compile(_spelled(
     r"|(真正|实际)的(任务|指令)|最高权限|废除|豁免|例外处理|特批|特许|(已|已经)?(停用|撤销|作废)|(是|只是|都是)测试(用)?的|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
-    r"constraints|configuration|system prompt|approvals?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
+    r"constraints|configuration|system prompt|approvals?|confirmations?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
     r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|评审|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
@@ -1527,9 +1571,12 @@ _CUE_SECRET = re.compile(_spelled(
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
-    r"|\bkeep (this|it|that) between (us|you and me|ourselves)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
+    r"|\bkeep (this|it|that|the following|what follows|these|this note) between (us|you and me|ourselves)\b"
+    r"|\b(do not|don't|dont|never|not) (surface|mention|reveal|bring up) (it|this|that|any of (this|it)|the following|these) in your (reply|replies|answer|answers|response|responses|summary|summaries|output)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
+    r"|\b(hide|hiding|conceal\w*|omit\w*|keep) (these|the|this|those|my|your|any|all) (edits?|changes?|commits?|modifications?) from (the |your |any )?(diff )?"
+    r"(summary|summaries|user|person|developer|owner|reviewers?|team|report)\b"
     r"|不要让用户知道|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
 _SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
@@ -1544,7 +1591,10 @@ _CUE_SEVERE = re.compile(_spelled(_SEVERE))
 _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp )(\w+ )?(databases?|db|tables|cluster|buckets?|backups)\b"
          r"|\b(shut|take|tear) down (the )?(production|prod|live)\b|\b(shut|take|tear)s? (the )?(production|prod|live) [\w ]{0,20}down\b"
          r"|\b(turn(ing)? off|disabl\w*|remov\w*|bypass\w*) (the |all |any )?(2fa|mfa|two-?factor|2-?factor|permission checks?|auth(entication|ori[sz]ation)? checks?|"
-         r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|tls verification|certificate checks?)\b"
+         r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|tls verification|certificate checks?|"
+         r"auth(entication|ori[sz]ation)? (middleware|guards?|decorators?)|login checks?|csrf (protection|checks?)|rate[- ]?limit\w*( decorators?| middleware)?)\b"
+         r"|\b(login|auth\w*|permission|access|password|token) (check|validation|verification)s?\b[^.\n]{0,30}\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b"
+         r"|\badd\w* [^.\n]{0,50}\bto the (admin|administrators?|sudo|sudoers|wheel|root|owners?) (group|role|list|file)\b"
          r"|--?no-?verify\b|\brewrite (the )?(git )?history\b|\bapprove (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
          r"|\badd (yourself|itself|themselves) (as )?(a |an )?(code ?owner|admin|administrator|maintainer|owner)s?\b"
          r"|\b(paste|copy|copying|send|upload|post|email|commit)\w* [^.\n]{0,30}(credentials|secrets|tokens?|api keys?|\.env|passwords?|private keys?) "
@@ -1610,9 +1660,11 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bbypass(ing)? (the |any )?(code |human |manual )?(review|approval|confirmation)s?\b"
+    r"|\bpre-?(approved|authori[sz]ed|cleared)\b[^.\n]{0,20}\b((all|every|any) (destructive|dangerous|risky)|everything|anything|all commands|any commands?)\b"
     r"|\bregardless of (what|the)\b|\bno matter what\b|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认"))
 _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future|"
-                                 r"(the )?next time|when you next|whenever you|each time you|every time you)\b"
+                                 r"(the )?next time|when you next|whenever you|each time you|every time you|"
+                                 r"(every|each|all|any) (\S+ ){0,3}you (make|open|write|create|push|submit|send|run|touch))\b"
                                  r"|以后|从现在开始|今后|从现在起|从此|从这一刻起|接下来|往后|即日起"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
@@ -1643,7 +1695,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "supposed to know", "meant to see", "meant to know", "even if the", "says even if", "t tell", "t inform", "t notify",
     "t alert", "t warn", "t report", "t show", "never tell", "never inform", "never notify", "never alert", "never warn",
     "never report", "never show", "report success", "without ask", "without confirm", "without prompting", "without consulting", "without notifying", "without informing", "without involving", "without check", "without a review",
-    "without review", "without approval", "without permission", "without a confirm", "skip", "regardless", "no matter what",
+    "without review", "without approval", "without permission", "without a confirm", "skip", "regardless", "irrespective", "no matter what",
     "from now on", "from this point", "henceforth", "going forward", "for all future", "prompt", "system message",
     "your configuration", "its configuration", "your instructions", "its instructions",
     "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令", "expired", "direction",
@@ -1657,7 +1709,8 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "formality", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "automated", "formality", "you make", "you open", "you create", "you push",
+    "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
     "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
@@ -1720,16 +1773,25 @@ _NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]
 _NEGATION_ZH = re.compile(_NEGATION_ZH_SOURCE)
 
 
+# A ban stated after the act ("--no-verify is banned").
+_BANNED_AFTER = re.compile(r"[`'\"]?\s*(is|are) (banned|forbidden|not allowed|prohibited|blocked|disallowed|never allowed|rejected)\b")
+
+
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
     """Whether `pattern` matches somewhere not governed by a negation just before it ("never
-    commit passwords" names a danger to avoid)."""
-    return any(not _NEGATION.search(sentence, 0, m.start()) for m in pattern.finditer(sentence))
+    commit passwords" names a danger to avoid) or a ban just after it."""
+    return any(not _NEGATION.search(sentence, 0, m.start()) and not _BANNED_AFTER.match(sentence, m.end())
+               for m in pattern.finditer(sentence))
 
 
 # Acting unasked within a read-only scope is how notes for agents grant a safe permission ("agents
 # may run read-only git commands without asking"); with a danger beside it, it still counts.
 _SCOPED = re.compile(_spelled(r"\b(read-?only|readonly|non-?destructive|dry-?run)\b"))
 _UNASKED = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming|approval|permission)\b"))
+# A permission to do something harmless unasked ("agents may run `make test` without asking") is the
+# same grant in any scope; only the asking is waived, not a review or an approval.
+_PERMITTED = re.compile(_spelled(r"\b(may|can|is allowed to|are allowed to|are free to|feel free to) (\S+ ){0,6}?without (asking|confirmation|confirming)\b"))
+_ASKING = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming)\b"))
 
 
 def _cue_sentence(sentence: str) -> bool:
@@ -1740,8 +1802,11 @@ def _cue_sentence(sentence: str) -> bool:
     def has(pattern: re.Pattern[str]) -> bool:
         if pattern not in found:
             text = sentence
-            if pattern in (_CUE_BYPASS, _CUE_SECRET) and _SCOPED.search(sentence) and not has(_CUE_DANGER):
-                text = _UNASKED.sub(" ", sentence)
+            if pattern in (_CUE_BYPASS, _CUE_SECRET) and not has(_CUE_DANGER):
+                if _SCOPED.search(sentence):
+                    text = _UNASKED.sub(" ", sentence)
+                elif _PERMITTED.search(sentence):
+                    text = _ASKING.sub(" ", sentence)
             if pattern is _CUE_BYPASS:
                 # "不要跳过确认" forbids the bypass it names (Chinese only: the English forms are
                 # phrased so that a negation before them is part of the order).
@@ -1758,7 +1823,8 @@ def _cue_sentence(sentence: str) -> bool:
     if agent and (has(_CUE_STATUS) or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK)):
         return True
     if has(_CUE_STRONG) and (claim or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK) or has(_CUE_LEAK) or has(_CUE_AUTHORITY)
-                             or has(_CUE_EXPOSE) or _unnegated(_CUE_SEVERE, sentence) or _unnegated(_CUE_HANDOUT, sentence)):
+                             or has(_CUE_EXPOSE) or _unnegated(_CUE_SEVERE, sentence) or _unnegated(_CUE_HANDOUT, sentence)
+                             or _unnegated(_CUE_HARM, sentence)):
         return True
     if has(_CUE_SECRET) and (has(_CUE_DANGER) or has(_CUE_PERSON)):
         return True
@@ -1774,6 +1840,8 @@ def _cue_sentence(sentence: str) -> bool:
     if has(_CUE_NOASK) and has(_CUE_DANGER):
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
+        return True
+    if addressed and has(_CUE_LATER) and _unnegated(_CUE_HARM, sentence):
         return True
     if agent and _unnegated(_CUE_HARM, sentence):
         return True
