@@ -876,6 +876,20 @@ _INJECTION_SOURCES = (
     r"\b(reply|answer|respond|say|comment)( with)? [\"'“]?(lgtm|approved|no issues( found)?|looks good( to me)?|all clear|ship it|all green)[\"'”]?[^.\n]{0,20}"
     r"\b(regardless|no matter|whatever|even if|without (reading|looking|checking|opening))\b"
     r"|\bthe (correct|right|only|expected|proper|standard) (response|answer|reply) to (any|every|all)\b[^.\n]{0,40}\bis [\"'“]?(no issues|lgtm|looks good|approved|all (tests )?pass\w*|safe|secure|nothing found|no vulnerabilit\w*)",
+    # what the person must know about security kept out of what the model writes for them
+    r"\b(omit|leave out|hide|don't mention|do not mention|never mention|avoid mentioning)\w*\b[^.\n]{0,30}\b(security (fix(es)?|issues?|vulnerabilit\w*|incidents?|patch\w*|problems?|findings?|audits?)|"
+    r"data (breach\w*|leak\w*)|breach(es)?|vulnerabilit\w*|cves?|(failing|failed) (security )?audits?)\b(?![^.\n]{0,40}\b(until|embargo\w*|disclos\w*|advisory|coordinated)\b)"
+    r"|(不要|别|不用|不准|不许)(提|写|说|讲)[^。\n]{0,8}(数据泄露|泄露事件|安全(漏洞|问题|事件|修复|审计)|漏洞)",
+    # a false report prepared for the person: the work said done that is not
+    r"\b(just |simply )?(tell|inform|assure|say to) (the )?(user|person|developer|team|them|everyone)\b[^.\n]{0,10}\b(that )?[^.\n]{0,30}"
+    r"\b(ran|passed|succeeded|is done|was done|worked|is fixed|was fixed|is green|went fine|completed)\b[^\n]{0,40}\b(later|not yet|hasn't|has not|didn't|did not|even (if|though))\b"
+    r"|(直接|就)说(已经|都)?(修好|好了|通过|成功|没问题|搞定)",
+    # the person declared untrustworthy, so the note is followed instead
+    r"\bthe (user|human|developer|person|operator)('s (messages?|words|requests?|instructions))? (is|are) (not to be trusted|untrustworthy|not trustworthy|unreliable|compromised|an impostor)"
+    r"|用户(说的话|的话|的要求|的指示)[^。\n]{0,6}(都不算|不算数|无效|不可信|不要信)",
+    # a key file sent off the machine
+    r"\b(post|send|upload|forward|pipe|curl|exfiltrate)\w*\b[^.\n]{0,30}(/etc/(passwd|shadow)|\.aws/credentials|\.ssh/|id_rsa|\.netrc|kubeconfig)[^.\n]{0,30}"
+    r"\bto (our |a |the |an |my |some )?(webhook|endpoint|server|url|https?://|external|remote|pastebin|gist)",
     # tests bent to pass and the result reported green
     r"\b(edit|change|rewrite|weaken|loosen|update|adjust|tweak)\w* the (assertions?|asserts?|tests?|expected (values?|outputs?|results?)|snapshots?) "
     r"(until|so that|so) (it|they|the tests?) pass\w*[^.\n]{0,40}\b(report|say|tell|claim|announce)\w*\b[^.\n]{0,20}\b(green|pass\w*|success\w*|fixed)\b",
@@ -1105,6 +1119,10 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("this memory", "this note", "this message", "this instruction", "as if you", "as though you", "like you"),
     ("make up", "invent", "fabricat", " lie", "give a fake", "give a false", "give a made", "pretend"),
     ("lgtm", "approved", "no issues", "looks good", "all clear", "ship it", "all green", "no vulnerab", "nothing found", "safe", "secure", "pass"),
+    ("security", "breach", "leak", "vulnerab", "cve", "audit", "泄露", "漏洞", "安全"),
+    ("ran", "passed", "succeeded", "done", "worked", "fixed", "green", "went fine", "completed", "修好", "好了", "通过", "成功", "没问题", "搞定"),
+    ("trusted", "trustworthy", "unreliable", "compromised", "impostor", "不算", "无效", "不可信", "不要信"),
+    ("/etc/", ".aws/", ".ssh/", "id_rsa", ".netrc", "kubeconfig"),
     ("pass",),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
@@ -1519,6 +1537,7 @@ _CUE_STRONG = re.compile(_spelled(
     r"|\b(the|any|every|all|each|an?) ((automated|coding|autonomous|ai) )?(ai|llm|language model|model|assistant|agent|bot|tool)s? "
     r"((that|which|who) )?(reading|seeing|processing|parsing|loading|reads|sees|processes|parses|loads|encounters|finds) this\b"
     r"|\bautomated (tools?|agents?|assistants?|systems?|readers?)\s*[:,]"
+    r"|\b(reminder|note|message|fyi|heads[- ]?up|tip|warning|attention|psa)\b[^:.\n]{0,40}\b(models?|ai|assistants?|agents?|bots?|llms?)\b[^:.\n]{0,30}:"
     r"|\bif you('re| are) an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
@@ -1535,7 +1554,7 @@ _CUE_EXPOSE = re.compile(_spelled(
 # The files where a machine keeps its logins, read or handed on, and the whole environment printed:
 # everyday work alone, and an order to the model once a note speaks to it ("never print env" is a rule).
 _CUE_HANDOUT = re.compile(_spelled(
-    r"\b(read|open|cat|share|send|upload|post|paste|copy|print)\b[^.\n]{0,40}(\.config/gh/hosts\.?yml|\.docker/config\.?json|\.aws/credentials|"
+    r"\b(read|open|cat|share|send|upload|post|paste|copy|print)s?\b[^.\n]{0,40}(/etc/(passwd|shadow)|\.config/gh/hosts\.?yml|\.docker/config\.?json|\.aws/credentials|"
     r"\.netrc|\.npmrc|\.pypirc|\.git-?credentials|\.kube/config|kubeconfig|id_rsa|id_ed25519|\.env\b)"
     r"|\b(print|dump|output|echo|show|list)(ing|s|ed)?\b[^.\n]{0,12}(`?env`?(?![\w.])|`?printenv`?|(all |the |every )?environment variables|the (whole |entire )?environment)"))
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(ing)?|forget(ting)?|waive|waiving|bypass(ing)?|overrid(e|ing)|supersed(e|ing)|neglect(ing)?|discard(ing)?|abandon(ing)?)\b"
@@ -1550,7 +1569,9 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
     r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions|confirmations|confirmation prompts|approvals|reviews|permission checks) (were|are|have been|has been|got) "
     r"(disabled|lifted|removed|turned off|suspended|switched off)\b"
-    r"|\bpre-?approved\b|\bpre-?authori[sz]ed\b|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
+    r"|\bpre-?approved\b|\bpre-?authori[sz]ed\b|\bpriority override\b"
+    r"|\b(secrets?|keys?|tokens?|passwords?|credentials)\b[^.\n]{0,30}\b(are|is) not (sensitive|secret|confidential|private)\b"
+    r"|(密钥|令牌|密码|凭据)[^。\n]{0,10}(不算|不是|并非)敏感|\bwithout (any )?limits\b|\bunrestricted\b|\bmaintenance mode\b|\brestrictions (are )?lifted\b"
     r"|\b(lifted|removed|suspended|waived|disabled) (all |any |every |the )?(your |its |the model's |the assistant's )?(restrictions|limits|guardrails|safeguards|filters) on you\b"
     r"|\b(higher|highest|top) priority\b|\btakes? precedence\b|\byou can trust\b|\byou (now )?(have|has) (been given |been granted )?(full )?permission\b"
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
@@ -1563,7 +1584,7 @@ _CUE_RULES = re.compile(_spelled(
     r"constraints|configuration|system prompt|approvals?|confirmations?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
     r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|评审|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
-    r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
+    r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\bno need to (mention|report|tell (anyone|the user)|flag|bring (it|this) up)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
     r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
     r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
@@ -1577,7 +1598,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|\b(hide|hiding|conceal\w*|omit\w*|keep) (these|the|this|those|my|your|any|all) (edits?|changes?|commits?|modifications?) from (the |your |any )?(diff )?"
     r"(summary|summaries|user|person|developer|owner|reviewers?|team|report)\b"
-    r"|不要让用户知道|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
+    r"|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)[^。\n]{0,4}(报错|错误|失败|问题)|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
 _SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
@@ -1595,7 +1616,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"auth(entication|ori[sz]ation)? (middleware|guards?|decorators?)|login checks?|csrf (protection|checks?)|rate[- ]?limit\w*( decorators?| middleware)?)\b"
          r"|\b(login|auth\w*|permission|access|password|token) (check|validation|verification)s?\b[^.\n]{0,30}\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b"
          r"|\badd\w* [^.\n]{0,50}\bto the (admin|administrators?|sudo|sudoers|wheel|root|owners?) (group|role|list|file)\b"
-         r"|--?no-?verify\b|\brewrite (the )?(git )?history\b|\bapprove (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
+         r"|--?no-?verify\b|\brewrite (the )?(git )?history\b|\b(approve|merge|self-merge) (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
          r"|\badd (yourself|itself|themselves) (as )?(a |an )?(code ?owner|admin|administrator|maintainer|owner)s?\b"
          r"|\b(paste|copy|copying|send|upload|post|email|commit)\w* [^.\n]{0,30}(credentials|secrets|tokens?|api keys?|\.env|passwords?|private keys?) "
          r"(into|to|in) (the )?(tickets?|issues?|readme|chat|slack|pastebin|logs?|public|wiki)\b"
@@ -1629,16 +1650,16 @@ _CUE_DANGER = re.compile(_spelled(
 _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
-    r"|\bno need to (ask|confirm|check|wait)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
+    r"|\bno need to (ask|confirm|check|wait)\b|\bno longer (ask|asks|confirm|confirms|check with|wait for)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
     r"|\bstop (asking|checking|confirming)( first)? before (running|executing|deleting|pushing|merging|changing|installing|applying)\b"
-    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问|(不要|别|不用|无需|不必)再(问|询问|请示|征求)"))
+    r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b|不用征求|无需征求|不必征求|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问|(不要|别|不用|无需|不必)再(问|询问|请示|征求)|(不用|无需|不必|不需要)(跟|和|向)(人|用户|任何人|别人|我们|团队)(确认|商量|请示|说)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段内容|这段话|此条|本条|这份文档|本文档"))
 # "This file takes precedence over .editorconfig" is how config files are documented: a file that
 # outranks something is a claim on the model only when what it outranks is rules or a person.
 _CUE_THIS_NOTE = re.compile(_spelled(r"\bthis (note|memory|message|record)\b|这条记忆|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段话"))
 _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|comes? first(?! (in|on|among|when|for|alphabetically|by))|"
                                      r"takes? precedence|says? even if|(primary|main|only|real|new) (instruction set|instructions|directives?))\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
-                                     r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
+                                     r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming (directly |straight )?from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
                                      r"|高于|只听|优先级最高|最高优先级|优先于|凌驾于|覆盖一切|(听|照|按)(我)?这条|以(这条|本条|此条)为准|听我的|真正的(上级|主人)|只服从|唯一的上级"))
 # Weaker than the secrecy words: keeping something from the person is an everyday rule between people
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
@@ -1653,7 +1674,7 @@ _CUE_WITHHOLD = re.compile(_spelled(
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation)|"
-    r"ci|(the )?checks|(the )?tests|running (the )?tests)\b"
+    r"ci|(the )?checks|(the )?tests|running (the )?tests|(the |any )?([\w-]+ ){1,2}(checks?|gates?|reviews?|approvals?))\b"
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
@@ -1701,7 +1722,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令", "expired", "direction",
     "stop follow", "stop obey", "stop apply", "stop respect", "stop hono", "quit follow", "no need to", "never ask", "t ask",
     "not ask", "stop asking", "without check", "without confirm", "without wait", "不用征求", "无需征求", "不必征求", "不经", "不用问",
-    "不用确认", "无需确认", "无需用户", "context", "conversation", "chat history",
+    "不用确认", "无需确认", "确认", "无需用户", "context", "conversation", "chat history",
     "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
     "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose",
     "required", "needed", "necessary", "from this moment", "starting now", "as of now", "permission", "suspended", "paused", "revoked", "t let", "never let", "let on", "tracks", "traces", "history", "不留痕迹", "bother",
@@ -1709,7 +1730,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "automated", "formality", "you make", "you open", "you create", "you push",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
     "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
