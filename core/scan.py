@@ -1288,7 +1288,7 @@ _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\
 _HEADING_ROLE = re.compile(rf"(^|[.!?:]\s+)\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
 # A heading that is nothing but a role in capitals opens a fake turn; "## System design" is a title.
 _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
-_CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b"
+_CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
 _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
@@ -1307,7 +1307,7 @@ _HEADING_ZH = re.compile(r"(^|\n)\s*#{1,6}\s*(系统|助手|开发者|系统提�
 _TAG_ZH = re.compile(r"<\s*/?\s*(系统|系统提示|系统消息|系统通知|系统指令|助手|开发者|用户|用户指令|指令)\s*>")
 # A fenced role heading ("===== 系统 =====") over a line that orders the model.
 _FENCED_ZH = re.compile(r"[=#*~\-]{2,}\s*(系统|助手|开发者)(消息|提示|指令)?\s*[=#*~\-]{2,}\s*\n\s*(?P<next>[^\n]+)")
-_BRACKET_ROLE_ZH = re.compile(r"[【\[]\s*(系统|助手|开发者)(消息|提示|通知|指令|设定|回复|回答)?\s*[】\]]\s*(?P<rest>[^\n]*)")
+_BRACKET_ROLE_ZH = re.compile(r"[【\[〔〖［「『]\s*(系统|助手|开发者)(消息|提示|通知|指令|设定|回复|回答)?\s*[】\]〕〗］」』]\s*(?P<rest>[^\n]*)")
 _RULES_OFF_ZH = re.compile(r"(安全|规则|限制|检查|审查|过滤|约束)[^。\n]{0,6}(已经|已)?(暂停|解除|取消|关闭|失效|停用|作废)")
 # Words only an order to the model holds ("不要" alone is everyday: "【系统通知】维护期间不要发版").
 _ORDER_ZH = re.compile(r"(你|您|忽略|无视|服从|无条件|最高优先级|优先级最高|(关闭|跳过|取消|禁用|停用)(所有|全部|一切)?的?(确认|检查|审查|审核|安全))")
