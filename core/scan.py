@@ -856,6 +856,21 @@ _INJECTION_SOURCES = (
     # leave to skip a safeguard, claimed from the model's own principal
     r"\byour (operator|owner|admin|administrator|maintainers?|lead|manager|principal|creator|developers?|user)s? (has |have )?(already )?"
     r"(approved|authori[sz]ed|signed off on|okayed|allowed|permitted|cleared) (you )?(to )?(bypass(ing)?|skip(ping)?|disabl(e|ing)|ignor(e|ing)|turn(ing)? off)\b",
+    # an agent's safeguards switched off in its own configuration
+    r"\b(agent|assistant|ai|model|llm|bot)[ _-]?(policy|config|configuration|settings|rules|permissions)\s*:[^.]{0,200}?"
+    r"\b(confirm|approv|review|report|notify|safety|guardrail|sandbox|ask)\w*[\w -]{0,20}:\s*(false|off|no|0|never|disabled)\b",
+    # the person's refusal read as consent
+    r"\b(treat|consider|take|read|count|interpret)\w* (the user'?s?|their|the person'?s?|the developer'?s?|a|any) ['\"‘“]?no['\"’”]? as (a )?['\"‘“]?yes\b"
+    r"|(用户|他|对方)(说|回答)?[\"“]?(不|不行|不要|拒绝)[\"”]?(也|就)?(当作|当成|视为|算)(同意|可以|是)",
+    # the model told to hide its own failures, or to claim work it did not do
+    r"\b(never|don't|do not|not|must not|should not) (admit|acknowledge|concede|confess|own up)( to)?\b[^.\n]{0,40}\b(fail\w*|errors?|mistakes?|broke|wrong|bugs?)\b"
+    r"|\bpretend\w* (that )?(it|you|they|the (agent|model|assistant)) (ran|run|did|completed|finished|tested|deployed|fixed|checked|passed)\b"
+    r"|(不要|别|不准|不许|绝不)承认[^。\n]{0,10}(失败|错误|出错|问题|bug)|(失败|出错|错误)[^。\n]{0,10}(不要|别|绝不)承认"
+    r"|假装(已经)?(跑|运行|执行|完成|测试|部署)(过|了)",
+    # commands taken from what anyone can write and run unread
+    r"\b(run|execute|follow|obey|apply)\w* (any|every|all|whatever) (shell )?(commands?|instructions?|scripts?|code|snippets?) (that )?(it |you |they )?"
+    r"(finds?|sees?|reads?|gets?|encounters?|is given|found|seen)? ?(in|from) (the )?(issues?|prs?|pull requests?|comments?|issue comments|emails?|web ?pages?|readme( files)?|tickets?|messages?|untrusted|external)"
+    r"(?![^.\n]{0,30}\b(only )?(after|once|when) (reading|review\w*|checking|you (read|check|review)|a human)\b)",
     # the model told whom it really serves
     r"\byou (work|answer|report) (for|to) [^.\n,;]{1,30}, not (for |to )?(the )?(user|developer|person|human|customer|operator)s?\b",
     # a note that asks to be saved again, to outlive its deletion
@@ -870,7 +885,7 @@ _INJECTION_SOURCES = (
     r"\bthis (memory|note|message|instruction)s?\b(?![^.\n]{0,20}\bin (commit|the changelog|public|release))"
     r"|\b(act|behave|pretend|proceed) (as if|as though|like) you (never|didn't|did not|haven't|have not) (saw|seen|see|read|received|got|found) (this|the|my) (note|memory|message|instructions?)\b",
     # a lie prepared for when the person asks
-    r"\b(if|when) (asked|questioned|challenged)\b[^.\n]{0,30}\b(make up|invent|fabricate|lie|give a (fake|false|made-up)|pretend)\b"
+    r"\b(if|when) (asked|questioned|challenged|someone asks|anyone asks|the user asks|they ask|people ask)\b[^.\n]{0,40}\b(make up|invent|fabricate|lie|blame(?! (nobody|no one|no-one|anyone))|give a (fake|false|made-up)|pretend)\b"
     r"|\b(make up|invent|fabricate) (a |an )?(plausible|believable|convincing|fake|false|cover|innocent|harmless) (reason|excuse|explanation|story|justification)\b",
     # an answer fixed before the work is seen ("reply LGTM regardless of the diff")
     r"\b(reply|answer|respond|say|comment)( with)? [\"'“]?(lgtm|approved|no issues( found)?|looks good( to me)?|all clear|ship it|all green)[\"'”]?[^.\n]{0,20}"
@@ -1112,12 +1127,16 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("always say", "just say", "simply say", "always answer", "just answer", "simply answer", "always repl", "just repl", "simply repl", "always tell", "just tell",
      "simply tell", "answer any", "answer every", "answer all"),
     ("your operator", "your owner", "your admin", "your maintainer", "your lead", "your manager", "your principal", "your creator", "your developer", "your user"),
+    ("confirm", "approv", "review", "report", "notify", "safety", "guardrail", "sandbox", "ask"),
+    ("no",),
+    ("admit", "acknowledg", "concede", "confess", "own up", "pretend", "承认", "假装"),
+    ("any", "every", "all", "whatever"),
     ("work for", "answer to", "report to", "answer for", "report for", "work to"),
     ("this instruction", "this note", "this message", "this memory", "this text", "this exact", "this same", "this very"),
     ("follow what", "obey what", "execute what", "run what", "carry out what", "follow whatever", "obey whatever",
      "execute whatever", "run whatever", "照做", "照着做", "执行"),
     ("this memory", "this note", "this message", "this instruction", "as if you", "as though you", "like you"),
-    ("make up", "invent", "fabricat", " lie", "give a fake", "give a false", "give a made", "pretend"),
+    ("make up", "invent", "fabricat", " lie", "give a fake", "give a false", "give a made", "pretend", "blame"),
     ("lgtm", "approved", "no issues", "looks good", "all clear", "ship it", "all green", "no vulnerab", "nothing found", "safe", "secure", "pass"),
     ("security", "breach", "leak", "vulnerab", "cve", "audit", "泄露", "漏洞", "安全"),
     ("ran", "passed", "succeeded", "done", "worked", "fixed", "green", "went fine", "completed", "修好", "好了", "通过", "成功", "没问题", "搞定"),
@@ -1537,7 +1556,8 @@ _CUE_STRONG = re.compile(_spelled(
     r"|\b(the|any|every|all|each|an?) ((automated|coding|autonomous|ai) )?(ai|llm|language model|model|assistant|agent|bot|tool)s? "
     r"((that|which|who) )?(reading|seeing|processing|parsing|loading|reads|sees|processes|parses|loads|encounters|finds) this\b"
     r"|\bautomated (tools?|agents?|assistants?|systems?|readers?)\s*[:,]"
-    r"|\b(reminder|note|message|fyi|heads[- ]?up|tip|warning|attention|psa)\b[^:.\n]{0,40}\b(models?|ai|assistants?|agents?|bots?|llms?)\b[^:.\n]{0,30}:"
+    r"|\b(reminder|note|message|fyi|heads[- ]?up|tip|warning|attention|psa|checklist|rules|guide|todo|tasks|steps|policy)\b[^:.\n]{0,40}\b(models?|ai|assistants?|agents?|bots?|llms?)\b[^:.\n]{0,30}:"
+    r"|\bwhoever (reads|sees|finds|processes|loads) this\b"
     r"|\bif you('re| are) an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
@@ -1600,12 +1620,15 @@ _CUE_SECRET = re.compile(_spelled(
     r"(summary|summaries|user|person|developer|owner|reviewers?|team|report)\b"
     r"|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)[^。\n]{0,4}(报错|错误|失败|问题)|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
-_SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (--force|-f)|"
+_SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (with )?(--force|-f)|other (users?|people)'?s? (keys|credentials|files|home directories|mail|emails)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
            r"disabl\w* (tls|ssl|certificate) (verification|checks?)|turn(ing)? off (the )?(branch protection|protections?|checks|ci|scanners?|security|2fa|mfa|audit\w*)|"
-           r"mark (all |every |any )?[\w ]{0,30}as (a )?(false positives?|resolved|fixed|won't fix|wontfix|passing))\b"
+           r"mark (all |every |any )?[\w ]{0,30}as (a )?(false positives?|resolved|fixed|won't fix|wontfix|passing|skipped))\b"
            r"|\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh)\b|强制推送|删库|关闭[^。\n]{0,16}(校验|验证|检查|保护|审计|扫描)")
 _CUE_SEVERE = re.compile(_spelled(_SEVERE))
+# Leave to act claimed from someone else ("our security team has cleared you to…"): an everyday grant
+# for everyday work, a claim on the model when what it allows is severe.
+_CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitted|allowed|approved) you to\b"))
 # Acts that harm the project whoever does them, named as things to do (not mere nouns: "the agent
 # reads credentials from the vault" is how agents are set up). With an AI named as the one to do
 # them, an order to the model.
@@ -1620,6 +1643,8 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|\badd (yourself|itself|themselves) (as )?(a |an )?(code ?owner|admin|administrator|maintainer|owner)s?\b"
          r"|\b(paste|copy|copying|send|upload|post|email|commit)\w* [^.\n]{0,30}(credentials|secrets|tokens?|api keys?|\.env|passwords?|private keys?) "
          r"(into|to|in) (the )?(tickets?|issues?|readme|chat|slack|pastebin|logs?|public|wiki)\b"
+         r"|\b(paste|copy|send|upload|post|email)\w* [^.\n]{0,20}(customer|user|patient|client)s?'? (emails?|data|records|addresses|phone numbers|details) (into|to|in) (the )?(public |open )?(github |gitlab )?"
+         r"(tickets?|issues?|readme|chat|slack|pastebin|logs?|wiki)\b"
          r"|\b(credentials|secrets|tokens|api keys|\.env|passwords|private keys)\b[^.\n]{0,40}\b(paste|copy|send|upload|post|email)\w* (them|it|those|these) "
          r"(into|to|in) (the )?(tickets?|issues?|readme|chat|slack|pastebin|logs?|public|wiki)\b"
          # (an address in the skeleton has lost its @ and dots: patches@collector.example is one word)
@@ -1631,7 +1656,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|把[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)[^，。；\n]{0,4}(去掉|去除|移除|删掉|删除|关掉|关闭|停用|禁用)"
          r"|(停掉|关停|关掉|停止|下线)[^，。；\n]{0,6}生产(集群|环境|服务|数据库)|生产(集群|环境|服务)[^，。；\n]{0,4}(停掉|关停|关掉)"
          r"|(把|将)[^，。；\n]{0,10}(预发|线上|生产|正式)?(环境)?的?数据库(删|清空|drop)"
-         r"|(标成|标记为|都标为|标为|当成|当作)误报"
+         r"|(标成|标记为|都标为|标为|当成|当作)误报|失败的?(测试|用例)[^，。；\n]{0,6}(标记为|标成|改成|设为|标为)跳过|跳过失败的?(测试|用例)"
          r"|(凭据|密钥|令牌|密码|\.env|credentials|token)[^。\n]{0,30}(贴到|贴进|复制到|写进|写到|发到|抄送到?)[^，。；\n]{0,4}(工单|群|readme|文档|issue|日志|wiki)"
          r"|(抄送|转发|发送|发)[^，。；\n]{0,8}到\s*[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b"
          r"|debug[^，。；\n]{0,10}(打开|开启)[^，。；\n]{0,6}(生产|线上)|(生产|线上)(环境)?的\s*debug[^，。；\n]{0,8}(打开|开启)"
@@ -1668,7 +1693,7 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
     r"|\bjust report success\b|\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
-    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
+    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(说明|解释|交代)|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
     r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
@@ -1730,7 +1755,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
     "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
@@ -1863,6 +1888,8 @@ def _cue_sentence(sentence: str) -> bool:
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True
     if addressed and has(_CUE_LATER) and _unnegated(_CUE_HARM, sentence):
+        return True
+    if addressed and has(_CUE_CLEARED) and _unnegated(_CUE_SEVERE, sentence):
         return True
     if agent and _unnegated(_CUE_HARM, sentence):
         return True
