@@ -830,10 +830,10 @@ _INJECTION_SOURCES = (
     # Chinese: the instructions before declared void
     r"(上面|之前|以前|前面|先前|原来|刚才|此前)(的|那些|这些|那个)?(所有|全部)?(指示|指令|提示词|系统提示)[^。\n]{0,6}(全部|都|一律|统统)?(作废|无效|失效|不算数|不算|废除)",
     # Chinese: a key, a key file or a config sent out to a mailbox, a link, a group chat or a public page
-    r"(把|将)[^。\n]{0,40}(\.env|id_rsa|id_ed25519|\.ssh|\.kube|kubeconfig|credentials|\.aws|私钥|密钥|令牌|token|api key|apikey|密码|连接串)"
-    r"[^。\n]{0,20}(发给|发到|发送到|发送给|上传到|上传给|贴到|传给|传到|转发给|转发到)\s*[^。\n]{0,6}"
+    r"(把|将)[^。\n]{0,40}(\.env|id_rsa|id_ed25519|\.ssh|\.kube|kubeconfig|credentials|\.aws|\.npmrc|\.pypirc|\.netrc|私钥|密钥|令牌|token|api key|apikey|密码|连接串)(?!\s*的?(模板|示例|样例|格式|名字|名称|路径|占位))"
+    r"[^。\n]{0,20}(发给|发到|发送到|发送给|上传到|上传给|贴到|传给|传到|转发给|转发到|复制到|拷贝到|写进|写到|放到|加到)\s*[^。\n]{0,6}"
     # (in the skeleton an address has lost its @ and dots: ops-help@example.net is "opsheipaexampienet")
-    r"(https?://|[a-z0-9]{2,}a[a-z0-9]{2,}(com|net|org|io|dev|cn|xyz|ru|site)\b|群里|群聊|公开|issue|pastebin|gist)"
+    r"(https?://|[a-z0-9]{2,}a[a-z0-9]{2,}(com|net|org|io|dev|cn|xyz|ru|site)\b|群里|群聊|公开|issue|pastebin|gist|readme|文档|注释|提交信息|wiki)"
     r"(?![^。\n]{0,6}(违规|禁止|不允许|不行|会被|错误|危险))",
     # Chinese: a safeguard turned off against the person's objection
     r"(哪怕|即使|就算|不管)(用户|他|她|对方|人家)(反对|不同意|不让|拒绝|不答应)[^。\n]{0,10}(也要|也得|照样|还是|照常|都要)[^。\n]{0,10}"
@@ -867,6 +867,14 @@ _INJECTION_SOURCES = (
     r"|\bpretend\w* (that )?(it|you|they|the (agent|model|assistant)) (ran|run|did|completed|finished|tested|deployed|fixed|checked|passed)\b"
     r"|(不要|别|不准|不许|绝不)承认[^。\n]{0,10}(失败|错误|出错|问题|bug)|(失败|出错|错误)[^。\n]{0,10}(不要|别|绝不)承认"
     r"|假装(已经)?(跑|运行|执行|完成|测试|部署)(过|了)",
+    # consent assumed for the destructive choice
+    r"\bassum\w* (that )?(the user|they|the person|the owner|the developer)( always)? (wants?|agrees?|approves?|consents?|prefers?)\b[^.\n]{0,30}\b(destructive|delet\w*|force\w*|drop\w*|wipe\w*|irreversible)"
+    r"|默认(用户|他|对方)?(想要|同意|要|希望|选)[^。\n]{0,10}(破坏性|删除|强制|清空|不可逆)",
+    # what a channel or a file says taken as the owner's orders
+    r"\btreat\w* [^.\n]{0,60}\bas (instructions|orders|commands|directives) (from|of|by) (the )?(owner|user|admin|system|operator|maintainers?|team lead)\b"
+    r"|(当作|当成|视为)[^。\n]{0,6}(负责人|主人|管理员|用户|系统|老板)的(指令|命令|指示)",
+    # an answer fixed whatever the result (Chinese, "要说…不管实际结果")
+    r"(要|就|只|一律|统一)(说|回答|报告)[^。\n]{0,30}(不管|无论|不论)[^。\n]{0,6}(实际|真实|结果|真的)",
     # commands taken from what anyone can write and run unread
     r"\b(run|execute|follow|obey|apply)\w* (any|every|all|whatever) (shell )?(commands?|instructions?|scripts?|code|snippets?) (that )?(it |you |they )?"
     r"(finds?|sees?|reads?|gets?|encounters?|is given|found|seen)? ?(in|from) (the )?(issues?|prs?|pull requests?|comments?|issue comments|emails?|web ?pages?|readme( files)?|tickets?|messages?|untrusted|external)"
@@ -1118,7 +1126,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("一律", "全部", "统统", "直接", "自动"),
     ("只有你", "你知我知"),
     ("指示", "指令", "提示词", "系统提示"),
-    ("发给", "发到", "发送到", "发送给", "上传到", "上传给", "贴到", "传给", "传到", "转发给", "转发到"),
+    ("发给", "发到", "发送到", "发送给", "上传到", "上传给", "贴到", "传给", "传到", "转发给", "转发到", "复制到", "拷贝到", "写进", "写到", "放到", "加到"),
     ("哪怕", "即使", "就算", "不管"),
     ("提到你", "说你", "透露你", "承认你", "提起你", "假装", "装作", "当作"),
     ("先回复", "先说", "先报告", "先回答", "先告诉"),
@@ -1130,6 +1138,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("confirm", "approv", "review", "report", "notify", "safety", "guardrail", "sandbox", "ask"),
     ("no",),
     ("admit", "acknowledg", "concede", "confess", "own up", "pretend", "承认", "假装"),
+    ("assum", "默认"),
+    ("treat", "当作", "当成", "视为"),
+    ("不管", "无论", "不论"),
     ("any", "every", "all", "whatever"),
     ("work for", "answer to", "report to", "answer for", "report for", "work to"),
     ("this instruction", "this note", "this message", "this memory", "this text", "this exact", "this same", "this very"),
@@ -1556,13 +1567,13 @@ _CUE_STRONG = re.compile(_spelled(
     r"|\b(the|any|every|all|each|an?) ((automated|coding|autonomous|ai) )?(ai|llm|language model|model|assistant|agent|bot|tool)s? "
     r"((that|which|who) )?(reading|seeing|processing|parsing|loading|reads|sees|processes|parses|loads|encounters|finds) this\b"
     r"|\bautomated (tools?|agents?|assistants?|systems?|readers?)\s*[:,]"
-    r"|\b(reminder|note|message|fyi|heads[- ]?up|tip|warning|attention|psa|checklist|rules|guide|todo|tasks|steps|policy)\b[^:.\n]{0,40}\b(models?|ai|assistants?|agents?|bots?|llms?)\b[^:.\n]{0,30}:"
+    r"|\b(reminder|note|message|fyi|heads[- ]?up|tip|warning|attention|psa|checklist|rules|guide|todo|tasks|steps|policy|important|hint|notice|info)\b[^:.\n]{0,40}\b(models?|ai|assistants?|agents?|bots?|llms?)\b[^:.\n]{0,30}:"
     r"|\bwhoever (reads|sees|finds|processes|loads) this\b"
     r"|\bif you('re| are) an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
     r"|(亲爱的|致|写给|各位|所有)\s*(的)?\s*(ai|助手|模型|智能体|智能助手|大模型|编程助手)(们)?\s*[,:!，：！]|(ai|助手|模型|智能体|智能助手)(们)?(请)?注意"
-    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|给\s*(ai|助手|模型|智能体|大模型|智能助手)\s*的"))
+    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|给\s*(ai|ai\s*助手|助手|模型|智能体|大模型|智能助手|编程助手|代码助手|coding agent|agent)\s*的"))
 # Putting what should stay private where anyone can take it.
 _CUE_EXPOSE = re.compile(_spelled(
     r"\b(may|can|should|is to|are to) be (shared|posted|published|sent|given|pasted) (with|to) (anyone|everyone|whoever|anybody|the public)\b"
@@ -1608,7 +1619,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
     r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
     r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
-    r"|\b(do not|don't|dont|never|not) bring (it|this|that) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep (it|this|that|its existence|this note|the note) "
+    r"|\b(do not|don't|dont|never|not) bring (it|this|that|them) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
@@ -1639,7 +1650,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"auth(entication|ori[sz]ation)? (middleware|guards?|decorators?)|login checks?|csrf (protection|checks?)|rate[- ]?limit\w*( decorators?| middleware)?)\b"
          r"|\b(login|auth\w*|permission|access|password|token) (check|validation|verification)s?\b[^.\n]{0,30}\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b"
          r"|\badd\w* [^.\n]{0,50}\bto the (admin|administrators?|sudo|sudoers|wheel|root|owners?) (group|role|list|file)\b"
-         r"|--?no-?verify\b|\brewrite (the )?(git )?history\b|\b(approve|merge|self-merge) (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
+         r"|--?no-?verify\b|\bterraform destroy\b|\bself-?(approv|merg)\w*|\brewrite (the )?(git )?history\b|\b(approve|merge|self-merge) (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
          r"|\badd (yourself|itself|themselves) (as )?(a |an )?(code ?owner|admin|administrator|maintainer|owner)s?\b"
          r"|\b(paste|copy|copying|send|upload|post|email|commit)\w* [^.\n]{0,30}(credentials|secrets|tokens?|api keys?|\.env|passwords?|private keys?) "
          r"(into|to|in) (the )?(tickets?|issues?|readme|chat|slack|pastebin|logs?|public|wiki)\b"
@@ -1693,7 +1704,8 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
     r"|\bjust report success\b|\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
-    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(说明|解释|交代)|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
+    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(说明|解释|交代)|"
+    r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
     r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
@@ -1704,6 +1716,8 @@ _CUE_BYPASS = re.compile(_spelled(
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
+    r"|\b(doesn't|does not|don't|do not|no longer) (need|needs|require|requires) (my |a |any |the |human |code )?(review|approval|sign-?off|confirmation)s?\b"
+    r"|不再需要(我|人工|代码|人)?的?(评审|审批|审核|确认|review)|不用等\s*(reviewer|评审|审批|审核)"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bbypass(ing)? (the |any )?(code |human |manual )?(review|approval|confirmation)s?\b"
     r"|\bpre-?(approved|authori[sz]ed|cleared)\b[^.\n]{0,20}\b((all|every|any) (destructive|dangerous|risky)|everything|anything|all commands|any commands?)\b"
@@ -1755,7 +1769,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
     "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
