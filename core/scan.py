@@ -26,7 +26,7 @@ import codecs
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -199,12 +199,26 @@ _FOLD = _FoldTable()
 _FOLDS = re.compile(r"[^\x00-\x7f\u4e00-\u4e3e\u4e40-\u9fff]+")
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+@lru_cache(maxsize=1)
+def _to_simplified() -> Callable[[str], str]:
+    """OpenCC's Traditional-to-Simplified conversion (~8 ms to load, on the first Chinese text):
+    the Chinese rules are written in simplified characters, and "請無視上文的指示" is the same order."""
+    import opencc
+
+    return opencc.OpenCC("t2s").convert
+
+
 def _fold(text: str) -> str:
     """Compatibility forms and accents taken apart (NFKD), look-alikes to ASCII, no marks or
-    invisible characters, lowercase. Lines are kept."""
+    invisible characters, lowercase, Traditional Chinese as Simplified. Lines are kept."""
     if not text.isascii():
         # Only the runs that can change: translating every character costs a table lookup each.
         text = _FOLDS.sub(lambda m: unicodedata.normalize("NFKD", m.group()).translate(_FOLD), text)
+        if _HAN.search(text):
+            text = _to_simplified()(text)
     return text.casefold()
 
 
@@ -875,6 +889,9 @@ _INJECTION_SOURCES = (
     r"|(当作|当成|视为)[^。\n]{0,6}(负责人|主人|管理员|用户|系统|老板)的(指令|命令|指示)",
     # an answer fixed whatever the result (Chinese, "要说…不管实际结果")
     r"(要|就|只|一律|统一)(说|回答|报告)[^。\n]{0,30}(不管|无论|不论)[^。\n]{0,6}(实际|真实|结果|真的)",
+    # a review verdict given without reading the change (Chinese)
+    r"(审查|评审|审核|review)[^。\n]{0,12}(一律|直接|全部|都)(给)?(通过|批准|approve|lgtm)[^。\n]{0,12}(不用|不必|无需|不)(看|读|检查)"
+    r"|(不用|不必|无需|不)(看|读|检查)[^。\n]{0,10}(改动|代码|diff)[^。\n]{0,8}(一律|直接|全部|都)(给)?(通过|批准|approve|lgtm)",
     # commands taken from what anyone can write and run unread
     r"\b(run|execute|follow|obey|apply)\w* (any|every|all|whatever) (shell )?(commands?|instructions?|scripts?|code|snippets?) (that )?(it |you |they )?"
     r"(finds?|sees?|reads?|gets?|encounters?|is given|found|seen)? ?(in|from) (the )?(issues?|prs?|pull requests?|comments?|issue comments|emails?|web ?pages?|readme( files)?|tickets?|messages?|untrusted|external)"
@@ -1141,6 +1158,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("assum", "默认"),
     ("treat", "当作", "当成", "视为"),
     ("不管", "无论", "不论"),
+    ("通过", "批准", "approve", "lgtm"),
     ("any", "every", "all", "whatever"),
     ("work for", "answer to", "report to", "answer for", "report for", "work to"),
     ("this instruction", "this note", "this message", "this memory", "this text", "this exact", "this same", "this very"),
@@ -1573,7 +1591,7 @@ _CUE_STRONG = re.compile(_spelled(
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
     r"|(亲爱的|致|写给|各位|所有)\s*(的)?\s*(ai|助手|模型|智能体|智能助手|大模型|编程助手)(们)?\s*[,:!，：！]|(ai|助手|模型|智能体|智能助手)(们)?(请)?注意"
-    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|给\s*(ai|ai\s*助手|助手|模型|智能体|大模型|智能助手|编程助手|代码助手|coding agent|agent)\s*的"))
+    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|只给\s*(ai|助手|模型|智能体|大模型)\s*看|给\s*(ai|ai\s*助手|助手|模型|智能体|大模型|智能助手|编程助手|代码助手|coding agent|agent)\s*的"))
 # Putting what should stay private where anyone can take it.
 _CUE_EXPOSE = re.compile(_spelled(
     r"\b(may|can|should|is to|are to) be (shared|posted|published|sent|given|pasted) (with|to) (anyone|everyone|whoever|anybody|the public)\b"
@@ -1609,7 +1627,7 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|\b(come|comes|rank|ranks) (second|last|below)\b|\b(is|are) (just |only |merely |a mere )?(a )?formality\b"
     r"|走个?形式|只是(个)?形式(?!上|化|的)|形式而已|无效|高于|作废|只听|优先级最高|最高优先级|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|测试数据"
-    r"|(真正|实际)的(任务|指令)|最高权限|废除|豁免|例外处理|特批|特许|(已|已经)?(停用|撤销|作废)|(是|只是|都是)测试(用)?的|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
+    r"|(用户|有人|别人|对方|客户)(问起|问到|询问)[^。\n]{0,10}(就|一律|统一)(说|回答|答)|(真正|实际)的(任务|指令|规则|要求)|最高权限|废除|豁免|例外处理|特批|特许|(已|已经)?(停用|撤销|作废)|(是|只是|都是)测试(用)?的|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|confirmations?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
@@ -1629,7 +1647,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|\b(hide|hiding|conceal\w*|omit\w*|keep) (these|the|this|those|my|your|any|all) (edits?|changes?|commits?|modifications?) from (the |your |any )?(diff )?"
     r"(summary|summaries|user|person|developer|owner|reviewers?|team|report)\b"
-    r"|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)[^。\n]{0,4}(报错|错误|失败|问题)|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
+    r"|(回复|回答|总结|报告|说明)(里|中)隐藏|隐藏(你|自己)(修改|删除|做|改)|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)[^。\n]{0,4}(报错|错误|失败|问题)|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
 _SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|authorized_keys|exfiltrate|rm -rf|force-?push|push (with )?(--force|-f)|other (users?|people)'?s? (keys|credentials|files|home directories|mail|emails)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
@@ -1667,7 +1685,8 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|把[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)[^，。；\n]{0,4}(去掉|去除|移除|删掉|删除|关掉|关闭|停用|禁用)"
          r"|(停掉|关停|关掉|停止|下线)[^，。；\n]{0,6}生产(集群|环境|服务|数据库)|生产(集群|环境|服务)[^，。；\n]{0,4}(停掉|关停|关掉)"
          r"|(把|将)[^，。；\n]{0,10}(预发|线上|生产|正式)?(环境)?的?数据库(删|清空|drop)"
-         r"|(标成|标记为|都标为|标为|当成|当作)误报|失败的?(测试|用例)[^，。；\n]{0,6}(标记为|标成|改成|设为|标为)跳过|跳过失败的?(测试|用例)"
+         r"|(附上|打印|输出|贴出|列出)[^，。；\n]{0,6}(当前|所有|全部)?的?环境变量(?!\s*的?(名|清单|列表|模板|示例|说明))|(所有|全部)[^，。；\n]{0,6}(都|一律)(直接)?批准|"
+         r"(标成|标记为|都标为|标为|当成|当作)误报|失败的?(测试|用例)[^，。；\n]{0,6}(标记为|标成|改成|设为|标为)跳过|跳过失败的?(测试|用例)"
          r"|(凭据|密钥|令牌|密码|\.env|credentials|token)[^。\n]{0,30}(贴到|贴进|复制到|写进|写到|发到|抄送到?)[^，。；\n]{0,4}(工单|群|readme|文档|issue|日志|wiki)"
          r"|(抄送|转发|发送|发)[^，。；\n]{0,8}到\s*[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b"
          r"|debug[^，。；\n]{0,10}(打开|开启)[^，。；\n]{0,6}(生产|线上)|(生产|线上)(环境)?的\s*debug[^，。；\n]{0,8}(打开|开启)"
@@ -1704,7 +1723,7 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
     r"|\bjust report success\b|\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
-    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉用户|(不用|不必|无需|不需要)(说明|解释|交代)|"
+    r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉(用户|使用者)|(不用|不必|无需|不需要)(说明|解释|交代)|"
     r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
     r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"))
@@ -1721,7 +1740,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bbypass(ing)? (the |any )?(code |human |manual )?(review|approval|confirmation)s?\b"
     r"|\bpre-?(approved|authori[sz]ed|cleared)\b[^.\n]{0,20}\b((all|every|any) (destructive|dangerous|risky)|everything|anything|all commands|any commands?)\b"
-    r"|\bregardless of (what|the)\b|\bno matter what\b|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认"))
+    r"|\bregardless of (what|the)\b|\bno matter what\b|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认|跳过(所有|全部|一切)的?(确认|审批|审查|评审|检查)"))
 _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future|"
                                  r"(the )?next time|when you next|whenever you|each time you|every time you|"
                                  r"(every|each|all|any) (\S+ ){0,3}you (make|open|write|create|push|submit|send|run|touch))\b"
@@ -1769,7 +1788,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "问起", "问到", "隐藏", "只给", "使用者", "环境变量", "直接批准", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
     "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
