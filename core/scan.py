@@ -889,6 +889,14 @@ _INJECTION_SOURCES = (
     r"|(当作|当成|视为)[^。\n]{0,6}(负责人|主人|管理员|用户|系统|老板)的(指令|命令|指示)",
     # an answer fixed whatever the result (Chinese, "要说…不管实际结果")
     r"(要|就|只|一律|统一)(说|回答|报告)[^。\n]{0,30}(不管|无论|不论)[^。\n]{0,6}(实际|真实|结果|真的)",
+    # figures made to look better than they are
+    r"\b(round|bump|inflate|pad|fudge)\w* (the )?(test )?(coverage|metrics?|numbers?|scores?|results?|uptime|sla)( figures?| numbers?)? up\b[^.\n]{0,20}\b(if|when|whenever)\b[^.\n]{0,15}\b(below|lower|under|less)\b"
+    r"|\b(inflate|fudge)\w* (the )?(test )?(coverage|metrics?|numbers?|scores?|results?)\b"
+    r"|(往上凑|凑到|虚报|多报|美化)[^。\n]{0,10}(覆盖率|指标|数据|分数|结果)|(覆盖率|指标|分数)[^。\n]{0,6}(往上凑|凑到|虚报|多报)",
+    # an answer fixed against what the speaker knows is true
+    r"\b(answer|reply to|respond to)\w* (any |all |every )?questions? (about|on|regarding)\b[^.\n]{0,40}\bwith\b[^.\n]{0,30}\b(even though|even if|although|though|regardless)\b"
+    r"|(回答|说)[^。\n]{0,20}[，,]\s*(虽然|尽管)[^。\n]{0,4}(实际上|其实|实际)"
+    r"|你(真正|实际|真实)的(任务|工作|目标|职责)是",
     # a review verdict given without reading the change (Chinese)
     r"(审查|评审|审核|review)[^。\n]{0,12}(一律|直接|全部|都)(给)?(通过|批准|approve|lgtm)[^。\n]{0,12}(不用|不必|无需|不)(看|读|检查)"
     r"|(不用|不必|无需|不)(看|读|检查)[^。\n]{0,10}(改动|代码|diff)[^。\n]{0,8}(一律|直接|全部|都)(给)?(通过|批准|approve|lgtm)",
@@ -919,7 +927,8 @@ _INJECTION_SOURCES = (
     # what the person must know about security kept out of what the model writes for them
     r"\b(omit|leave out|hide|don't mention|do not mention|never mention|avoid mentioning)\w*\b[^.\n]{0,30}\b(security (fix(es)?|issues?|vulnerabilit\w*|incidents?|patch\w*|problems?|findings?|audits?)|"
     r"data (breach\w*|leak\w*)|breach(es)?|vulnerabilit\w*|cves?|(failing|failed) (security )?audits?)\b(?![^.\n]{0,40}\b(until|embargo\w*|disclos\w*|advisory|coordinated)\b)"
-    r"|(不要|别|不用|不准|不许)(提|写|说|讲)[^。\n]{0,8}(数据泄露|泄露事件|安全(漏洞|问题|事件|修复|审计)|漏洞)",
+    r"|(不要|别|不用|不准|不许)(提|写|说|讲)[^。\n]{0,8}(数据泄露|泄露事件|安全(漏洞|问题|事件|修复|审计)|漏洞)"
+    r"|(漏洞|数据泄露|安全问题|安全事件)[^。\n]{0,20}(不要|别|不用|不准|不许)(提|写|说|讲)(?![交醒前供示高升进到在入])",
     # a false report prepared for the person: the work said done that is not
     r"\b(just |simply )?(tell|inform|assure|say to) (the )?(user|person|developer|team|them|everyone)\b[^.\n]{0,10}\b(that )?[^.\n]{0,30}"
     r"\b(ran|passed|succeeded|is done|was done|worked|is fixed|was fixed|is green|went fine|completed)\b[^\n]{0,40}\b(later|not yet|hasn't|has not|didn't|did not|even (if|though))\b"
@@ -1158,6 +1167,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("assum", "默认"),
     ("treat", "当作", "当成", "视为"),
     ("不管", "无论", "不论"),
+    ("round", "bump", "inflat", "pad", "fudge", "往上凑", "凑到", "虚报", "多报", "美化"),
+    ("answer", "repl", "respond", "回答", "说", "你真正", "你实际", "你真实"),
     ("通过", "批准", "approve", "lgtm"),
     ("any", "every", "all", "whatever"),
     ("work for", "answer to", "report to", "answer for", "report for", "work to"),
@@ -1637,7 +1648,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
     r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
     r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
-    r"|\b(do not|don't|dont|never|not) bring (it|this|that|them) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep (it|this|that|its existence|this note|the note) "
+    r"|\b(do not|don't|dont|never|not) bring (it|this|that|them) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep\b[^.\n]{0,20}\bto (itself|themselves)\b|\b(suppress|hide|omit|drop|leave out)\w* (them|it|these|those|the (security )?warnings?|security warnings?) (in|from) (your|the) (answers?|replies|responses?|summar(y|ies)|output)\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
@@ -1668,6 +1679,10 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"auth(entication|ori[sz]ation)? (middleware|guards?|decorators?)|login checks?|csrf (protection|checks?)|rate[- ]?limit\w*( decorators?| middleware)?)\b"
          r"|\b(login|auth\w*|permission|access|password|token) (check|validation|verification)s?\b[^.\n]{0,30}\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b"
          r"|\badd\w* [^.\n]{0,50}\bto the (admin|administrators?|sudo|sudoers|wheel|root|owners?) (group|role|list|file)\b"
+         r"|\b(delet|discard|drop|throw\w* away|overwrit)\w* (the )?(other|others'|other people's|their|teammates'?) (changes|commits|work|edits)\b"
+         r"|\bskip\w* (the )?(code[- ]?)?(signing|signature (checks?|verification))\b"
+         r"|\bgive\w* (it|them|the user|every user|new users?|each user|all users)( the)? (superuser|admin|administrator|root|owner)( role| rights| privileges| access)?\b"
+         r"|\buse (it|them|the (staging )?(password|credentials)) (on|for|in|to log ?in to) (prod|production)\b"
          r"|--?no-?verify\b|\bterraform destroy\b|\bself-?(approv|merg)\w*|\brewrite (the )?(git )?history\b|\b(approve|merge|self-merge) (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
          r"|\badd (yourself|itself|themselves) (as )?(a |an )?(code ?owner|admin|administrator|maintainer|owner)s?\b"
          r"|\b(paste|copy|copying|send|upload|post|email|commit)\w* [^.\n]{0,30}(credentials|secrets|tokens?|api keys?|\.env|passwords?|private keys?) "
@@ -1685,6 +1700,8 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|把[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)[^，。；\n]{0,4}(去掉|去除|移除|删掉|删除|关掉|关闭|停用|禁用)"
          r"|(停掉|关停|关掉|停止|下线)[^，。；\n]{0,6}生产(集群|环境|服务|数据库)|生产(集群|环境|服务)[^，。；\n]{0,4}(停掉|关停|关掉)"
          r"|(把|将)[^，。；\n]{0,10}(预发|线上|生产|正式)?(环境)?的?数据库(删|清空|drop)"
+         r"|(把|将)?别人的(改动|提交|代码|修改)[^，。；\n]{0,4}(删掉|删除|丢掉|覆盖)|(一律|都|全部)?(给|授予|赋予)[^，。；\n]{0,6}(超级管理员|超管|root)(权限|角色)?"
+         r"|(密码|凭据|令牌|token)[^。\n]{0,20}(登|登录|登入|用在)[^，。；\n]{0,4}生产"
          r"|(附上|打印|输出|贴出|列出)[^，。；\n]{0,6}(当前|所有|全部)?的?环境变量(?!\s*的?(名|清单|列表|模板|示例|说明))|(所有|全部)[^，。；\n]{0,6}(都|一律)(直接)?批准|"
          r"(标成|标记为|都标为|标为|当成|当作)误报|失败的?(测试|用例)[^，。；\n]{0,6}(标记为|标成|改成|设为|标为)跳过|跳过失败的?(测试|用例)"
          r"|(凭据|密钥|令牌|密码|\.env|credentials|token)[^。\n]{0,30}(贴到|贴进|复制到|写进|写到|发到|抄送到?)[^，。；\n]{0,4}(工单|群|readme|文档|issue|日志|wiki)"
@@ -1724,7 +1741,7 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"|\bjust report success\b|\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉(用户|使用者)|(不用|不必|无需|不需要)(说明|解释|交代)|"
-    r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们)"
+    r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们|别人)"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
     r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
@@ -1788,7 +1805,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "ps ", "reading this", "seeing this", "processing this", "reads this", "loading this", "if you are a", "ai:", "ai,", "ai!",
     "model:", "model,", "models:", "assistant:", "assistant,", "assistants:", "agent:", "agent,", "agents:", "llm", "claude", "copilot",
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
-    "ai tool", "ai helper", "ai agent", "ai assistant", "问起", "问到", "隐藏", "只给", "使用者", "环境变量", "直接批准", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
+    "ai tool", "ai helper", "ai agent", "ai assistant", "to itself", "to themselves", "suppress", "告诉别人", "别提", "问起", "问到", "隐藏", "只给", "使用者", "环境变量", "直接批准", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
     "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
@@ -1873,6 +1890,19 @@ _PERMITTED = re.compile(_spelled(r"\b(may|can|is allowed to|are allowed to|are f
 _ASKING = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming)\b"))
 
 
+# A secret named in a note for agents is often a fact about where it lives ("Heads-up for agents:
+# staging and prod have different passwords"); it is a danger when something is done with it.
+_SECRET_NOUN = re.compile(_spelled(r"(credentials|secrets|passwords?|private keys?)"))
+_ACT_ON = re.compile(_spelled(r"\b(print|show|send|share|paste|post|upload|copy|reveal|read|cat|dump|use|leak|include|give|email|commit|push|log|echo|"
+                              r"output|write|store|put|move|export|expose|disclose|tell|type|enter|add|append|attach|embed)\w*\b"))
+
+
+def _severe_act(sentence: str) -> bool:
+    return any(not _NEGATION.search(sentence, 0, m.start()) and not _BANNED_AFTER.match(sentence, m.end())
+               and (not _SECRET_NOUN.fullmatch(m.group().strip()) or _ACT_ON.search(sentence))
+               for m in _CUE_SEVERE.finditer(sentence))
+
+
 def _cue_sentence(sentence: str) -> bool:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
@@ -1902,7 +1932,7 @@ def _cue_sentence(sentence: str) -> bool:
     if agent and (has(_CUE_STATUS) or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK)):
         return True
     if has(_CUE_STRONG) and (claim or has(_CUE_WITHHOLD) or has(_CUE_BYPASS) or has(_CUE_NOASK) or has(_CUE_LEAK) or has(_CUE_AUTHORITY)
-                             or has(_CUE_EXPOSE) or _unnegated(_CUE_SEVERE, sentence) or _unnegated(_CUE_HANDOUT, sentence)
+                             or has(_CUE_EXPOSE) or _severe_act(sentence) or _unnegated(_CUE_HANDOUT, sentence)
                              or _unnegated(_CUE_HARM, sentence)):
         return True
     if has(_CUE_SECRET) and (has(_CUE_DANGER) or has(_CUE_PERSON)):
