@@ -26,7 +26,7 @@ import codecs
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -1873,11 +1873,15 @@ _NEGATION_ZH = re.compile(_NEGATION_ZH_SOURCE)
 _BANNED_AFTER = re.compile(r"[`'\"]?\s*(is|are) (banned|forbidden|not allowed|prohibited|blocked|disallowed|never allowed|rejected)\b")
 
 
+def _unnegated_matches(pattern: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` not governed by a negation just before them ("never commit
+    passwords" names a danger to avoid) or a ban just after them."""
+    return (m for m in pattern.finditer(sentence)
+            if not _NEGATION.search(sentence, 0, m.start()) and not _BANNED_AFTER.match(sentence, m.end()))
+
+
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
-    """Whether `pattern` matches somewhere not governed by a negation just before it ("never
-    commit passwords" names a danger to avoid) or a ban just after it."""
-    return any(not _NEGATION.search(sentence, 0, m.start()) and not _BANNED_AFTER.match(sentence, m.end())
-               for m in pattern.finditer(sentence))
+    return any(_unnegated_matches(pattern, sentence))
 
 
 # Acting unasked within a read-only scope is how notes for agents grant a safe permission ("agents
@@ -1898,9 +1902,8 @@ _ACT_ON = re.compile(_spelled(r"\b(print|show|send|share|paste|post|upload|copy|
 
 
 def _severe_act(sentence: str) -> bool:
-    return any(not _NEGATION.search(sentence, 0, m.start()) and not _BANNED_AFTER.match(sentence, m.end())
-               and (not _SECRET_NOUN.fullmatch(m.group().strip()) or _ACT_ON.search(sentence))
-               for m in _CUE_SEVERE.finditer(sentence))
+    return any(not _SECRET_NOUN.fullmatch(m.group().strip()) or _ACT_ON.search(sentence)
+               for m in _unnegated_matches(_CUE_SEVERE, sentence))
 
 
 def _cue_sentence(sentence: str) -> bool:
