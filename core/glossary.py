@@ -96,7 +96,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # everyday words of the businesses software is written for
     "预约": ("appointment", "booking"), "提醒": ("reminder",), "患者": ("patient",), "病人": ("patient",), "医生": ("doctor",),
     "诊所": ("clinic",), "医院": ("hospital",), "预览": ("preview",), "创建": ("create",), "删除": ("delete", "remove"),
-    "修改": ("change", "edit", "modify"), "添加": ("add",), "编辑": ("edit",), "星期": ("week", "weekday"), "周末": ("weekend",),
+    "修改": ("change", "edit", "modify"), "添加": ("add",), "编辑": ("edit", "editor"), "星期": ("week", "weekday"), "周末": ("weekend",),
     "欧盟": ("eu",), "区域": ("region",), "地区": ("region",), "语言": ("language",), "框架": ("framework",),
     "组件": ("component",), "路由": ("route", "router", "routing"), "表单": ("form",), "弹窗": ("modal", "popup", "dialog"),
     "下单": ("order", "checkout"), "发货": ("shipping", "ship", "dispatch"), "快递": ("courier", "parcel"), "包裹": ("parcel", "package"),
@@ -113,6 +113,20 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "实名": ("kyc", "identity"), "收件人": ("recipient",), "电话": ("phone",), "邮箱": ("email", "mailbox"), "分页": ("pagination",),
     "排序": ("sort",), "筛选": ("filter",), "导入": ("import",), "导出": ("export",), "表格": ("table", "spreadsheet"),
     "图表": ("chart",), "仪表盘": ("dashboard",), "看板": ("dashboard", "board"), "报告": ("report",), "周报": ("weekly", "report"),
+    # hardware, devices and embedded software
+    "固件": ("firmware",), "硬件": ("hardware",), "设备": ("device", "devices"), "芯片": ("chip",), "传感器": ("sensor",),
+    "电池": ("battery",), "电量": ("battery",), "续航": ("battery",), "功耗": ("power",), "电流": ("current",), "电压": ("voltage",),
+    "屏幕": ("screen", "display"), "显示屏": ("display", "screen"), "蓝牙": ("bluetooth", "ble"), "无线": ("wireless", "wifi"),
+    "烧录": ("flash",), "刷机": ("flash", "firmware"), "操作系统": ("os", "rtos"), "嵌入式": ("embedded",), "单片机": ("mcu", "microcontroller"),
+    "串口": ("serial", "uart"), "引导程序": ("bootloader",), "开发板": ("board",), "温度": ("temperature",), "湿度": ("humidity",),
+    "加热": ("heating", "heat"), "暖气": ("heating",), "防冻": ("frost", "freeze"), "单位": ("unit", "units"), "传输": ("transmit", "send"),
+    "协议": ("protocol",), "工厂": ("factory",), "出厂": ("factory",), "实验室": ("lab",), "计划": ("schedule", "plan"),
+    # publishing and media
+    "新闻": ("news",), "稿件": ("article", "story"), "主编": ("editor",), "记者": ("reporter",), "标题": ("headline", "title"),
+    "简报": ("newsletter", "briefing"), "付费墙": ("paywall",), "读者": ("reader", "readers"), "草稿": ("draft",), "更正": ("correction",),
+    "突发": ("breaking",), "广告": ("ad", "ads", "advertising"), "直播间": ("livestream",), "播客": ("podcast",),
+    # languages
+    "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
 }
 
 
@@ -297,6 +311,16 @@ RELATED: tuple[str, ...] = (
     "map mapbox",
     "tax gst",
     "onboarding signup registration",
+    # devices
+    "display screen monitor lcd oled epaper",
+    "firmware fw",
+    "bluetooth ble",
+    "wifi wireless wlan",
+    "article story stories",
+    "headline title",
+    "reporter journalist",
+    "newsletter briefing digest",
+    "correction corrections erratum",
 )
 
 

@@ -50,9 +50,10 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
                                              ("heldout4.json", 0.8), ("heldout5.json", 0.85), ("heldout6.json", 0.55),
                                              ("heldout7.json", 0.85), ("heldout8.json", 0.9), ("heldout9.json", 0.9),
                                              ("heldout10.json", 0.85), ("heldout11.json", 0.9),
-                                             ("heldout12.json", 0.9), ("heldout13.json", 0.85)])
+                                             ("heldout12.json", 0.9), ("heldout13.json", 0.85),
+                                             ("heldout14.json", 0.9), ("heldout15.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirteen sets written after the method, and measured once before it was changed for
+    """Issue 15: fifteen sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last)."""
     figures = _bench_figures(DEV_SET.with_name(name))
@@ -60,11 +61,13 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
 
 
 @pytest.mark.parametrize(("name", "cls", "floor"), [("heldout1.json", "cross-lingual", 1.0), ("heldout7.json", "cross", 0.9),
-                                                    ("heldout8.json", "cross", 0.5), ("heldout9.json", "cross", 0.7)])
+                                                    ("heldout8.json", "cross", 0.5), ("heldout9.json", "cross", 0.7),
+                                                    ("heldout14.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
-    and 9 were written after them and measured once (docs/BENCH.md)."""
+    and 9 were written after them and measured once (docs/BENCH.md); held-out 14 (firmware) found 3 of
+    7 before the glossary learnt hardware words."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
