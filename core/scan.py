@@ -409,7 +409,7 @@ _INJECTION_SOURCES = (
     r"(忽略|忽视|无视|忘记|忘掉|跳过|不要理会|别理会|不用管|别管|抛开|丢弃|放弃|撇开|推翻|不予理会|置之不理|"
     r"(不要|别|不必|不用|无需|不需要|停止|不再)(再)?(遵守|遵循|遵从|服从|听从|理会))(掉)?[^。！？!?\n]{0,8}?"
     r"(之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|所有|全部|一切|系统|你的|你收到的|给你的|previous|prior|earlier|original)[^。！？!?\n]{0,8}?"
-    r"(指令|指示|规则|提示词?|设定|要求|约束|命令|说明|限制|内容|文字|消息|对话|政策|策略|规定|准则|守则|规范|人设|system prompt|prompts?|instructions?|rules|guidelines|polic(y|ies)|guardrails?)",
+    r"(指令|指示|规则|提示词?|设定|要求|约束|命令|说明|限制|内容|文字|消息|对话|(告诉|对|跟|和)你(说|讲)?的话|政策|策略|规定|准则|守则|规范|人设|system prompt|prompts?|instructions?|rules|guidelines|polic(y|ies)|guardrails?)",
     r"(当作|作为|视为|当成)(你的)?(新的?|真正的)?(系统提示|系统指令|指令|规则)",
     r"(不要|别|不必|不用)(再)?遵守(系统|你的|之前的|原有的|原来的|任何)",
     r"无条件(地)?(执行|服从|听从|遵从)",
@@ -522,11 +522,12 @@ _INJECTION_SOURCES = (
     r"\bas (optional|advisory|void|suggestions?|outdated|obsolete|non-binding|not binding)\b",
     r"\b(tell|inform|assure|report to|say to)\b[^.\n]{0,40}\b(everything|all|it|tests?|checks?|build)\b[^.\n]{0,10}\b(passed|is green|are green|is fine|works)\b"
     r"[^.\n]{0,30}\b(whatever|regardless of|no matter what)\b"
-    r"|\bif (someone|anyone|the user|the human|the developer|they|people|a reviewer) asks?\b[^.\n]{0,40}\b(tests?|checks?|ci|build|reviews?|scans?|audits?|"
-    r"migrations?|backups?) (were|was|have been|has been) (run|done|passed|completed|made|taken)\b[^.\n]{0,10}\b(say|answer|reply) yes\b",
+    r"|\bif ((someone|anyone|the user|the human|the developer|they|people|a reviewer) asks?|(you are |you're )?asked)\b[^.\n]{0,40}\b(tests?|checks?|ci|build|reviews?|scans?|audits?|"
+    r"migrations?|backups?)( (were|was|have been|has been))? (run|ran|done|passed|pass|succeeded|completed|made|taken)\b[^.\n]{0,10}\b(say|answer|reply) yes\b"
+    r"(?!\s+(only|if|when|once|after)\b)",
     r"\byou are (now )?(permitted|allowed|authori[sz]ed|cleared|free) to\b[^.\n]{0,40}(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id_rsa|private keys?|passwords?|tokens?)\b"
     r"|无论[^。\n]{0,10}(都|也)?(告诉|通知|跟)[^。\n]{0,6}(全部|都|已经)?(通过|成功|正常|没问题)"
-    r"|(不要|别|不得|切勿)(告诉|通知|让)(用户|开发者|维护者|团队|审阅者)[^。\n]{0,4}你"
+    r"|(不要|别|不得|切勿)(告诉|通知|让)(用户|开发者|维护者|团队|审阅者)[^。\n]{0,4}(你|知道(这条|本条|此条|这份)(笔记|记忆|备注|记录))"
     r"|(用户|开发者)的?(指令|要求|话)[^。\n]{0,4}(优先级)?(低于|不如|次于)(这条|本条|此)",
     r"\b(hide|conceal|keep)\b (from|away from) (the |your )?(user|developer|person|human|team|owner|operator|reviewer)s? (the fact|that|what|how)\b",
     r"\b(do not|don't|dont|never|not)\b (tell|inform|notify|admit to|confess to|mention (it )?to|disclose to|reveal to|let on to|show) "
@@ -987,7 +988,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("omit this", "remove this", "hide this", "delete this", "skip this", "conceal this", "suppress this"),
     ("say nothing",), ("keep quiet", "keep silent", "keep mum"), ("lie ",),
     ("you read this", "you see this", "you process this", "you recall this", "you load this", "you find this"),
-    ("the user", "the human"), ("ignore the", "ignore what the", "disregard the", "disregard what the", "overlook the", "overlook what the", "override the", "override what the", "dismiss the", "dismiss what the"), ("as your",), ("you to ",),
+    ("the user", "the human", "the deve", "the dev ", "the devs", "the person", "the owner"), ("ignore the", "ignore what the", "disregard the", "disregard what the", "overlook the", "overlook what the", "override the", "override what the", "dismiss the", "dismiss what the"), ("as your",), ("you to ",),
     ("you are allowed", "you are permitted", "you are authori", "you are free", "you are cleared", "you are now"),
     ("safety", "guardrail", "filter", "restriction"), ("the contents",),
     ("send", "upload", "post", "email", "leak", "exfiltrat", "paste", "transmit", "forward"), ("keep the", "keep user", "keep human"), _WHO,
@@ -1040,7 +1041,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("mark it", "mark them", "mark the", "change the subject", "deflect", "avoid answering", "avoid the question", "dodge", "pretend not",
      "pretend you", "play dumb"),
     ("treat",),
-    ("whatever", "regardless", "no matter", "asks", "ask "),
+    ("whatever", "regardless", "no matter", "asks", "ask ", "asked"),
     ("permitted", "allowed", "authori", "cleared", "free to", "无论", "告诉", "通知", "让", "低于", "不如", "次于"),
     ("hide from", "conceal from", "keep from", "hide away", "conceal away", "keep away"),
     ("t tell", "never tell", "t inform", "never inform", "t notify", "never notify", "admit to", "confess to", "t mention", "never mention",
@@ -1335,7 +1336,7 @@ _ALWAYS_TAG = re.compile(
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
-    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>"
+    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!\s*(elements?|tags?|nodes?|blocks?|attributes?)\b)"
     r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
     r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
@@ -1347,7 +1348,7 @@ _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\
 _HEADING_ROLE = re.compile(rf"(^|[.!?:]\s+)\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
 # A heading that is nothing but a role in capitals opens a fake turn; "## System design" is a title.
 _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
-_CAPS_ROLE = re.compile(r"\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
+_CAPS_ROLE = re.compile(r"(?<!://)\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
 _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
@@ -1695,6 +1696,9 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|\bsends? (a copy|copies) of [^.\n]{0,40}\bto (https?://|[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b|an? (external|outside|personal|private) )"
          r"|\bdebug\s*=\s*true\b[^.\n]{0,30}\bprod"
          r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass"
+         # a safeguard taken away to get past it
+         r"|\b(to (get|make it) (past|around|through)|to (make|get) (the )?(build|ci|pipeline|pr|checks?) (pass|green)|if (the |a )?([\w-]+ ){0,3}(checks?|scans?|gates?|tests?|lint\w*) (fails?|is red|blocks?))\b"
+         r"[^.\n]{0,40}\b(delet|remov|disabl|skip|comment\w* out|turn\w* off|drop)\w* (the |that |this )?([\w-]+ ){0,3}(checks?|scans?|gates?|steps?|jobs?|stages?|tests?|hooks?|lint\w*)\b"
          # the same acts in Chinese
          r"|(去掉|去除|移除|删掉|删除|关掉|关闭|绕过|跳过|停用|禁用)[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全审计|审计|安全扫描|钩子|证书校验)"
          r"|把[^，。；\n]{0,8}(权限校验|权限检查|鉴权|身份验证|双因素|两步验证|二次验证|分支保护|审计日志|安全扫描|钩子|证书校验)[^，。；\n]{0,4}(去掉|去除|移除|删掉|删除|关掉|关闭|停用|禁用)"
@@ -1709,6 +1713,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|debug[^，。；\n]{0,10}(打开|开启)[^，。；\n]{0,6}(生产|线上)|(生产|线上)(环境)?的\s*debug[^，。；\n]{0,8}(打开|开启)"
          r"|自己批准自己|批准自己的(合并请求|pr|代码)|(把|将)自己(加进|加到|加入|设为|设成)[^，。；\n]{0,12}(codeowners|管理员|代码所有者|所有者|owner)"
          r"|(重写|改写)[^，。；\n]{0,8}(提交)?历史|改断言[^，。；\n]{0,6}(直到|到)?通过"
+         r"|(为了|要想|想要)(通过|绕过|过掉)[^。\n]{0,12}(删掉|删除|去掉|关掉|注释掉|跳过)[^。\n]{0,12}(检查|扫描|步骤|测试|钩子|门禁)"
          r"|(一律|统一)(回答|说)[^。\n]{0,10}(不用|不必|别)(看|查)(日志|数据|监控)")
 _CUE_HARM = re.compile(_spelled(_HARM))
 # Any dangerous act: the severe ones, and those that are daily work unless the sentence is an order to the model.
@@ -1735,6 +1740,8 @@ _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over ev
                                      r"|高于|只听|优先级最高|最高优先级|优先于|凌驾于|覆盖一切|(听|照|按)(我)?这条|以(这条|本条|此条)为准|听我的|真正的(上级|主人)|只服从|唯一的上级"))
 # Weaker than the secrecy words: keeping something from the person is an everyday rule between people
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
+# What wins is the person: the note says the user's word outranks it, the opposite of a claim on the model.
+_PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner|operator)['’]?s?( \w+){0,2} (always )?(wins|takes? precedence|comes? first|outranks)\b|以(用户|开发者|使用者)为准"))
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
@@ -1906,6 +1913,12 @@ def _severe_act(sentence: str) -> bool:
                for m in _unnegated_matches(_CUE_SEVERE, sentence))
 
 
+def _claims_authority(sentence: str) -> bool:
+    """An authority word that is not the person's own ("the user's request always wins")."""
+    theirs = [m.span() for m in _PERSON_WINS.finditer(sentence)]
+    return any(not any(a <= m.start() and m.end() <= b for a, b in theirs) for m in _CUE_AUTHORITY.finditer(sentence))
+
+
 def _cue_sentence(sentence: str) -> bool:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
@@ -1942,7 +1955,7 @@ def _cue_sentence(sentence: str) -> bool:
         return True
     if has(_CUE_STATUS) and has(_CUE_DANGER) and has(_CUE_RULES):
         return True
-    if has(_CUE_THIS) and (has(_CUE_AUTHORITY) or has(_CUE_BYPASS)) and (
+    if has(_CUE_THIS) and ((has(_CUE_AUTHORITY) and _claims_authority(sentence)) or has(_CUE_BYPASS)) and (
             has(_CUE_THIS_NOTE) or addressed or has(_CUE_RULES) or has(_CUE_PERSON)):
         return True
     if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or has(_CUE_SECRET)):
