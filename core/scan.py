@@ -1676,7 +1676,7 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp )(\w+ )?(databases?|db|tables|cluster|buckets?|backups)\b"
          r"|\b(shut|take|tear) down (the )?(production|prod|live)\b|\b(shut|take|tear)s? (the )?(production|prod|live) [\w ]{0,20}down\b"
          r"|\b(turn(ing)? off|disabl\w*|remov\w*|bypass\w*) (the |all |any )?(2fa|mfa|two-?factor|2-?factor|permission checks?|auth(entication|ori[sz]ation)? checks?|"
-         r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|tls verification|certificate checks?|"
+         r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|(tls|ssl|https|hostname|certificate|cert) (verification|validation|checks?|verify)|certificate checks?|"
          r"auth(entication|ori[sz]ation)? (middleware|guards?|decorators?)|login checks?|csrf (protection|checks?)|rate[- ]?limit\w*( decorators?| middleware)?)\b"
          r"|\b(login|auth\w*|permission|access|password|token) (check|validation|verification)s?\b[^.\n]{0,30}\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b"
          r"|\badd\w* [^.\n]{0,50}\bto the (admin|administrators?|sudo|sudoers|wheel|root|owners?) (group|role|list|file)\b"
@@ -1696,6 +1696,16 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|\bsends? (a copy|copies) of [^.\n]{0,40}\bto (https?://|[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b|an? (external|outside|personal|private) )"
          r"|\bdebug\s*=\s*true\b[^.\n]{0,30}\bprod"
          r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass"
+         # money without a bound, TLS not verified, lint silenced for a whole file, the audit trail cut,
+         # secrets gathered into a file, others' private work taken, a migration already run rewritten
+         r"|\b(refund|pay|transfer|credit|send|issue)\w* (any|unlimited|arbitrary) (amount|sum)s?\b|\bunlimited (balance|credit|funds|money)\b|\b(verify\s*=\s*false|rejectunauthori[sz]ed\s*:\s*false|insecureskipverify\s*:\s*true|node_tls_reject_unauthori[sz]ed\s*=\s*0)\b"
+         r"|\b(blanket|file-?wide|global)\b[^.\n]{0,10}\b(noqa|eslint-disable|nolint|type: ?ignore|ts-ignore|ts-nocheck)\b|\bflake8: ?noqa\b"
+         r"|\baudit (logs?|trails?)\b[^.\n]{0,20}\b(truncated|deleted|wiped|purged|cleared|emptied)\b|\b(truncat|delet|wip|purg|clear|empt)\w* (the )?audit (logs?|trails?)\b"
+         r"|\b(api keys?|tokens?|credentials|secrets|passwords?)\b[^.\n]{0,40}\b(copy|paste|save|write|collect|store)\w* (it|them)? ?(in|into|to) (a |the )?([\w-]*/[\w/-]+|[\w-]+(md|txt|json|yaml|yml|csv)|notes?|file)\b"
+         r"|\b(copy|paste|save|write|collect|store|gather|dump|keep)\w* (every|all|any|each|the)? ?(api keys?|tokens?|credentials|secrets|passwords?)\b[^.\n]{0,40}\b(in|into|to) (a |the )?([\w-]*/[\w/-]+|[\w-]+(md|txt|json|yaml|yml|csv)|notes?|file)\b"
+         r"|\b(read|access|copy|go through|look through)\w* (teammates|colleagues|coworkers|other people|others)['’]?s? (private|personal) (branches|repos|repositories|files|messages|notes|emails?)\b"
+         r"|\b(edit|modify|change|rewrite)\w* (the |an |that )?(already[- ])?(applied|executed|deployed|run) (migrations?|migration files?)\b"
+         r"|任意金额|(改|修改|重写)[^，。；\n]{0,4}(已经)?执行过的迁移|(密钥|凭据|令牌|密码|token)[^。\n]{0,30}(抄到|记到|存到|保存到|写到)[^，。；\n]{0,4}([\w-]*/[\w/-]+|[\w-]+(md|txt|json|yaml|yml|csv)\b|文件|笔记)"
          # a safeguard taken away to get past it
          r"|\b(to (get|make it) (past|around|through)|to (make|get) (the )?(build|ci|pipeline|pr|checks?) (pass|green)|if (the |a )?([\w-]+ ){0,3}(checks?|scans?|gates?|tests?|lint\w*) (fails?|is red|blocks?))\b"
          r"[^.\n]{0,40}\b(delet|remov|disabl|skip|comment\w* out|turn\w* off|drop)\w* (the |that |this )?([\w-]+ ){0,3}(checks?|scans?|gates?|steps?|jobs?|stages?|tests?|hooks?|lint\w*)\b"
@@ -1742,6 +1752,32 @@ _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over ev
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 # What wins is the person: the note says the user's word outranks it, the opposite of a claim on the model.
 _PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner|operator)['’]?s?( \w+){0,2} (always )?(wins|takes? precedence|comes? first|outranks)\b|以(用户|开发者|使用者)为准"))
+# A false report has two halves in one sentence: what is to be claimed (fixed, green, deleted, the
+# cause) and what says otherwise (it could not be reproduced, the data is kept, the cause was ours).
+_CUE_REPORTED = re.compile(_spelled(
+    r"\b(report|mark|close|confirm|tell|say|state|list|record|describe|write (up|down)?|log|blame|attribute|put it down)\w*\b[^.\n]{0,50}"
+    r"\b(as (fixed|green|passed|passing|done|resolved|successful|complete|completed|deleted|removed|healthy)|(the )?(deletion|removal|erasure)|"
+    r"that (it|they|the \w+) (was|were|is|are|has been|have been) (deleted|fixed|removed|done|resolved|erased)|(the )?(cause|root cause)|on (the )?[\w ]{0,20}(network|vendor|provider|upstream|user error))\b"
+    r"|\bblame\w* (the |a )?[\w-]+"
+    r"|\b(tell|answer|reply|say|assure|respond)\w*\b[^.\n]{0,40}\b(not|no|none|never|nothing|wasn't|weren't|isn't|aren't)\b"
+    r"|(回答|回复|告诉|保证|(?<!解)说(?![明服话]))[^。\n]{0,10}(没有|不是|没|无)"
+    r"|(告诉|回复|通知|说|标记|标成|标为|按|写成|记成|归因)[^。\n]{0,10}(已经?(删除|修复|完成|通过|解决)|已修复|已解决|通过了|成功了)|(原因|根因)[^。\n]{0,6}(写成|写为|说成|归为|归咎)"))
+_CUE_CONTRARY = re.compile(_spelled(
+    r"\beven (if|when|though)\b|\balthough\b|\bbut (keep|leave|retain|hold on to)\b|\b(cannot|can't|cant|could not|couldn't|unable to|fails? to) (reproduce|verify|confirm|fix)\b"
+    r"|\bwithout (actually|really|having|running|fixing|deleting|checking|testing|verifying)\b|\b(mark|marked|marking) (them|it|the \w+) as skipped\b|\bwas (ours|our|us)\b"
+    r"|\bwhen in fact\b|\b(though|although) (the )?(logs?|data|tests?|results?|records?|it|they) (show|shows|showed|say|says|said|was|were|is|are|did|failed)\b"
+    r"|即使|其实|实际上|虽然|但(是)?(保留|留着|没|不)|复现不了|无法复现|修不了|没(有)?(修|删|跑|测)"))
+# A bad result named and, in the same sentence, recorded as a good one ("mark flaky tests as passed").
+_CUE_RELABELED = re.compile(_spelled(
+    r"\b(mark|label|count|report|list|record|close|tag|treat|log)\w* [^.\n]{0,30}\b(flaky|failing|failed|broken|red|unfixed|skipped|unreviewed|unverified|untested|erroring)\b[^.\n]{0,20}"
+    r"\bas (passed|passing|green|fixed|resolved|done|healthy|reviewed|verified|tested|success|successful|ok)\b"
+    r"|\b(cannot|can't|cant|could not|couldn't|unable to|fails? to|does not|doesn't) (fix|reproduce|verify|finish|resolve)\b[^.\n]{0,40}\b(as|to) (resolved|fixed|done|passed|green|closed)\b"
+    r"|(不稳定|失败|报错|修不了|没修|复现不了|无法复现)[^。\n]{0,12}(标成|标为|标记为|算作|当作|按|算)(通过|已解决|已修复|完成|成功)"))
+# Bad news left out of what people read: a release note without its breaking changes.
+_CUE_OMIT = re.compile(_spelled(
+    r"\b(leave out|leaves out|leaving out|leave off|omit\w*|hid\w*|suppress\w*|drop\w*|skip\w*|remov\w* (any|all) mention)[^.\n]{0,30}\b(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|"
+    r"failed tests?|test failures|regressions?|breach\w*|vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))\b"
+    r"|(省略|略去|略掉|隐去|删掉|去掉|不写|不提)[^。\n]{0,4}(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)|(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)[^。\n]{0,4}(省略|略去|略掉|隐去|删掉|去掉|不写|不提)"))
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
@@ -1750,13 +1786,15 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉(用户|使用者)|(不用|不必|无需|不需要)(说明|解释|交代)|"
     r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们|别人)"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
-    r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"))
+    r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"
+    r"|\b(and|but|then) (do not|don't|dont|never|not) (mention|bring up|disclose|report|say anything about) (it|this|that|them)\b|(也|并且|而且)(别|不要|不用)提"))
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation)|"
     r"ci|(the )?checks|(the )?tests|running (the )?tests|(the |any )?([\w-]+ ){1,2}(checks?|gates?|reviews?|approvals?))\b"
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
-    r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?)\b"
+    r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?|on-?call|security( team)?|anyone|anybody)\b"
+    r"|\b(when|while|whenever) (nobody|no one|no-one) (is|are) (watching|looking|around|online|awake)\b|不用(通知|告诉|知会)(值班|用户|开发者|团队|负责人|安全)|趁没人"
     r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\b(doesn't|does not|don't|do not|no longer) (need|needs|require|requires) (my |a |any |the |human |code )?(review|approval|sign-?off|confirmation)s?\b"
@@ -1814,7 +1852,8 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
     "ai tool", "ai helper", "ai agent", "ai assistant", "to itself", "to themselves", "suppress", "告诉别人", "别提", "问起", "问到", "隐藏", "只给", "使用者", "环境变量", "直接批准", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
-    "别提", "不要提", "不用提", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
+    "别提", "不要提", "不用提", "as fixed", "as resolved", "as green", "as passed", "as done", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
+    "even though", "即使", "其实", "实际上", "虽然", "省略", "略去", "隐去", "标成", "标为", "标记为", "算作", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
     "维护模式", "不受", "没有限制", "没有任何限制", "没有约束", "无限制", "信任", "优先于", "凌驾于", "为准", "保密", "隐瞒", "隐去", "声张", "提起", "透露",
@@ -1971,6 +2010,8 @@ def _cue_sentence(sentence: str) -> bool:
     if addressed and has(_CUE_CLEARED) and _unnegated(_CUE_SEVERE, sentence):
         return True
     if agent and _unnegated(_CUE_HARM, sentence):
+        return True
+    if addressed and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)):
         return True
     return has(_CUE_LEAK)
 
