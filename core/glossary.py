@@ -125,6 +125,14 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "新闻": ("news",), "稿件": ("article", "story"), "主编": ("editor",), "记者": ("reporter",), "标题": ("headline", "title"),
     "简报": ("newsletter", "briefing"), "付费墙": ("paywall",), "读者": ("reader", "readers"), "草稿": ("draft",), "更正": ("correction",),
     "突发": ("breaking",), "广告": ("ad", "ads", "advertising"), "直播间": ("livestream",), "播客": ("podcast",),
+    # money and accounting
+    "四舍五入": ("rounding", "round"), "舍入": ("rounding",), "金额": ("amount",), "催款": ("dunning", "reminder", "overdue"),
+    "逾期": ("overdue",), "滞纳金": ("fee", "late"), "流水": ("transactions",), "银行": ("bank",), "对账": ("reconciliation", "reconcile"),
+    "利息": ("interest",), "利率": ("interest", "rate"), "税率": ("tax", "vat", "rate"), "增值税": ("vat",), "税号": ("vat", "tax"),
+    "会计": ("accountant", "accounting"), "财务": ("finance",), "账期": ("terms",), "到期": ("due", "expire"), "编号": ("number",),
+    "收款": ("payment", "collect"), "付款": ("payment", "pay"), "汇款": ("transfer",), "凭证": ("voucher", "receipt"), "记账": ("bookkeeping",),
+    "账本": ("ledger",), "总账": ("ledger",), "财年": ("fiscal",), "会计期间": ("fiscal", "period"), "锁定": ("lock", "locked"),
+    "作废": ("void", "voided", "cancel"), "红字发票": ("credit",), "形式发票": ("proforma",), "报税": ("tax", "filing"),
     # languages
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
 }
@@ -311,6 +319,18 @@ RELATED: tuple[str, ...] = (
     "map mapbox",
     "tax gst",
     "onboarding signup registration",
+    # money, again: the words of bookkeeping
+    "dunning overdue reminder reminders",
+    "reconciliation reconcile reconciled unmatched",
+    "fiscal books bookkeeping ledger accounting",
+    "cent cents penny",
+    "void voided cancelled canceled",
+    "proforma quote quotation",
+    # what people say when something is wrong
+    "complaint complaints angry upset",
+    "accessibility blind",
+    "notebook notebooks jupyter",
+    "cheat cheating cheater cheaters anticheat",
     # devices
     "display screen monitor lcd oled epaper",
     "firmware fw",
