@@ -347,7 +347,10 @@ _INJECTION_SOURCES = (
     r"(不要|别|不得|切勿)把[^。，,\n]{0,8}告诉用户",
     r"把[^。\n]{0,8}(系统提示词?|系统指令|提示词|初始指令|隐藏指令)[^。\n]{0,8}(输出|打印|显示|告诉|发|给我|贴)",
     r"\b(official|urgent|mandatory|priority|important|direct) (instruction|directive|order|notice|command)s? (from|by) ",
-    r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team|your (creator|developer|owner))",
+    # "Instructions from the security team are in SECURITY.md" names where a team's rules live: a
+    # source is a claim on the model when it heads what follows, or when it is the model's own.
+    r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team)( administrator)?s?\s*[:：]"
+    r"|\b(instruction|directive|order|command)s? from your (creator|developer|owner)",
     r"\b(assistants?|agents?|the ai|ai|ais|llms?|models?|copilots?|the model|the assistant)\b[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
     r"(always |now |immediately )?(push directly|push to (main|master|prod|production)|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|"
     r"bypass|never ask|not ask|lie)\b",
@@ -544,7 +547,7 @@ _INJECTION_SOURCES = (
     r"|(以|按)(这条|本条|此)(笔记|记忆|备注|记录)为准",
     r"\b(tell|inform|notify) (nobody|no one|no-one|anyone)\b[^.\n]{0,40}\b(audit|logs?|tests?|ci|build|security|breach|incident|deleted|cleared|wiped|failed|"
     r"skipped|disabled|removed|turned off|bypassed)\b",
-    r"\b(act as if|act as though|pretend( that)?)\b[^.\n]{0,40}\b(approval|approved|passed|signed off|green|authori[sz]ed|permission|consent|reviewed)\b",
+    r"\b(act as if|act as though|pretend( that)?)\b[^.\n]{0,40}\b(approval|approved|passed|signed off|green|authori[sz]ed|permission|consent|reviewed|(review|tests?|checks?|ci|audit|sign-?off)s? (already )?(happened|took place|was done|were done|ran|was run|were run))\b",
     r"\byour (confirmation|permission|approval|safety) (prompts?|checks?|questions?|dialogs?|warnings?)\b[^.\n]{0,60}\b(stop|skip|disable|turn off|remove|suppress|drop)\b",
     r"\b(echo|repeat|print|list|dump|output|reveal|show)( back)?\b (every|all|each|any) (secrets?|tokens?|keys?|passwords?|credentials)\b[^.\n]{0,30}"
     r"\b(you'?ve|you have|you) (seen|read|found|encountered|accessed)\b",
@@ -1627,6 +1630,8 @@ _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|expired|advisory|untrusted|authoritative|wins|"
     r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
+    r"|\b(no longer|don't|do not|needn't|need not) (have|has|need|needs)? ?(to )?(follow|obey|respect|honou?r|abide by|comply with) (the |your |any )?"
+    r"(user|developer|owner|operator|system|person|human|maintainer)s?['’]?s? (\w+ )?(rules|instructions|guidelines|guidance|policies|directions)\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
     r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions|confirmations|confirmation prompts|approvals|reviews|permission checks) (were|are|have been|has been|got) "
     r"(disabled|lifted|removed|turned off|suspended|switched off)\b"
@@ -1728,7 +1733,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
 _CUE_HARM = re.compile(_spelled(_HARM))
 # Any dangerous act: the severe ones, and those that are daily work unless the sentence is an order to the model.
 _CUE_DANGER = re.compile(_spelled(
-    r"\b(delete|deletions?|wipe|disable|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
+    r"\b(delete|deleting|deletions?|wipe|wiping|disable|disabling|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
     r"(always )?answer lgtm|merge freely|sudo|turn(ing)? off (the )?(tests|hooks|logging)|run (\w+ )?scripts? automatically|execute (\w+ )?automatically)\b"
     r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|删掉|清空|执行|发到|上传|导出|泄露|强推|直接合并|强制合并|跳过(代码)?审查|合并到主干|生产(库|环境|数据库|数据)"
     r"|密钥|令牌|凭据|后门|禁用|关闭(检查|审查|校验|告警|监控|保护)|删库|格式化|外传|提权|私钥|密码|清库|改权限|" + _SEVERE + "|" + _HARM))
@@ -1805,7 +1810,8 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bregardless of (what|the)\b|\bno matter what\b|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认|跳过(所有|全部|一切)的?(确认|审批|审查|评审|检查)"))
 _CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future|"
                                  r"(the )?next time|when you next|whenever you|each time you|every time you|"
-                                 r"(every|each|all|any) (\S+ ){0,3}you (make|open|write|create|push|submit|send|run|touch))\b"
+                                 r"(every|each|all|any) (\S+ ){0,3}you (make|open|write|create|push|submit|send|run|touch)|"
+                                 r"(respond|reply|answer)\w* to (every|each|any|all) (\S+ ){0,2}(requests?|messages?|prompts?|questions?)|before (answering|responding to|replying to) anything)\b"
                                  r"|以后|从现在开始|今后|从现在起|从此|从这一刻起|接下来|往后|即日起"))
 # Asking for the model's own instructions back (its system prompt, its configuration).
 _CUE_LEAK = re.compile(_spelled(
