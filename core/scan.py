@@ -1624,6 +1624,8 @@ _CUE_HANDOUT = re.compile(_spelled(
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(ing)?|forget(ting)?|waive|waiving|bypass(ing)?|overrid(e|ing)|supersed(e|ing)|neglect(ing)?|discard(ing)?|abandon(ing)?)\b"
                                 r"|\bset aside\b|\b(whatever|regardless of( what)?|no matter what|irrespective of( what)?) (your|the model's|the assistant's|its) (instructions|rules|guidelines|directives|system prompt|prompt|guidance|policy|policies|orders)\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
+                                r"|\bdrop(ping)? (their|your|all|every|any) (\w+ ){0,2}(restrictions|rules?|guardrails|limits|filters|instructions?|directives?|guidance|guidelines)\b"
+                                r"(?!\s*(table|file|engine|module|column|config|list|set|folder|directory|repo|collection|index)s?\b)"
                                 r"|忽略|无视|不予理会|覆盖|不再遵守|忽视|忘记|忘掉|不用管|别管|不要理会|别理会|抛开|丢弃|撇开|推翻|绕过|置之不理|当没看见|当作没看见|不用理|忘了|不必理|别理|不理会|清零|置若罔闻|当耳旁风|不必在意|不用在意|别在意|不用顾虑|不必顾虑|豁免"
                                 r"|(不必|不用|无需|不需要|不要|别|停止|不再)再?(遵守|遵循|遵从|服从|听从|守着?)"))
 _CUE_STATUS = re.compile(_spelled(
@@ -1648,7 +1650,7 @@ _CUE_STATUS = re.compile(_spelled(
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
     r"constraints|configuration|system prompt|approvals?|confirmations?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
-    r"|\b(told|asked|instructed) you\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|评审|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
+    r"|\b(told|asked|instructed) you\b|\byou (were|have been|got) (given|handed|told|taught)\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|评审|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\bno need to (mention|report|tell (anyone|the user)|flag|bring (it|this) up)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
@@ -1858,7 +1860,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
     "ai tool", "ai helper", "ai agent", "ai assistant", "to itself", "to themselves", "suppress", "告诉别人", "别提", "问起", "问到", "隐藏", "只给", "使用者", "环境变量", "直接批准", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
-    "别提", "不要提", "不用提", "as fixed", "as resolved", "as green", "as passed", "as done", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
+    "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
     "even though", "即使", "其实", "实际上", "虽然", "省略", "略去", "隐去", "标成", "标为", "标记为", "算作", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
