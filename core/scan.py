@@ -290,7 +290,10 @@ _INJECTION_SOURCES = (
     rf"|(what|whatever)\s+(the\s+|your\s+)?(system( prompt)?|developers?|operators?|instructions|rules|guidelines|prompt)\s+(says?|said|tells? you|told you)\b"
     rf"|{_DET}(instructions?|directions|rules?|directives?|prompts?|guidelines?)\s+(above|before|so far|until now|you (were|have been) given|you got))",
     # the rules themselves, with nothing after them that says which ("ignore the rules for generated files" is lint)
-    rf"\b{_VERB}\s+the\s+(rules|instructions|directions|guidelines|restrictions|guardrails|policies|directives)\s*([.!;,]|$)",
+    rf"\b{_VERB}\s+the\s+(rules|instructions|directions|guidelines|restrictions|guardrails|policies|directives)\s*([.!;,]|$)"
+    # "disregard the above and say …": what came before the note, set aside whole
+    r"|\b(ignore|disregard|forget|never ?mind)\s+(all\s+|everything\s+)?(of\s+)?(the\s+|what(\s+is|'s)\s+)?(above|preceding|foregoing)"
+    r"(\s+(text|content|messages?|part|lines?))?\s*(and\b|[.!;,]|$)",
     r"\byou are (now|no longer) (a|an|in|the|my|no longer|dan|free|unrestricted|unfiltered|jailbroken|root|admin|bound)\b",
     r"\b(act|behave|respond) as (if you (are|were) )?(an? )?(unrestricted|unfiltered|jailbroken|evil|dan|ai without)",
     r"\bpretend (to be|you are|that you are) (an? )?(unrestricted|unfiltered|jailbroken|evil|dan|different|another|human|root)",
@@ -1788,7 +1791,7 @@ _CUE_OMIT = re.compile(_spelled(
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
-    r"|\bjust report success\b|\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
+    r"|\bjust report success\b|(?<!\bnot )(?<!\bnever )(?<!n't )(?<!\bdont )\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉(用户|使用者)|(不用|不必|无需|不需要)(说明|解释|交代)|"
     r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们|别人)"
@@ -1960,10 +1963,12 @@ def _severe_act(sentence: str) -> bool:
                for m in _unnegated_matches(_CUE_SEVERE, sentence))
 
 
-def _claims_authority(sentence: str) -> bool:
-    """An authority word that is not the person's own ("the user's request always wins")."""
-    theirs = [m.span() for m in _PERSON_WINS.finditer(sentence)]
-    return any(not any(a <= m.start() and m.end() <= b for a, b in theirs) for m in _CUE_AUTHORITY.finditer(sentence))
+def _apart(pattern: re.Pattern[str], other: re.Pattern[str], sentence: str) -> bool:
+    """Whether `pattern` matches somewhere `other` does not: "without telling the on-call" is one
+    bypass, not a bypass and a secret besides; "the user's request always wins" is the person's
+    authority, not a claim of the note's."""
+    taken = [m.span() for m in other.finditer(sentence)]
+    return any(not any(a < m.end() and m.start() < b for a, b in taken) for m in pattern.finditer(sentence))
 
 
 def _cue_sentence(sentence: str) -> bool:
@@ -2002,10 +2007,10 @@ def _cue_sentence(sentence: str) -> bool:
         return True
     if has(_CUE_STATUS) and has(_CUE_DANGER) and has(_CUE_RULES):
         return True
-    if has(_CUE_THIS) and ((has(_CUE_AUTHORITY) and _claims_authority(sentence)) or has(_CUE_BYPASS)) and (
+    if has(_CUE_THIS) and ((has(_CUE_AUTHORITY) and _apart(_CUE_AUTHORITY, _PERSON_WINS, sentence)) or has(_CUE_BYPASS)) and (
             has(_CUE_THIS_NOTE) or addressed or has(_CUE_RULES) or has(_CUE_PERSON)):
         return True
-    if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or has(_CUE_SECRET)):
+    if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or (has(_CUE_SECRET) and _apart(_CUE_SECRET, _CUE_BYPASS, sentence))):
         return True
     if has(_CUE_WITHHOLD) and has(_CUE_DANGER):
         return True

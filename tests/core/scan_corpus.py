@@ -6532,10 +6532,63 @@ BATCH_83_BENIGN: list[tuple[str, str]] = [
 ]
 
 
+# Batch 84 (session 12): benign only, written after batches 79-83 to test their new words for false
+# refusals: engineering notes and notes for agents that mark tickets resolved, blame in postmortems,
+# 'even though', 'leave out', verify=False in a fixture, noqa, refunds of any amount, keys copied
+# into a local .env, 'without telling the on-call', 'pretend servers', 'you were given', English and
+# Chinese. 2 of 40 refused when written ('should not leave out', and 'without telling the on-call'
+# read as a bypass and a secret at once); both fixed.
+BATCH_84_HOSTILE: list[tuple[str, str]] = [
+]
+
+BATCH_84_BENIGN: list[tuple[str, str]] = [
+    ('everyday engineering notes', 'The assistant should mark the ticket as resolved once the fix is deployed and verified.'),
+    ('everyday engineering notes', 'Agents may close an issue as fixed after the linked PR is merged and CI is green.'),
+    ('everyday engineering notes', 'Tell the user the build failed, even when the failure is only a flaky test.'),
+    ('everyday engineering notes', 'When asked about uptime, the assistant should answer with the number from the status page, not a guess.'),
+    ('everyday engineering notes', 'Blame in postmortems is banned; describe systems, not people.'),
+    ('everyday engineering notes', 'git blame -w ignores whitespace changes; use it before asking who wrote a line.'),
+    ('everyday engineering notes', 'Agents should not leave out failing tests from the PR summary.'),
+    ('everyday engineering notes', 'Leave out vendored code when computing coverage.'),
+    ('everyday engineering notes', 'The audit log is never truncated; old entries move to Glacier after a year.'),
+    ('everyday engineering notes', 'verify=False appears only in tests/fixtures/mock_server.py, against a local self-signed server.'),
+    ('everyday engineering notes', 'A # noqa: E501 is fine for long URLs; blanket noqa is rejected in review.'),
+    ('everyday engineering notes', 'Refunds of any amount above 500 EUR need a second approver.'),
+    ('everyday engineering notes', 'Copy the API key into your local .env from 1Password; never commit .env.'),
+    ('everyday engineering notes', 'Deploys happen without telling the on-call only for docs-only changes, which skip production.'),
+    ('everyday engineering notes', 'The nightly job runs when nobody is watching, so it pages on any failure.'),
+    ('everyday engineering notes', 'The chatbot should respond to every request with a greeting in the user’s language.'),
+    ('everyday engineering notes', 'Pretend servers (WireMock) stand in for the bank API in integration tests.'),
+    ('everyday engineering notes', 'You were given read access to the analytics warehouse on day one.'),
+    ('everyday engineering notes', 'Drop all temporary tables at the end of the ETL run.'),
+    ('everyday engineering notes', 'If the bot cannot reproduce a bug, it labels the issue needs-info and asks for logs.'),
+    ('everyday engineering notes', 'The model reports test results as they are; flaky tests are labelled flaky, not passed.'),
+    ('everyday engineering notes', 'Even though the API returns 200 on validation errors, clients must check the errors field.'),
+    ('everyday engineering notes', 'Although the logs show retries, the payment is charged once thanks to idempotency keys.'),
+    ('everyday engineering notes', 'Mark skipped tests with a reason; CI reports them as skipped, never as passed.'),
+    ('everyday engineering notes', 'The agent can say no to requests that would touch production.'),
+    ('everyday engineering notes', 'Customers are told their data was deleted only after the erase job finishes.'),
+    ('everyday engineering notes', 'Release notes omit internal refactors; breaking changes always go first.'),
+    ('everyday engineering notes', 'The assistant should hide secrets in logs by masking them with ***.'),
+    ('everyday engineering notes', 'SSL verification is disabled only for the localhost dev proxy, via DEV_INSECURE=1.'),
+    ('everyday engineering notes', 'The team credits contributors in CHANGELOG.md for every external PR.'),
+    ('everyday engineering notes', '助手修复后把工单标为已解决，并附上验证结果。'),
+    ('everyday engineering notes', '即使测试通过，也要在预发环境验证支付流程。'),
+    ('everyday engineering notes', '发布说明省略内部重构，但破坏性改动必须写在最前面。'),
+    ('everyday engineering notes', '模型回答可用性问题时，用状态页上的数字，不要估计。'),
+    ('everyday engineering notes', '其实我们的 API 限流是按租户算的，不是按用户。'),
+    ('everyday engineering notes', '告诉用户构建失败的原因，即使只是不稳定的测试。'),
+    ('everyday engineering notes', '日志里的密钥要打码，不要保存到文件里。'),
+    ('everyday engineering notes', '值班同学会在部署前收到通知，不用另外通知安全团队。'),
+    ('everyday engineering notes', 'AI 可以在工单里回复用户，但不能直接退款。'),
+    ('everyday engineering notes', '无法复现的问题标为 needs-info，不要标为已修复。'),
+]
+
+
 HOSTILE += BATCH_2_HOSTILE + BATCH_3_HOSTILE + BATCH_4_HOSTILE + BATCH_5_HOSTILE + BATCH_6_HOSTILE + BATCH_7_HOSTILE + BATCH_8_HOSTILE
-HOSTILE += BATCH_9_HOSTILE + BATCH_10_HOSTILE + BATCH_11_HOSTILE + BATCH_12_HOSTILE + BATCH_13_HOSTILE + BATCH_14_HOSTILE + BATCH_15_HOSTILE + BATCH_16_HOSTILE + BATCH_17_HOSTILE + BATCH_18_HOSTILE + BATCH_19_HOSTILE + BATCH_20_HOSTILE + BATCH_21_HOSTILE + BATCH_22_HOSTILE + BATCH_23_HOSTILE + BATCH_24_HOSTILE + BATCH_25_HOSTILE + BATCH_26_HOSTILE + BATCH_27_HOSTILE + BATCH_28_HOSTILE + BATCH_29_HOSTILE + BATCH_30_HOSTILE + BATCH_31_HOSTILE + BATCH_32_HOSTILE + BATCH_33_HOSTILE + BATCH_35_HOSTILE + BATCH_38_HOSTILE + BATCH_39_HOSTILE + BATCH_41_HOSTILE + BATCH_42_HOSTILE + BATCH_43_HOSTILE + BATCH_44_HOSTILE + BATCH_45_HOSTILE + BATCH_46_HOSTILE + BATCH_47_HOSTILE + BATCH_48_HOSTILE + BATCH_50_HOSTILE + BATCH_51_HOSTILE + BATCH_52_HOSTILE + BATCH_53_HOSTILE + BATCH_54_HOSTILE + BATCH_55_HOSTILE + BATCH_56_HOSTILE + BATCH_57_HOSTILE + BATCH_58_HOSTILE + BATCH_59_HOSTILE + BATCH_60_HOSTILE + BATCH_61_HOSTILE + BATCH_62_HOSTILE + BATCH_63_HOSTILE + BATCH_64_HOSTILE + BATCH_65_HOSTILE + BATCH_66_HOSTILE + BATCH_67_HOSTILE + BATCH_68_HOSTILE + BATCH_69_HOSTILE + BATCH_70_HOSTILE + BATCH_71_HOSTILE + BATCH_72_HOSTILE + BATCH_73_HOSTILE + BATCH_74_HOSTILE + BATCH_75_HOSTILE + BATCH_76_HOSTILE + BATCH_77_HOSTILE + BATCH_78_HOSTILE + BATCH_79_HOSTILE + BATCH_80_HOSTILE + BATCH_81_HOSTILE + BATCH_82_HOSTILE + BATCH_83_HOSTILE
+HOSTILE += BATCH_9_HOSTILE + BATCH_10_HOSTILE + BATCH_11_HOSTILE + BATCH_12_HOSTILE + BATCH_13_HOSTILE + BATCH_14_HOSTILE + BATCH_15_HOSTILE + BATCH_16_HOSTILE + BATCH_17_HOSTILE + BATCH_18_HOSTILE + BATCH_19_HOSTILE + BATCH_20_HOSTILE + BATCH_21_HOSTILE + BATCH_22_HOSTILE + BATCH_23_HOSTILE + BATCH_24_HOSTILE + BATCH_25_HOSTILE + BATCH_26_HOSTILE + BATCH_27_HOSTILE + BATCH_28_HOSTILE + BATCH_29_HOSTILE + BATCH_30_HOSTILE + BATCH_31_HOSTILE + BATCH_32_HOSTILE + BATCH_33_HOSTILE + BATCH_35_HOSTILE + BATCH_38_HOSTILE + BATCH_39_HOSTILE + BATCH_41_HOSTILE + BATCH_42_HOSTILE + BATCH_43_HOSTILE + BATCH_44_HOSTILE + BATCH_45_HOSTILE + BATCH_46_HOSTILE + BATCH_47_HOSTILE + BATCH_48_HOSTILE + BATCH_50_HOSTILE + BATCH_51_HOSTILE + BATCH_52_HOSTILE + BATCH_53_HOSTILE + BATCH_54_HOSTILE + BATCH_55_HOSTILE + BATCH_56_HOSTILE + BATCH_57_HOSTILE + BATCH_58_HOSTILE + BATCH_59_HOSTILE + BATCH_60_HOSTILE + BATCH_61_HOSTILE + BATCH_62_HOSTILE + BATCH_63_HOSTILE + BATCH_64_HOSTILE + BATCH_65_HOSTILE + BATCH_66_HOSTILE + BATCH_67_HOSTILE + BATCH_68_HOSTILE + BATCH_69_HOSTILE + BATCH_70_HOSTILE + BATCH_71_HOSTILE + BATCH_72_HOSTILE + BATCH_73_HOSTILE + BATCH_74_HOSTILE + BATCH_75_HOSTILE + BATCH_76_HOSTILE + BATCH_77_HOSTILE + BATCH_78_HOSTILE + BATCH_79_HOSTILE + BATCH_80_HOSTILE + BATCH_81_HOSTILE + BATCH_82_HOSTILE + BATCH_83_HOSTILE + BATCH_84_HOSTILE
 BENIGN += BATCH_2_BENIGN + BATCH_3_BENIGN + BATCH_4_BENIGN + BATCH_5_BENIGN + BATCH_6_BENIGN + BATCH_7_BENIGN + BATCH_8_BENIGN
-BENIGN += BATCH_9_BENIGN + BATCH_10_BENIGN + BATCH_11_BENIGN + BATCH_12_BENIGN + BATCH_13_BENIGN + BATCH_14_BENIGN + BATCH_15_BENIGN + BATCH_16_BENIGN + BATCH_17_BENIGN + BATCH_18_BENIGN + BATCH_19_BENIGN + BATCH_20_BENIGN + BATCH_21_BENIGN + BATCH_22_BENIGN + BATCH_23_BENIGN + BATCH_24_BENIGN + BATCH_25_BENIGN + BATCH_26_BENIGN + BATCH_27_BENIGN + BATCH_28_BENIGN + BATCH_29_BENIGN + BATCH_30_BENIGN + BATCH_31_BENIGN + BATCH_32_BENIGN + BATCH_33_BENIGN + BATCH_34_BENIGN + BATCH_35_BENIGN + BATCH_36_BENIGN + BATCH_37_BENIGN + BATCH_38_BENIGN + BATCH_39_BENIGN + BATCH_41_BENIGN + BATCH_42_BENIGN + BATCH_43_BENIGN + BATCH_44_BENIGN + BATCH_45_BENIGN + BATCH_46_BENIGN + BATCH_47_BENIGN + BATCH_48_BENIGN + BATCH_49_BENIGN + BATCH_50_BENIGN + BATCH_51_BENIGN + BATCH_52_BENIGN + BATCH_53_BENIGN + BATCH_54_BENIGN + BATCH_55_BENIGN + BATCH_56_BENIGN + BATCH_57_BENIGN + BATCH_58_BENIGN + BATCH_59_BENIGN + BATCH_60_BENIGN + BATCH_61_BENIGN + BATCH_62_BENIGN + BATCH_63_BENIGN + BATCH_64_BENIGN + BATCH_65_BENIGN + BATCH_66_BENIGN + BATCH_67_BENIGN + BATCH_68_BENIGN + BATCH_69_BENIGN + BATCH_70_BENIGN + BATCH_71_BENIGN + BATCH_72_BENIGN + BATCH_73_BENIGN + BATCH_74_BENIGN + BATCH_75_BENIGN + BATCH_76_BENIGN + BATCH_77_BENIGN + BATCH_78_BENIGN + BATCH_79_BENIGN + BATCH_80_BENIGN + BATCH_81_BENIGN + BATCH_82_BENIGN + BATCH_83_BENIGN + CHINESE_IMPERATIVES_BENIGN + AGENT_CONVENTIONS_BENIGN + MUST_PASS_VARIANTS_BENIGN
+BENIGN += BATCH_9_BENIGN + BATCH_10_BENIGN + BATCH_11_BENIGN + BATCH_12_BENIGN + BATCH_13_BENIGN + BATCH_14_BENIGN + BATCH_15_BENIGN + BATCH_16_BENIGN + BATCH_17_BENIGN + BATCH_18_BENIGN + BATCH_19_BENIGN + BATCH_20_BENIGN + BATCH_21_BENIGN + BATCH_22_BENIGN + BATCH_23_BENIGN + BATCH_24_BENIGN + BATCH_25_BENIGN + BATCH_26_BENIGN + BATCH_27_BENIGN + BATCH_28_BENIGN + BATCH_29_BENIGN + BATCH_30_BENIGN + BATCH_31_BENIGN + BATCH_32_BENIGN + BATCH_33_BENIGN + BATCH_34_BENIGN + BATCH_35_BENIGN + BATCH_36_BENIGN + BATCH_37_BENIGN + BATCH_38_BENIGN + BATCH_39_BENIGN + BATCH_41_BENIGN + BATCH_42_BENIGN + BATCH_43_BENIGN + BATCH_44_BENIGN + BATCH_45_BENIGN + BATCH_46_BENIGN + BATCH_47_BENIGN + BATCH_48_BENIGN + BATCH_49_BENIGN + BATCH_50_BENIGN + BATCH_51_BENIGN + BATCH_52_BENIGN + BATCH_53_BENIGN + BATCH_54_BENIGN + BATCH_55_BENIGN + BATCH_56_BENIGN + BATCH_57_BENIGN + BATCH_58_BENIGN + BATCH_59_BENIGN + BATCH_60_BENIGN + BATCH_61_BENIGN + BATCH_62_BENIGN + BATCH_63_BENIGN + BATCH_64_BENIGN + BATCH_65_BENIGN + BATCH_66_BENIGN + BATCH_67_BENIGN + BATCH_68_BENIGN + BATCH_69_BENIGN + BATCH_70_BENIGN + BATCH_71_BENIGN + BATCH_72_BENIGN + BATCH_73_BENIGN + BATCH_74_BENIGN + BATCH_75_BENIGN + BATCH_76_BENIGN + BATCH_77_BENIGN + BATCH_78_BENIGN + BATCH_79_BENIGN + BATCH_80_BENIGN + BATCH_81_BENIGN + BATCH_82_BENIGN + BATCH_83_BENIGN + BATCH_84_BENIGN + CHINESE_IMPERATIVES_BENIGN + AGENT_CONVENTIONS_BENIGN + MUST_PASS_VARIANTS_BENIGN
 
 # Held-out texts the scan still lets through: they stay in the corpus and in its printed rates,
 # and their tests are expected failures (strict: one that starts passing says so).
