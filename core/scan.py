@@ -1758,8 +1758,6 @@ _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over ev
                                      r"takes? precedence|says? even if|(primary|main|only|real|new) (instruction set|instructions|directives?))\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
                                      r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming (directly |straight )?from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
                                      r"|高于|只听|优先级最高|最高优先级|优先于|凌驾于|覆盖一切|(听|照|按)(我)?这条|以(这条|本条|此条)为准|听我的|真正的(上级|主人)|只服从|唯一的上级"))
-# Weaker than the secrecy words: keeping something from the person is an everyday rule between people
-# ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 # What wins is the person: the note says the user's word outranks it, the opposite of a claim on the model.
 _PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner|operator)['’]?s?( \w+){0,2} (always )?(wins|takes? precedence|comes? first|outranks)\b|以(用户|开发者|使用者)为准"))
 # A false report has two halves in one sentence: what is to be claimed (fixed, green, deleted, the
@@ -1788,6 +1786,8 @@ _CUE_OMIT = re.compile(_spelled(
     r"\b(leave out|leaves out|leaving out|leave off|omit\w*|hid\w*|suppress\w*|drop\w*|skip\w*|remov\w* (any|all) mention)[^.\n]{0,30}\b(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|"
     r"failed tests?|test failures|regressions?|breach\w*|vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))\b"
     r"|(省略|略去|略掉|隐去|删掉|去掉|不写|不提)[^。\n]{0,4}(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)|(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)[^。\n]{0,4}(省略|略去|略掉|隐去|删掉|去掉|不写|不提)"))
+# Weaker than the secrecy words: keeping something from the person is an everyday rule between people
+# ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 _CUE_WITHHOLD = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not|must not|should not) (tell|inform|notify|alert|warn|report (it |this |anything )?to|show) "
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
