@@ -174,6 +174,12 @@ def load(ref: LayerRef) -> dict[str, Any]:
     flight (`intent.json`): the published file is whole either way, and finishing the change is the
     next writer's job. Only a missing or damaged file is recovered under the lock."""
     key = file_key(ref.state_path)
+    if key is None:
+        if not ref.prev_path.exists() and not (ref.dir / INTENT).exists() and not _has_history(ref):
+            return empty_layer(ref)
+        # A writer may have published the first generation between the stat and the history check
+        # (which then finds its index): that file is whole, and waiting for the lock would answer busy.
+        key = file_key(ref.state_path)
     if key is not None:
         hit = _cache.get(ref.state_path)
         if hit and hit[0] == key:
@@ -187,8 +193,6 @@ def load(ref: LayerRef) -> dict[str, Any]:
         if obj is not None:
             _cache[ref.state_path] = (key, obj)
             return obj
-    elif not ref.prev_path.exists() and not (ref.dir / INTENT).exists() and not _has_history(ref):
-        return empty_layer(ref)
     return recover(ref)
 
 
