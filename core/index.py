@@ -247,8 +247,10 @@ def _current(ref: Any) -> _Conn:
     conn = _connect(ref.dir)
     key = file_key(ref.state_path)
     tag = conn.meta("tag")
-    if key is not None and conn.checked is not None and conn.checked[0] == key and conn.checked[1] == tag:
-        return conn  # the file and the index are both as this process last saw them agree
+    if conn.checked is not None and conn.checked[0] == key and conn.checked[1] == tag and (key is not None or not ref.prev_path.exists()):
+        # The file and the index are both as this process last saw them agree; for a layer that has
+        # never published (no file, no previous generation), that spares every search a history check.
+        return conn
     # Any change of the layer file (a swap for a link included) changes its key and comes here.
     confine(ref)
     # The writer that published the file and brought the index to it left the file's key: a new

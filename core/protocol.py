@@ -296,11 +296,26 @@ EXTENSION_FORMS: dict[str, dict[str, dict[str, Any]]] = {
 }
 
 
+# The forms of its verb a tool gives, its commonest first, where that is not all of them in order:
+# a search never answers a node, a read by id never a list, a suggestion is always held for review.
+# A client checks every structured answer against the schema, trying the alternatives in turn (the
+# Python SDK's jsonschema builds an error for each one that fails): the right one first is what
+# keeps that check from costing more than the search.
+TOOL_FORMS: dict[str, tuple[str, ...]] = {
+    "memory_search": ("list", "pack", "refused"),
+    "memory_read": ("node", "node_missing", "refused"),
+    "memory_suggest": ("gate_short_circuit", "gate_hard_reject", "failed"),
+}
+
+
 def output_schema(tool: str) -> dict[str, Any]:
-    """The JSON Schema of every answer `tool` can give: one alternative per declared form of its
-    verbs (`memory_save` also answers as `supersede`). Published as the MCP tool's outputSchema."""
+    """The JSON Schema of every answer `tool` can give: one alternative per form of its verbs it
+    gives (`memory_save` also answers as `supersede`). Published as the MCP tool's outputSchema."""
     if tool in EXTENSION_FORMS:
         return {"type": "object", "anyOf": [_form_schema(form) for form in EXTENSION_FORMS[tool].values()]}
     verbs = [TOOL_VERBS[tool], *(["supersede"] if tool == "memory_save" else [])]
-    forms = [_form_schema(form) for verb in verbs for form in VERB_SPECS[verb]["forms"].values()]
-    return {"type": "object", "anyOf": forms}
+    named = [(name, form) for verb in verbs for name, form in VERB_SPECS[verb]["forms"].items()]
+    if tool in TOOL_FORMS:
+        by_name = dict(named)
+        named = [(name, by_name[name]) for name in TOOL_FORMS[tool]]
+    return {"type": "object", "anyOf": [_form_schema(form) for _, form in named]}

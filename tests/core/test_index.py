@@ -262,3 +262,23 @@ def test_16_scan_verdicts_leave_with_their_records(home: Path, project: Path, me
     recalled = run_cli(home, "recall", "--format", "json", "--project", str(project), "--message", "how do deploys go through argocd")
     assert [c["id"] for c in json.loads(recalled.stdout)["cards"]] == [keep]
     assert verdicts() == {keep: 1}
+
+
+def test_3_6_a_layer_that_never_published_is_found_once_another_process_writes_it(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §3.6: this process remembers that the global layer has no file (so a search need not look
+    for its history each time), and still finds the first note another process writes there, and
+    says so when that layer's file is lost after that."""
+    mem.save("Run tests with tox", "tox -e py311")
+    for _ in range(2):
+        assert mem("memory_search", {"query": "docker compose", "scope": "global"})["results"] == []
+    other = subprocess.run(
+        [sys.executable, "-c", "import sys; from core.tools import dispatch; print(dispatch('memory_save', {'title': 'Docker compose for local services', "
+         "'body': 'docker compose up -d starts the database.', 'scope': 'global'}, home=sys.argv[1], project=sys.argv[2])['committed'])",
+         str(home), str(project)], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert other.stdout.strip() == "True", other.stderr
+    hits = mem("memory_search", {"query": "docker compose", "scope": "global"})["results"]
+    assert [h["title"] for h in hits] == ["Docker compose for local services"]
+    global_file = layer_file(home)
+    global_file.unlink()  # lost by hand: the previous generation is not there either (first publish)
+    answer = mem("memory_search", {"query": "docker compose", "scope": "global"})
+    assert answer["ok"] is False and "has lost its files" in answer["message"], answer  # told, never served from the index
