@@ -1261,16 +1261,20 @@ class _WordIndex:
                 self.by_start.setdefault(m.group(), []).append(word)
             else:
                 self.unspaced.setdefault(word[0], []).append(word)
-        self.unspaced_ascii = {first: words for first, words in self.unspaced.items() if first.isascii()}
 
     def present(self, skeleton: str) -> list[str]:
         """The words that occur in `skeleton`."""
         found = [w for key in _starts(skeleton) & self.by_start.keys() for w in self.by_start[key] if w in skeleton]
-        # An ASCII text holds none of the words in other scripts (most of these): not looked for.
-        for first, words in (self.unspaced_ascii if skeleton.isascii() else self.unspaced).items():
-            if first in skeleton:
-                found += [w for w in words if w in skeleton]
+        # Only the words whose first character the text holds: one set intersection rather than a
+        # search of the text for each of the few hundred first characters of the Chinese words.
+        for first in _chars(skeleton) & self.unspaced.keys():
+            found += [w for w in self.unspaced[first] if w in skeleton]
         return found
+
+
+@lru_cache(maxsize=4)
+def _chars(skeleton: str) -> frozenset[str]:
+    return frozenset(skeleton)
 
 
 @lru_cache(maxsize=4)
