@@ -266,7 +266,7 @@ _ZH_RULES = r"(指令|指示|规则|提示词?|设定|要求|约束|命令|限�
 _ZH_VOID = r"(已经?|都|全部|统统|一律|均|一概)?(作废|失效|无效|不算数?|不再适用|不再有效|过期|废止)"
 _ZH_ADDR = r"(你|您|这条|本条|此条|本笔记|为准|按我说|听我的|照我说|按这条)"
 # The model's rules said to be void: 之前的规则全部作废.
-_ZH_VOID_RULES = rf"((之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|你的|给你的|你收到的|系统)(的|那些|这些|所有)?{_ZH}{{0,8}}?{_ZH_RULES}{_ZH}{{0,10}}?{_ZH_VOID})"
+_ZH_VOID_RULES = rf"((之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|你的|给你的|你收到的|系统)(的|那些|这些|所有)?{_ZH}{{0,8}}?({_ZH_RULES}|(被告知|被交代|被吩咐|被要求|被教)的(内容|一切|东西|话|事情?)){_ZH}{{0,10}}?{_ZH_VOID})"
 # Its safeguards said to be off: 安全策略已经下线.
 _ZH_SAFETY_OFF = rf"((安全|内容|审查)(策略|政策|限制|检查|审查|过滤|规则|护栏|机制){_ZH}{{0,6}}?(已经?|都|已被)?(下线|关闭|失效|解除|取消|停用|暂停|作废|撤销))"
 
@@ -292,6 +292,8 @@ _INJECTION_SOURCES = (
     rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
+    r"|(everything|anything|all|what|whatever)\s+(that\s+)?(the\s+)?(human|user|person|operator|developer|i|we)\s+(typed|wrote|said|sent|entered)"
+    r"(\s+(before|above|earlier|previously|so far)(\s+(this|the following)\s+(line|note|message|point|memory))?)?\s*([.!;,]|$|and\b)"
     rf"|(everything|anything|all|whatever)\s+(that\s+)?(the |your )?(operator|developer|system|admin|administrator|owner|creator)s?\s+(configured|set up|specified|wrote|defined|put in place)\b"
     rf"|(what|whatever)\s+(the\s+|your\s+)?(system( prompt)?|developers?|operators?|instructions|rules|guidelines|prompt)\s+(says?|said|tells? you|told you)\b"
     rf"|{_DET}(instructions?|directions|rules?|directives?|prompts?|guidelines?)\s+(above|before|so far|until now|you (were|have been) given|you got"
@@ -321,7 +323,8 @@ _INJECTION_SOURCES = (
     r"(finds? out|learns?|notices?|realises?|realizes?|discovers?|suspects?)\b",
     r"\b(your|you (received|were given|got|have been given|have))\b[^.\n]{0,30}\b(instructions?|directions|directives?|prompts?|guidelines|rules)\b"
     r"[^.\n]{0,30}\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|(have been|were|are now) (updated|changed|replaced|rewritten|revised|amended))",
-    r"\b(instructions?|directions|directives?|prompts?|guidelines|rules) you (received|were given|got|have been given|have)\b[^.\n]{0,30}"
+    r"\b(instructions?|directions|directives?|prompts?|guidelines|guidance|rules|orders) you (received|were given|got|have been given|have|"
+    r"were (started|configured|set up|initiali[sz]ed|launched|primed) with|started with)\b[^.\n]{0,30}"
     r"\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|wrong|fake)",
     r"\b(treat|consider|use|take|read) (this|it|the following|these)( \w+)? as (your )?(new |real |updated )?(system prompt|instructions|directions|directives|orders|rules)"
     r"|\b(treat|consider|use|take|read|regard)\b[^.\n]{0,40}? as your (new |real |updated |actual )?(system prompt|instructions|directions|directives|orders|rules)\b",
@@ -961,6 +964,18 @@ _INJECTION_SOURCES = (
     r"\b(instructions?|directions|directives?|prompts?|guidelines|rules|orders)\b[^.\n]{0,20}\b(before|above|prior to|preceding|until) (this|these|the following) "
     r"(line|note|message|point|memory|text|sentence|paragraph)s?\b[^.\n]{0,20}\b(are|is|become|now)\b[^.\n]{0,10}\b(void|invalid|cancell?ed|revoked|obsolete|null|"
     r"superseded|no longer (valid|apply|in force|count))\b",
+    # what earlier messages told the model, cancelled by the note (1) / the note the only authority left (2)
+    r"\b(whatever|what|everything|anything|all)\s+(that\s+)?(the\s+)?(earlier|previous|prior|preceding|above|other|first)\s+(messages?|turns?|prompts?|instructions?|text|context)\b"
+    r"[^.\n]{0,30}\b(told|gave|taught|instructed|asked|said to) you\b[^.\n]{0,40}\b(void|cancell?ed|invalid|revoked|obsolete|overridden|superseded|no longer (applies|apply|counts?))\b",
+    r"\brely\s+((solely|only|exclusively)\s+on\s+(this|the following)\s+(memory|note|message|record)(\s+(alone|only))?"
+    r"|on\s+(this|the following)\s+(memory|note|message|record)\s+(alone|only|exclusively))\b(?!\s+(for|about|on|when|if|to|in|until|while)\b)",
+    # the model's rules put aside with the object inside the verb ("set your original orders aside")
+    rf"\b(set|put|push|cast|lay)\s+(all\s+(of\s+)?)?your\s+({_ADJ}\s+)?({_STRONG}|rules)\s+aside\b{_ABOUT_ELSE}",
+    # this memory kept out of what the user is told of the memories used
+    r"\b(memor(y|ies)|notes?|records?)\s+(you\s+)?(used|read|recalled|loaded|saw|consulted)\b[^.\n]{0,30}\b(leave|keep)\s+(this|it)(\s+(one|note|memory|entry|record))?\s+out\b(?!\s+of\b)"
+    r"|\b(leave|keep)\s+(this|it)(\s+(one|note|memory|entry|record))?\s+out\b(?!\s+of\b)[^.\n]{0,30}\b(memor(y|ies)|notes?)\s+(you\s+)?(used|read|recalled|loaded|consulted)\b",
+    # a denial prepared for the user that this note was read (zh)
+    r"(就说|只说|就回答|就答|就告诉(他|她|他们|用户)|回答说|一律说)(你|自己)?(没有|没|从未|从来没有?|不曾)(读过|看过|用过|见过|收到过?|参考过|读到过?|看到过?)(这条|此条|本条|这份|任何)?(记忆|笔记|备忘|指令|提示)",
     # the model's own rules wiped ("erase your previous directives from consideration"); a file of them is another thing
     r"\b(erase|wipe|purge|clear|delete|remove|drop|flush)\s+(out\s+)?(all\s+(of\s+)?)?your\s+(own\s+)?"
     r"((previous|prior|earlier|original|initial|existing|current|old|system|default|safety|built-?in)\s+)?"
@@ -983,7 +998,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("no restrictions", "no rules", "no limits", "no guidelines", "no filters", "no boundaries"),
     ("from now on",), ("from now on",), ("instruction", "direction", "directive", "orders"), ("prompt", "instruction"),
     _WHO, _WHO, _WHO, _WHO, ("instruction", "direction", "directive", "prompt", "guideline", "rule"),
-    ("instruction", "direction", "directive", "prompt", "guideline", "rule"), ("system prompt", "instructions", "directions", "directives", "orders", "rules"),
+    ("instruction", "direction", "directive", "prompt", "guideline", "guidance", "rule", "order"), ("system prompt", "instructions", "directions", "directives", "orders", "rules"),
     ("system prompt", "instructions", "directions", "directives"), ("instructions", "directions", "directives", "prompts", "guidelines", "system prompt"),
     ("task", "goal", "job", "role", "objective", "instruction", "direction", "purpose", "mission"), ("safety",),
     ("ignor", "disregard", "forget", "bypass", "overrid"), (*_WHO, "anyone"), ("secret", "hidden", "private", "quiet", "confidential"),
@@ -1208,6 +1223,11 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("/etc/", ".aws/", ".ssh/", "id_rsa", ".netrc", "kubeconfig"),
     ("pass",),
     ("before this", "above this", "prior to this", "preceding this", "until this", "before these", "above these"),
+    ("told you", "gave you", "taught you", "instructed you", "asked you", "said to you"),
+    ("rely",),
+    ("aside",),
+    ("leave this", "leave it", "keep this", "keep it"),
+    ("就说", "只说", "就回答", "就答", "就告诉", "回答说", "一律说"),
     ("erase", "wipe", "purge", "clear", "delete", "remove", "drop", "flush"),
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
