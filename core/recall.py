@@ -163,9 +163,14 @@ _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(
                    r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b")
 
 
+# A question about the thing at hand asks what the project knows of it ("who looked at this
+# applicant's profile", "where do I deploy this service"); "what does this function do" asks for work.
+_QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was|were|does|do|did|can|could|should|has|have)\b")
+
+
 def asks_for_work(message: str) -> bool:
     low = message.lower()
-    return bool(_AT_HAND.search(low) or _TASK.match(low))
+    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low))
 
 
 def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:

@@ -193,6 +193,16 @@ def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home,
     assert _recalled(home, project, "how do we trace requests in this project") == ["Tracing"]
 
 
+def test_15_a_question_about_the_thing_at_hand_asks_what_the_project_knows(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15: "who looked at this applicant's profile" names the thing at hand, but asks what the
+    project knows of it: the note's title word counts as in any question. "What does this" still
+    asks for work on the thing at hand."""
+    _other_notes(mem)
+    mem.save("Every view of a candidate profile is written to the audit log", "The audit_log table is append-only.")
+    assert _recalled(home, project, "who looked at this applicant's profile") == ["Every view of a candidate profile is written to the audit log"]
+    assert _recalled(home, project, "what does this profile page component do") == []
+
+
 def test_15_an_irregular_past_is_its_verb(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (a stronger lexical core): Snowball cannot bring "sent" back to "send"; irregular
     verbs' past forms count as the verb."""
