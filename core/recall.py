@@ -168,9 +168,30 @@ _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(
 _QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was|were|does|do|did|can|could|should|has|have)\b")
 
 
+# A question anyone could answer asks nothing of what the project remembers: the difference
+# between two things, a good name for one, why a thing is called so, what time it is, how a thing
+# (with "a": any such thing) works, how many days until a date, how to do something in a language.
+# The one word it shares with a note names the subject, not a topic of the project's, so such a
+# question, like a request for work, needs most of its words in the note.
+_LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
+              r"react( native)?|vue|django|rails)")
+_GENERAL = re.compile(
+    r"^\s*(what('s| is| are)|whats) the differences? between\b"
+    r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
+    r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    r"|^\s*what time is it\b"
+    r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
+    r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
+    rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
+    rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
+)
+
+
 def asks_for_work(message: str) -> bool:
+    """Whether the message asks for work on the thing at hand, or a question anyone could answer:
+    either way, a note fits it only when it holds most of what the message says."""
     low = message.lower()
-    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low))
+    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low) or _GENERAL.search(low))
 
 
 def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:
@@ -337,7 +358,7 @@ def _choose(
                 elif near.used:
                     aside[hit.id] = cand
                 elif work and hit.coverage >= MIN_COVERAGE:
-                    note(cand, f"too weak (the message asks for work: a note must hold {WORK_COVERAGE} of it and two of its terms)")
+                    note(cand, f"too weak (the message asks for work, or what anyone could answer: a note must hold {WORK_COVERAGE} of it and two of its terms)")
                 else:
                     note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word)")
             if usable >= MAX_CARDS or len(hits) < CANDIDATES:
