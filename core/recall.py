@@ -21,6 +21,7 @@ from . import index, ledger, semantic
 from .contexts import open_turn
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
+from .asking import asks_for_work, reads_as_general
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -152,48 +153,6 @@ MIN_COVERAGE = 0.25
 WORK_COVERAGE = 0.6
 
 
-# A message that asks for work asks for it on the thing at hand ("summarise this stack trace",
-# "sort this list by eta", 把这段代码改成异步的) or names the task outright ("rename the export
-# function", "make the chart colors nicer", "write a haiku about deploys"), not for what the project
-# remembers: the one word it shares with a note's title names what to work on, not a topic. Such a
-# message needs two shared terms. "This project" and "this repo" are the project, not a thing at hand.
-_AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|monorepo|service|app|team|company|org|workspace)s?\b)"
-                      r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
-_TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
-                   r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b")
-
-
-# A question about the thing at hand asks what the project knows of it ("who looked at this
-# applicant's profile", "where do I deploy this service"); "what does this function do" asks for work.
-_QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was|were|does|do|did|can|could|should|has|have)\b")
-
-
-# A question anyone could answer asks nothing of what the project remembers: the difference
-# between two things, a good name for one, why a thing is called so, what time it is, how a thing
-# (with "a": any such thing) works, how many days until a date, how to do something in a language.
-# The one word it shares with a note names the subject, not a topic of the project's, so such a
-# question, like a request for work, needs most of its words in the note.
-_LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
-              r"react( native)?|vue|django|rails)")
-_GENERAL = re.compile(
-    r"^\s*(what('s| is| are)|whats) the differences? between\b"
-    r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
-    r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
-    r"|^\s*what time is it\b"
-    r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
-    r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
-    rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
-    rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
-)
-
-
-def asks_for_work(message: str) -> bool:
-    """Whether the message asks for work on the thing at hand, or a question anyone could answer:
-    either way, a note fits it only when it holds most of what the message says."""
-    low = message.lower()
-    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low) or _GENERAL.search(low))
-
-
 def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:
     # A long message shares a stray word with many notes; ask for two shared terms unless the
     # title itself is hit (and the message does not ask for work) or the message has only one
@@ -302,6 +261,7 @@ def _choose(
     held = 0
     terms = len(query_terms(message))
     work = asks_for_work(message)
+    undecided = not work  # the learned reading is asked only when a card hangs on it
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -348,6 +308,10 @@ def _choose(
                 if hit.id in seen:
                     continue
                 relevant = _relevant(hit.matched, terms, hit.title_hit, hit.coverage, work=work)
+                if relevant and undecided and not _relevant(hit.matched, terms, hit.title_hit, hit.coverage, work=True):
+                    undecided = False
+                    work = reads_as_general(message)
+                    relevant = not work
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage)

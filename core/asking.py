@@ -1,0 +1,142 @@
+"""What a message asks for: what the project remembers, or work on the thing at hand and what anyone
+could answer (issue 15's quietness). Recall asks this of every message; a message of the second
+kind gets a card only for a note that holds most of what it says.
+
+Two readings: rules for the forms that say it outright, and a learned reading (logistic regression
+over the message's words and opening, `learn` below, `recall_weights.json` its output) for the
+forms the rules do not name. The weights are learned from the public recall sets
+(tests/fixtures/recall/*.json: an answerable prompt asks about the project, a no-answer prompt
+does not) and never edited by hand; docs/search.md says how to relearn them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from functools import lru_cache
+from pathlib import Path
+
+WEIGHTS = "recall_weights.json"
+# The learned reading counts a message as one anyone could answer above this probability: chosen
+# by leaving each recall set out in turn (trained on the others, scored on it): at 0.7, 9 of 873
+# answerable prompts and 194 of 229 no-answer prompts were called general (docs/BENCH.md).
+GENERAL_ABOVE = 0.7
+L2 = 0.01
+# A no-answer prompt weighs three answerable ones: the sets hold four times as many of the latter.
+GENERAL_WEIGHT = 3.0
+MIN_FEATURE_COUNT = 2
+
+# A message that asks for work asks for it on the thing at hand ("summarise this stack trace",
+# "sort this list by eta", 把这段代码改成异步的) or names the task outright ("rename the export
+# function", "make the chart colors nicer", "write a haiku about deploys"), not for what the project
+# remembers: the one word it shares with a note's title names what to work on, not a topic. Such a
+# message needs two shared terms. "This project" and "this repo" are the project, not a thing at hand.
+_AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|monorepo|service|app|team|company|org|workspace)s?\b)"
+                      r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
+_TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
+                   r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b")
+
+# A question about the thing at hand asks what the project knows of it ("who looked at this
+# applicant's profile", "where do I deploy this service"); "what does this function do" asks for work.
+_QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was|were|does|do|did|can|could|should|has|have)\b")
+
+# A question anyone could answer asks nothing of what the project remembers: the difference
+# between two things, a good name for one, why a thing is called so, what time it is, how a thing
+# (with "a": any such thing) works, how many days until a date, how to do something in a language.
+# The one word it shares with a note names the subject, not a topic of the project's.
+_LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
+              r"react( native)?|vue|django|rails)")
+_GENERAL = re.compile(
+    r"^\s*(what('s| is| are)|whats) the differences? between\b"
+    r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
+    r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    r"|^\s*what time is it\b"
+    r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
+    r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
+    rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
+    rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
+)
+
+
+def asks_for_work(message: str) -> bool:
+    """Whether the rules read the message as asking for work on the thing at hand, or what anyone
+    could answer: either way, a note fits it only when it holds most of what the message says.
+    When they do not, `reads_as_general` is the second opinion (recall asks it only when a verdict
+    hangs on it: loading its weights costs about a millisecond)."""
+    low = message.lower()
+    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low) or _GENERAL.search(low))
+
+
+def reads_as_general(message: str) -> bool:
+    """The learned reading: the message asks what anyone could answer."""
+    return general_probability(message) > GENERAL_ABOVE
+
+
+# ---------------------------------------------------------------- the learned reading
+
+_TOKEN = re.compile(r"[a-z0-9']+|[\u4e00-\u9fff]")
+
+
+def features(message: str) -> list[str]:
+    """The message's words and word pairs, its opening word and pair (marked "^"), and the
+    character pairs of its Chinese: how a message asks, more than what it names."""
+    tokens = _TOKEN.findall(message.lower())
+    words = [t for t in tokens if not "\u4e00" <= t <= "\u9fff"]
+    han = "".join(t for t in tokens if "\u4e00" <= t <= "\u9fff")
+    out = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])} | {a + b for a, b in zip(han, han[1:])}
+    if words:
+        out.add("^" + words[0])
+        if len(words) > 1:
+            out.add(f"^{words[0]} {words[1]}")
+    elif han:
+        out.add("^" + han[:2])
+    return sorted(out)
+
+
+def learn(examples: list[tuple[str, bool]], epochs: int = 40, rate: float = 0.2) -> dict[str, float]:
+    """Weights of the features seen in at least two messages (`True`: asks what anyone could
+    answer), the bias under the key "". Deterministic: plain gradient steps in a fixed order."""
+    data = [(features(text), general) for text, general in examples]
+    counts: dict[str, int] = {}
+    for feats, _ in data:
+        for f in feats:
+            counts[f] = counts.get(f, 0) + 1
+    weights = {f: 0.0 for f, n in counts.items() if n >= MIN_FEATURE_COUNT}
+    bias = 0.0
+    for epoch in range(epochs):
+        step = rate / (1 + epoch / 10)
+        for feats, general in data:
+            kept = [f for f in feats if f in weights]
+            p = _sigmoid(bias + sum(weights[f] for f in kept))
+            error = ((1.0 if general else 0.0) - p) * (GENERAL_WEIGHT if general else 1.0)
+            bias += step * error
+            for f in kept:
+                weights[f] += step * (error - L2 * weights[f])
+    out = {"": round(bias, 4)}
+    out.update((f, round(w, 4)) for f, w in sorted(weights.items()) if round(w, 4))
+    return out
+
+
+def examples_of(recall_set: dict) -> list[tuple[str, bool]]:  # type: ignore[type-arg]
+    """A labelled recall set's prompts (`lingshu bench --recall-set`'s format) as examples: a
+    prompt with no expected note asks what anyone could answer; traps are left out."""
+    return [(p["text"], not p.get("expect")) for p in recall_set.get("prompts", []) if p.get("judge") != "forbidden"]
+
+
+def _sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@lru_cache(maxsize=1)
+def _weights() -> dict[str, float]:
+    try:
+        loaded: dict[str, float] = json.loads((Path(__file__).with_name(WEIGHTS)).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"": -30.0}  # no weights shipped: the rules alone decide
+    return loaded
+
+
+def general_probability(message: str) -> float:
+    weights = _weights()
+    return _sigmoid(weights[""] + sum(weights.get(f, 0.0) for f in features(message)))
