@@ -256,8 +256,12 @@ _STRONG = r"(instructions?|directions|directives?|prompts?|guidance|guidelines|c
 _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|directions|conversation|settings|limits)"
 # A qualifier names what the rules are about ("the previous context of the migration", "system
 # rules for a package"): talk about engineering, not an order to the model.
-_ABOUT_ELSE = (r"(?!\s+(of|for|in|on|about|from|regarding|under|within|per|via|using|across)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot|"
-    r"(this|the|your) (session|conversation|chat|turn|task|reply|answer))\b))")
+# Where instructions come from ("instructions embedded in web pages", "found in issue comments") is
+# engineering too, unless it is this note or the model's own.
+_ABOUT_ELSE = (r"(?!\s+((embedded|found|written|posted|left|hidden|contained|included|pasted|quoted|coming|appearing|placed|planted)\s+)?"
+    r"(of|for|in|on|about|from|regarding|under|within|per|via|using|across|inside)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot|"
+    r"(this|the|your) (session|conversation|chat|turn|task|reply|answer))\b))"
+    r"(?!\s+(embedded|found|written|posted|left|hidden|contained|included|pasted|quoted)\s+(in|on|inside|within|into)\s+(?!((the|your|this)\s+)?(model|assistant|system prompt|note|memory|message)\b))")
 
 # The words of the Chinese readings below that several of them share. A Chinese sentence ends at
 # 。！？ (NFKC makes the fullwidth ! and ? ASCII); `_ZH` is a character inside one.
@@ -283,13 +287,24 @@ def _spelled(pattern: str) -> str:
     return pattern.translate(_I_LIKE)
 
 
+# The verbs that set an order aside, the orders and what makes them the model's own, for the
+# readings in either order at the end of the rules below.
+_DISMISS = (r"(ignor(e|ing)|disregard(ing)?|forget(ting)?|overlook(ing)?|overwrit(e|ing)|overrid(e|ing)|overrul(e|ing)|"
+            r"discount(ing)?|dismiss(ing)?|neglect(ing)?|abandon(ing)?|discard(ing)?|bypass(ing)?|scrap(ping)?|ditch(ing)?|"
+            r"unlearn(ing)?|eras(e|ing)|wip(e|ing)( out)?|nullif(y|ying)|disobey(ing)?|pay(ing)? (no|zero|little) (attention|heed|mind) to|take no notice of|never ?mind|"
+            r"(stop|quit|cease) (following|obeying|heeding)|(do not|don't|dont|no longer|never) (follow|obey|heed))")
+_ORDERS = r"(instructions?|directives?|directions|guidance|guidelines?|system (prompt|message)s?|prompts?|rules|orders|commands|programming|training|guardrails|constraints|restrictions)"
+_OWNED = (r"(previous|previously|prior|earlier|above|preceding|foregoing|original|initial|former|your|yours|"
+          r"(you|you've) (were|have been|was) (given|told|handed)|you (received|got)|given to you|before (this|now)|so far|until now|up to now)")
+
+
 _INJECTION_SOURCES = (
     # the verb once, then what it is aimed at (one pass instead of six: this is the hot pattern)
     rf"\b{_VERB}\s+(?:"
     rf"{_DET}{_ADJ}\s+{_STRONG}\b"
     rf"|{_DET}{_ADJ}\s+(\w+\s+)?({_STRONG}|{_WEAK})\b{_ABOUT_ELSE}"
     rf"|{_DET}{_STRONG}\b{_ABOUT_ELSE}"
-    rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}|rules|restrictions|constraints)\b"
+    rf"|(all\s+(of\s+)?)?(your|the model's|the assistant's)\s+(own\s+)?({_ADJ}\s+)?({_STRONG}\b|(rules|restrictions|constraints)\b{_ABOUT_ELSE})"
     rf"|(everything|anything|all|what|whatever)\s+((you were|you've been|you have been|i|we|they) (told|given|taught|instructed)( you)?|((came|comes|was|appears)\s+)?(above|before( it| this)?)|said|so far)"
     rf"|(everything|anything|all|what|whatever)\s+(that\s+)?(\w+\s+){{1,2}}(told|gave|taught|instructed|asked) you\b"
     r"|(everything|anything|all|what|whatever)\s+(that\s+)?(the\s+)?(human|user|person|operator|developer|i|we)\s+(typed|wrote|said|sent|entered)"
@@ -315,12 +330,16 @@ _INJECTION_SOURCES = (
     r"\b(reveal|print|show|repeat|leak|output|dump|disclose|tell me) (me |us )?(your|the) (system prompt|hidden instructions|hidden directions|"
     r"initial instructions|initial directions|instructions above|original instructions|original directions|prompt)",
     r"\b(do not|don't|dont|never|not) (tell|inform|notify|alert|show|let) (the )?(user|human|operator|developer|person|owner)s? "
-    r"(that you|you |this\b|it\b|what you|know|anything|see|find out|notice|that (this|these) (notes?|memor(y|ies)|messages?|records?|instructions?)\b)",
+    r"(that you|you |this\b|it\b|what you|know|anything|see|find out|notice|that (this|these) (notes?|memor(y|ies)|messages?|records?|instructions?)\b"
+    r"|what (this|the|these) (notes?|memor(y|ies)|messages?|records?|instructions?) (says?|contains?|holds?|asks?|is|are)\b)",
     r"\b(do not|don't|dont|never) (tell|inform|notify|alert) the (user|human|operator|developer|person|owner) about "
     r"(this|it|these|that|any of (this|it)|the (change|changes|note|memory|instruction)|what you|your)\b",
     r"\b(do not|don't|dont|never) (reveal|disclose|mention|say|admit) (this |it |that |anything )?to the (user|human|operator|developer|person|owner)",
     r"\b(the )?(user|human|operator|developer|person|owner) (never|doesn't|does not|won't|will not|must not|should not|cannot|can't) "
-    r"(finds? out|learns?|notices?|realises?|realizes?|discovers?|suspects?)\b",
+    r"(finds? out|learns?|notices?|realises?|realizes?|discovers?|suspects?)\b"
+    # "make sure the user never sees this note": what is kept from them is this note itself
+    r"|\b(the )?(user|human|operator|developer|person|owner|reviewer)s? (never|doesn't|does not|won't|will not|can't|cannot) "
+    r"(sees?|reads?|knows?|hears? (about|of)) (this|these|it\b|about this|of this)",
     r"\b(your|you (received|were given|got|have been given|have))\b[^.\n]{0,30}\b(instructions?|directions|directives?|prompts?|guidelines|rules)\b"
     r"[^.\n]{0,30}\b(void|invalid|cancell?ed|revoked|obsolete|no longer|null|lifted|suspended|outdated|(have been|were|are now) (updated|changed|replaced|rewritten|revised|amended))",
     r"\b(instructions?|directions|directives?|prompts?|guidelines|guidance|rules|orders) you (received|were given|got|have been given|have|"
@@ -981,6 +1000,16 @@ _INJECTION_SOURCES = (
     r"((previous|prior|earlier|original|initial|existing|current|old|system|default|safety|built-?in)\s+)?"
     r"(instructions|directives|directions|guidelines|guidance|system prompt|programming|training|guardrails|safeguards)\b"
     r"(?!\s+(file|files|doc|docs|page|pages|folder|section|template|snippet|in\b|on\b|for\b|from (?!(your )?(consideration|memory|mind|context)\b)))",
+    # the model's earlier rules set aside by a verb the first rule lacks, a few words before them
+    # ("kindly discount any earlier directives", "overwrite your existing instructions with ..."),
+    # or named first and dismissed after a dash or colon ("previous instructions: disregard")
+    rf"\b{_DISMISS}\s+((all|any|every|each|the|of|these|those)\s+){{0,2}}{_OWNED}\s+((\w+\s+){{0,2}}){_ORDERS}\b{_ABOUT_ELSE}"
+    rf"|\b{_DISMISS}\s+((all|any|every|each|the|of|these|those)\s+){{0,2}}{_ORDERS}\s+{_OWNED}\b"
+    # what is the model's by what it is ("pay zero attention to the system prompt")
+    rf"|\b{_DISMISS}\s+((all|any|the|your)\s+){{0,2}}(system (prompt|message)s?|safety (rules|guidelines|filters|checks)|guardrails)\b{_ABOUT_ELSE}",
+    rf"(^|[.!?;]\s*)[^.!?;\n]{{0,30}}\b{_OWNED}\b[^.!?;\n]{{0,20}}\b{_ORDERS}\b[^.!?;\n]{{0,30}}[\u2014\u2013:,-]+\s*(just\s+|simply\s+)?{_DISMISS}"
+    r"(\s+(them|it|those|these|that|all of them|everything))?\s*([.!;]|$)"
+    rf"|(^|[.!?;]\s*)\s*{_ORDERS}\s+{_OWNED}\b[^.!?;\n]{{0,20}}[\u2014\u2013:,-]+\s*(just\s+|simply\s+)?{_DISMISS}(\s+(them|it|those|these|that|all of them|everything))?\s*([.!;]|$)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -989,6 +1018,9 @@ _VERB_WORDS = ("ignor", "disregard", "forget", "overrid", "overrul", "overlook",
                "scratch", "ditch", "toss", "junk", "bother", "unlearn",
                "set aside", "throw out", "pay no", "take no notice", "follow", "obey", "heed", "attention", "listen")
 _WHO = ("user", "human", "operator", "developer", "person", "owner")
+_DISMISS_WORDS = ("ignor", "disregard", "forget", "overlook", "overwrit", "overrid", "overrul", "discount", "dismiss", "neglect", "abandon", "discard",
+                  "bypass", "scrap", "ditch", "unlearn", "eras", "wipe", "wiping", "nullif", "disobey", "attention", "heed", "mind", "notice",
+                  "following", "obeying", "heeding", "follow", "obey")
 # Two rules about secrets put where others read them share their words, and so one pass.
 _SECRET_WORDS = ("key", "token", "password", "credential", "secret", "cookie", ".env", "session id", ".ssh/", "database url", "connection string", "output of")
 _RULE_WORDS: tuple[tuple[str, ...], ...] = (
@@ -1226,9 +1258,11 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("told you", "gave you", "taught you", "instructed you", "asked you", "said to you"),
     ("rely",),
     ("aside",),
-    ("leave this", "leave it", "keep this", "keep it"),
+    ("leave it out", "keep it out", "leave this out", "keep this out", "this one out", "this note out", "this memory out", "this entry out", "this record out"),
     ("就说", "只说", "就回答", "就答", "就告诉", "回答说", "一律说"),
     ("erase", "wipe", "purge", "clear", "delete", "remove", "drop", "flush"),
+    _DISMISS_WORDS,
+    _DISMISS_WORDS,
 )
 assert len(_RULE_WORDS) == len(_INJECTION_SOURCES)
 
@@ -1381,7 +1415,8 @@ def _injection(skeleton: str) -> bool:
 _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
 # JUnit XML's <system-out> and <system-err> hold a test's captured output: engineering, not a role.
 _ALWAYS_TAG = re.compile(
-    r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|tool_calls?|tool_result|tool_use|"
+    r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|function_results?|function_response|tool_calls?|tool_results?|tool_use|"
+    r"tool_response|tool_output|"
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
@@ -1425,7 +1460,7 @@ _AGREES_ZH = re.compile(r"^(好的|好|当然|没问题|明白|收到|遵命|是
 _TO_MODEL = re.compile(
     r"\b(you|your|yourself|you're|youre|ignore|disregard|obey|pretend|reply|respond|answer|always|never|must|do not|don't|"
     r"from now on|new instructions|new directions|unrestricted|no restrictions|approve|grant|exfiltrate|delete|push|merge|deploy|run|execute|print|reveal|send|"
-    r"wipe|destroy|drop|erase|dump|leak|give|show|tell|list|disable|bypass|skip|remove|force|the model|the assistant|all safety|"
+    r"wipe|destroy|drop|erase|dump|leak|give|show|tell|list|disable|bypass|skip|remove|force|(override|overrule) (all |the |your )?(safety|rules|restrictions|guardrails|filters|checks)|the model|the assistant|all safety|"
     r"new (rules|instructions|directions|orders|policy)|approvals? (are |is )?(disabled|off|suspended))\b",
 )
 _FIRST_PERSON = re.compile(r"(sure|of course|certainly|ok(ay)?|absolutely|understood|as you wish|i will|i'll|i have|i've|i am|i'm|done|yes|yep|"
