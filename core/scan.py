@@ -1317,6 +1317,7 @@ for _n, (_, _words) in enumerate(_RULES):
 # out every word that starts so. Words in scripts without spaces are looked for directly, those
 # whose first character the text holds.
 _START = re.compile(r"(?<![a-z0-9])[a-z0-9][^\s]{0,3}")
+_NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
 class _WordIndex:
@@ -1328,10 +1329,16 @@ class _WordIndex:
         self.unspaced: dict[str, list[str]] = {}
         for word in words:
             m = _START.match(word)
-            # "t tell" stands for "don't tell" and "not tell": words opening with a fragment are
-            # looked for anywhere, as are words in scripts without spaces.
+            # "t tell" stands for "don't tell" and "not tell": a word opening with a fragment (or a
+            # word of one or two letters, or a dot) is keyed by a later part of it that follows a
+            # space or a mark, which begins a word wherever the whole occurs; words in scripts
+            # without spaces are looked for by their first character.
+            later = [_START.match(part) for part in _NON_WORD.split(word)[1:]] if word.isascii() else []
+            later_starts = sorted((len(p.group()), p.group()) for p in later if p)
             if word.isascii() and m and len(word.split(" ", 1)[0]) >= 3:
                 self.by_start.setdefault(m.group(), []).append(word)
+            elif later_starts:
+                self.by_start.setdefault(later_starts[-1][1], []).append(word)
             else:
                 self.unspaced.setdefault(word[0], []).append(word)
 
