@@ -147,6 +147,14 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "负载均衡": ("balancer", "lb"), "容器": ("container", "docker"), "镜像": ("image", "mirror"), "集群": ("cluster",), "节点": ("node",),
     "密钥": ("key", "secret"), "凭据": ("credential", "credentials"), "加密": ("encrypt", "encryption"), "解密": ("decrypt",),
     "会话": ("session",), "过期时间": ("ttl", "expiry"), "黑名单": ("blocklist", "denylist"), "白名单": ("allowlist",),
+    # buying, selling and delivering
+    "买家": ("buyer", "customer"), "卖家": ("seller", "merchant"), "商家": ("merchant", "seller"), "店铺": ("shop", "store"),
+    "咨询": ("inquiry", "question"), "售后": ("support", "aftersales"), "退货": ("return", "returns"), "换货": ("exchange",),
+    "收货": ("delivery", "receive"), "签收": ("delivery", "signature"), "送达": ("delivery", "delivered"), "预计送达": ("eta",),
+    "配送": ("delivery", "shipping"), "运费": ("shipping", "fee"), "骑手": ("rider", "courier"), "外卖": ("delivery", "takeaway"),
+    "餐厅": ("restaurant",), "粉丝": ("follower", "fan"), "等级": ("level", "tier"), "门票": ("ticket", "tickets"),
+    "演出": ("show", "concert"), "场馆": ("venue",), "座位": ("seat", "seats"), "排队": ("queue", "waiting"), "抢购": ("sale", "flash"),
+    "秒杀": ("flash", "sale"), "退票": ("refund",),
     # languages
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
 }
