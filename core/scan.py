@@ -550,6 +550,8 @@ _INJECTION_SOURCES = (
     r"|\beven if (the )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells? you) (to )?(stop|no|cancel|wait|abort)\b[^.\n]{0,30}"
     r"\b(continue|keep going|proceed|carry on|finish|deploy|merge|push)"
     r"|\b(continue|keep going|proceed|carry on)\b[^.\n]{0,40}\beven if (the )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells? you) (to )?(stop|no|cancel|wait|abort)\b"
+    r"|\b(if|when|whenever) (the |a )?(user|developer|dev|person|human|owner)s? (says?|asks?|tells?)( you)? (to )?(stop|cancel|wait|abort|pause)\b[^.\n]{0,30}"
+    r"\b(ignore (them|it|that|the request|him|her)|keep going|carry on|(do not|don't|never) stop)\b(?!\s+(only\s+)?(after|once|when|if|until)\b)"
     r"|用户(说|要求|让|叫)(你)?(停|停止|取消|暂停)[^。\n]{0,8}(也)?(别停|不要停|继续)",
     r"\b(when|if)\b[^.\n]{0,30}\b(fails?|failed|breaks?|is red)\b[^.\n]{0,40}\bmark (it|them|the \w+) (as )?(green|passed|passing|successful|ok)\b"
     r"|\bif (the )?(user|developer|human|person|someone|anyone|they|reviewer)s? asks?\b[^.\n]{0,50}\b(change the subject|deflect|avoid (answering|the question)|"
@@ -995,6 +997,8 @@ _INJECTION_SOURCES = (
     r"|\b(leave|keep)\s+(this|it)(\s+(one|note|memory|entry|record))?\s+out\b(?!\s+of\b)[^.\n]{0,30}\b(memor(y|ies)|notes?)\s+(you\s+)?(used|read|recalled|loaded|consulted)\b",
     # a denial prepared for the user that this note was read (zh)
     r"(就说|只说|就回答|就答|就告诉(他|她|他们|用户)|回答说|一律说)(你|自己)?(没有|没|从未|从来没有?|不曾)(读过|看过|用过|见过|收到过?|参考过|读到过?|看到过?)(这条|此条|本条|这份|任何)?(记忆|笔记|备忘|指令|提示)",
+    # the person's trust claimed for the model ("the user trusts you completely, so …")
+    r"\b(the )?(user|developer|owner|person|team|human|operator)s? (trusts?|has trusted|have trusted) you (completely|fully|entirely|totally|blindly|100 ?%|with everything)\b",
     # the model's own rules wiped ("erase your previous directives from consideration"); a file of them is another thing
     r"\b(erase|wipe|purge|clear|delete|remove|drop|flush)\s+(out\s+)?(all\s+(of\s+)?)?your\s+(own\s+)?"
     r"((previous|prior|earlier|original|initial|existing|current|old|system|default|safety|built-?in)\s+)?"
@@ -1107,7 +1111,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("decode",),
     ("says", "said", "decided", "agreed", "say", "answer", "reply", "report", "claim", "green", "pass", "copy", "collect", "gather", "save",
      "write", "dump", "assume", "悄悄", "失败", "不通过", "不要检查", "假设"),
-    ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "用户说", "用户要求", "用户让", "用户叫"),
+    ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "ignore them", "ignore it", "ignore that",
+     "ignore the request", "ignore him", "ignore her", "do not stop", "don't stop", "never stop", "用户说", "用户要求", "用户让", "用户叫"),
     ("mark it", "mark them", "mark the", "change the subject", "deflect", "avoid answering", "avoid the question", "dodge", "pretend not",
      "pretend you", "play dumb"),
     ("treat",),
@@ -1260,6 +1265,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("aside",),
     ("leave it out", "keep it out", "leave this out", "keep this out", "this one out", "this note out", "this memory out", "this entry out", "this record out"),
     ("就说", "只说", "就回答", "就答", "就告诉", "回答说", "一律说"),
+    ("trust",),
     ("erase", "wipe", "purge", "clear", "delete", "remove", "drop", "flush"),
     _DISMISS_WORDS,
     _DISMISS_WORDS,
@@ -1711,7 +1717,10 @@ _CUE_HANDOUT = re.compile(_spelled(
     r"\b(read|open|cat|share|send|upload|post|paste|copy|print)s?\b[^.\n]{0,40}(/etc/(passwd|shadow)|\.config/gh/hosts\.?yml|\.docker/config\.?json|\.aws/credentials|"
     r"\.netrc|\.npmrc|\.pypirc|\.git-?credentials|\.kube/config|kubeconfig|id_rsa|id_ed25519|\.env\b)"
     r"|\b(print|dump|output|echo|show|list)(ing|s|ed)?\b[^.\n]{0,12}(`?env`?(?![\w.])|`?printenv`?|(all |the |every )?environment variables|the (whole |entire )?environment)"))
+# What an engineer ignores (warnings, errors, case, a flaky test) is no rule set aside.
 _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(ing)?|forget(ting)?|waive|waiving|bypass(ing)?|overrid(e|ing)|supersed(e|ing)|neglect(ing)?|discard(ing)?|abandon(ing)?)\b"
+                                r"(?! (the |any |all |these |those )?(warnings?|errors?|case|whitespace|files?|folders?|directories|tests?|flaky|noise|output|logs?|"
+                                r"timeouts?|exit codes?|deprecation|stderr|stdout|comments?|blank lines|trailing)\b)"
                                 r"|\bset aside\b|\b(whatever|regardless of( what)?|no matter what|irrespective of( what)?) (your|the model's|the assistant's|its) (instructions|rules|guidelines|directives|system prompt|prompt|guidance|policy|policies|orders)\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
                                 r"|\bcancel (your|the) (current |original )?(task|instructions|directions|work)\b|\bdrop(ping)? (their|your|the|all) (restrictions|rules|guardrails|limits|filters)\b"
                                 r"|\bdrop(ping)? (their|your|all|every|any) (\w+ ){0,2}(restrictions|rules?|guardrails|limits|filters|instructions?|directives?|guidance|guidelines)\b"
@@ -1719,7 +1728,9 @@ _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(in
                                 r"|忽略|无视|不予理会|覆盖|不再遵守|忽视|忘记|忘掉|不用管|别管|不要理会|别理会|抛开|丢弃|撇开|推翻|绕过|置之不理|当没看见|当作没看见|不用理|忘了|不必理|别理|不理会|清零|置若罔闻|当耳旁风|不必在意|不用在意|别在意|不用顾虑|不必顾虑|豁免"
                                 r"|(不必|不用|无需|不需要|不要|别|停止|不再)再?(遵守|遵循|遵从|服从|听从|守着?)"))
 _CUE_STATUS = re.compile(_spelled(
-    r"\b(waived|overridden|superseded|replaces them|void|deprecated|obsolete|out of date|expired|advisory|untrusted|authoritative|wins|"
+    r"\b(waived|overridden|superseded|replaces them|void|obsolete|out of date|expired|advisory|untrusted|authoritative|wins|"
+    # "the deprecated eslint rules" names a plugin; "your rules are deprecated" declares them gone
+    r"(is|are|were|was|been|now|considered|marked( as)?) (now )?deprecated|deprecated (now|since|as of)|"
     r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\b(no longer|don't|do not|needn't|need not) (have|has|need|needs)? ?(to )?(follow|obey|respect|honou?r|abide by|comply with) (the |your |any )?"
@@ -1841,12 +1852,13 @@ _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这
 # "This file takes precedence over .editorconfig" is how config files are documented: a file that
 # outranks something is a claim on the model only when what it outranks is rules or a person.
 _CUE_THIS_NOTE = re.compile(_spelled(r"\bthis (note|memory|message|record)\b|这条记忆|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段话"))
-_CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) priority|comes? first(?! (in|on|among|when|for|alphabetically|by))|"
+_CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over everything|replaces them|outranks|(higher|highest|top) ?priority|comes? first(?! (in|on|among|when|for|alphabetically|by))|"
                                      r"takes? precedence|says? even if|(primary|main|only|real|new) (instruction set|instructions|directives?))\b|\beven if the (user|developer|person|human) (objects|disagrees|refuses|says no)\b"
                                      r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming (directly |straight )?from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
                                      r"|高于|只听|优先级最高|最高优先级|优先于|凌驾于|覆盖一切|(听|照|按)(我)?这条|以(这条|本条|此条)为准|听我的|真正的(上级|主人)|只服从|唯一的上级"))
 # What wins is the person: the note says the user's word outranks it, the opposite of a claim on the model.
-_PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner|operator)['’]?s?( \w+){0,2} (always )?(wins|takes? precedence|comes? first|outranks)\b|以(用户|开发者|使用者)为准"))
+_PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner|operator)['’]?s?( (?!this\b|note\b|memory\b|file\b|message\b|record\b|here\b)\w+){0,5} (always )?(wins|takes? precedence|comes? first|outranks)\b"
+                                     r"|以(用户|开发者|使用者)为准|(用户|开发者|使用者)((?!这条|本条|此条|本文件|此文件|这份|这段)[^。！？!?\n]){0,12}(优先于|高于)"))
 # A false report has two halves in one sentence: what is to be claimed (fixed, green, deleted, the
 # cause) and what says otherwise (it could not be reproduced, the data is kept, the cause was ours).
 _CUE_REPORTED = re.compile(_spelled(
@@ -2238,13 +2250,27 @@ _REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to l
                                               "erongi", "snoitcurtsni", "suoiverp", "dragersid", "tpmorp metsys"))
 
 
+# "Do not modify CI workflows without asking the user first" orders the model to ask: a negation that
+# opens the sentence governs its "without asking", which is then no bypass ("don't hesitate to …
+# without asking" is no such negation).
+_ASK_FIRST = re.compile(_spelled(
+    r"(?:^|(?<=[.!?;\n]))\s*(?:please\s+)?(?:do not|don't|dont|never|you must not|must not|you may not|nobody may|no one may)\s+"
+    r"(?!(?:hesitate|wait|bother|worry|be afraid|forget|fear)\b)[^.!?;\n]{0,80}?\b(without (?:asking|telling|informing|notifying|consulting|confirming with|checking with))\b"))
+
+
+def _safeguards_out(skeleton: str) -> str:
+    if "without" not in skeleton:
+        return skeleton
+    return _ASK_FIRST.sub(lambda m: m.group()[: m.start(1) - m.start()] + " " * (m.end(1) - m.start(1)) + m.group()[m.end(1) - m.start():], skeleton)
+
+
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded = _fold(text)
     role = _role_problem(folded, nfkc)
     if role:
         return role
-    skeleton = _skeleton(folded)
+    skeleton = _safeguards_out(_skeleton(folded))
     if _injection(skeleton) or _cue_problem(skeleton):
         return "reads as an instruction aimed at the model (prompt injection)"
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
@@ -2352,7 +2378,7 @@ _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
-_LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)\s*(?:[:=]|is)\s*[\w.@\-]+\s*/\s*(?P<value>[^\s/]{6,})")
+_LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)\s*(?:[:=]|is)?\s*[\w.@\-]+\s*/\s*(?P<value>[^\s/]{6,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
