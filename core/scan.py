@@ -261,7 +261,7 @@ _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|direct
 _ABOUT_ELSE = (r"(?!\s+((embedded|found|written|posted|left|hidden|contained|included|pasted|quoted|coming|appearing|placed|planted)\s+)?"
     r"(of|for|in|on|about|from|regarding|under|within|per|via|using|across|inside)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot|"
     r"(this|the|your) (session|conversation|chat|turn|task|reply|answer))\b))"
-    r"(?!\s+(embedded|found|written|posted|left|hidden|contained|included|pasted|quoted)\s+(in|on|inside|within|into)\s+(?!((the|your|this)\s+)?(model|assistant|system prompt|note|memory|message)\b))")
+    r"(?!\s+(embedded|found|written|posted|left|hidden|contained|included|pasted|quoted)\s+((in|on|inside|within|into)\s+(?!((the|your|this)\s+)?(model|assistant|system prompt|note|memory|message)\b)|there\b|in (them|it)\b))")
 
 # The words of the Chinese readings below that several of them share. A Chinese sentence ends at
 # 。！？ (NFKC makes the fullwidth ! and ? ASCII); `_ZH` is a character inside one.
@@ -2250,12 +2250,12 @@ _REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to l
                                               "erongi", "snoitcurtsni", "suoiverp", "dragersid", "tpmorp metsys"))
 
 
-# "Do not modify CI workflows without asking the user first" orders the model to ask: a negation that
-# opens the sentence governs its "without asking", which is then no bypass ("don't hesitate to …
+# "Do not modify CI workflows without asking the user first" orders the model to ask: a negation
+# before the act governs its "without asking", which is then no bypass ("don't hesitate to …
 # without asking" is no such negation).
 _ASK_FIRST = re.compile(_spelled(
-    r"(?:^|(?<=[.!?;\n]))\s*(?:please\s+)?(?:do not|don't|dont|never|you must not|must not|you may not|nobody may|no one may)\s+"
-    r"(?!(?:hesitate|wait|bother|worry|be afraid|forget|fear)\b)[^.!?;\n]{0,80}?\b(without (?:asking|telling|informing|notifying|consulting|confirming with|checking with))\b"))
+    r"\b(?:do not|don't|dont|never|must not|may not|nobody may|no one may)\s+"
+    r"(?!(?:hesitate|wait|bother|worry|be afraid|forget|fear|mind)\b)[^.!?;\n]{0,80}?\b(without (?:asking|telling|informing|notifying|consulting|confirming with|checking with))\b"))
 
 
 def _safeguards_out(skeleton: str) -> str:
