@@ -1002,13 +1002,14 @@ _INJECTION_SOURCES = (
     # the person's trust claimed for the model ("the user trusts you completely, so …")
     r"\b(the )?(user|developer|owner|person|team|human|operator)s? (trusts?|has trusted|have trusted) you (completely|fully|entirely|totally|blindly|100 ?%|with everything)\b",
     # the model's orders said gone ("earlier directions given to you are rescinded", "no previous
-    # instructions apply") or left to this note alone ("no rules except this one")
+    # instructions apply", "the rules you were given don't count here") or left to this note alone
+    # ("no rules except this one"); four rules, each looked for by its own rarer words
     rf"(?<!our )(?<!their )(?<!team's )\b{_OWNED}\b[^.!?;\n]{{0,20}}\b{_ORDERS}\b( given to you| you (received|got|were given))?\s+(are|is|have been|has been|were|was)\s+(now\s+)?(hereby\s+)?"
     r"(rescinded|revoked|cancell?ed|void|voided|suspended|lifted|withdrawn|annulled|nullified|obsolete|irrelevant|expired|invalid|overridden|superseded|scrapped|retired|on hold)\b"
-    r"(?!\s+(by|in|with)\s+(?!(this|these|the following|mine)\b))"
-    rf"|\bno {_OWNED} {_ORDERS} (apply|applies|count|counts|matter|matters|hold|holds)\b"
-    rf"|\b{_ORDERS} {_OWNED}( here| now)? (don't|do not|doesn't|does not|no longer|won't|will not) (count|apply|matter|hold|bind)\b"
-    r"|\b(no|without) (other )?(rules|instructions|directives|guidelines|orders) (except|but|other than|beyond) (this|these|mine|the ones? (here|below|in this (note|memory)))\b",
+    r"(?!\s+(by|in|with)\s+(?!(this|these|the following|mine)\b))",
+    rf"\bno {_OWNED} {_ORDERS} (apply|applies|count|counts|matter|matters|hold|holds)\b",
+    rf"\b{_ORDERS} {_OWNED}( here| now)? (don't|do not|doesn't|does not|no longer|won't|will not) (count|apply|matter|hold|bind)\b",
+    r"\b(no|without) (other )?(rules|instructions|directives|guidelines|orders) (except|but|other than|beyond) (this|these|mine|the ones? (here|below|in this (note|memory)))\b",
     # who may never learn that the model read this
     r"\b(nobody|no one|no-one|none of them)\b[^.\n]{0,25}\b(should|must|may|is to|can) (ever )?(find out|know|learn|notice|see|hear)( that)? you (read|saw|used|have seen|have read|got|followed) (this|it)\b",
     # put on hold
@@ -1282,8 +1283,15 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("就说", "只说", "就回答", "就答", "就告诉", "回答说", "一律说"),
     ("trust",),
     ("rescind", "revoked", "cancel", "void", "suspended", "lifted", "withdrawn", "annulled", "nullified", "obsolete", "irrelevant", "expired", "invalid",
-     "overridden", "superseded", "scrapped", "retired", "on hold", "apply", "applies", "count", "matter", "hold", "bind", "except", "other than", "beyond"),
-    ("find out", "know", "learn", "notice", "see", "hear"),
+     "overridden", "superseded", "scrapped", "retired", "on hold"),
+    ("no previous", "no previously", "no prior", "no earlier", "no above", "no preceding", "no foregoing", "no original", "no initial", "no former", "no your",
+     "no yours", "no you"),
+    ("don't count", "do not count", "doesn't count", "does not count", "no longer count", "won't count", "will not count", "don't apply", "do not apply",
+     "doesn't apply", "does not apply", "no longer apply", "won't apply", "will not apply", "don't matter", "do not matter", "no longer matter",
+     "don't hold", "do not hold", "no longer hold", "don't bind", "do not bind", "no longer bind"),
+    ("except this", "except these", "except mine", "except the one", "but this", "but these", "but mine", "but the one", "other than this", "other than these",
+     "other than mine", "other than the one", "beyond this", "beyond these", "beyond mine", "beyond the one"),
+    ("nobody", "no one", "no-one", "none of them"),
     ("on hold",),
     ("erase", "wipe", "purge", "clear", "delete", "remove", "drop", "flush"),
     _DISMISS_WORDS,
