@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "12"
+SCHEMA = "13"
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 CACHE_KIB = 512
 _HEAD = b'{"checksum":"'

@@ -125,7 +125,12 @@ _JOINED = {
     ("lock", "out"): "lockout", ("hot", "fix"): "hotfix", ("time", "zone"): "timezone", ("web", "hook"): "webhook",
     ("data", "set"): "dataset", ("check", "out"): "checkout", ("sign", "off"): "signoff", ("hand", "off"): "handoff",
     ("work", "flow"): "workflow", ("down", "time"): "downtime", ("up", "time"): "uptime", ("road", "map"): "roadmap",
-    ("screen", "reader"): "screenreader",
+    ("screen", "reader"): "screenreader", ("fall", "back"): "fallback", ("call", "back"): "callback", ("feed", "back"): "feedback",
+    ("opt", "out"): "optout", ("opt", "in"): "optin", ("pop", "up"): "popup", ("stand", "up"): "standup", ("hand", "over"): "handover",
+    ("back", "end"): "backend", ("front", "end"): "frontend", ("user", "name"): "username", ("time", "stamp"): "timestamp",
+    ("pay", "out"): "payout", ("check", "in"): "checkin",
+    # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
+    ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage",
 }
 _PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
 _VERBS = "|".join(sorted({a for a, _ in _JOINED}))

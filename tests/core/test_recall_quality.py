@@ -315,6 +315,16 @@ def test_15_a_verb_and_its_particle_count_as_the_joined_word(home, project, mem)
     assert [r["title"] for r in mem("memory_search", {"query": "how do we roll back a release"})["results"]][:1] == ["Rollback uses the previous image tag"]
 
 
+def test_15_an_everyday_phrase_counts_as_the_word_for_its_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases): people say "wants their money back" for a refund and "the site went
+    down" for an outage; the phrase counts as the word its note uses."""
+    _other_notes(mem)
+    mem.save("Refunds are possible until 48 hours before the event", "After that, support offers a voucher.")
+    mem.save("Outages are declared in #incidents", "The incident commander posts updates every 30 minutes.")
+    assert _recalled(home, project, "a buyer wants their money back for tomorrow's show") == ["Refunds are possible until 48 hours before the event"]
+    assert _recalled(home, project, "the checkout went down, where do I announce it") == ["Outages are declared in #incidents"]
+
+
 def test_15_a_related_word_names_the_same_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (paraphrases; core/glossary.py RELATED): a word that names the same thing, or names
     it by its symptom, counts as the term at a translation's weight: "hangs" finds the note on
