@@ -12,10 +12,11 @@ does not) and never edited by hand; docs/search.md says how to relearn them.
 from __future__ import annotations
 
 import json
-import math
 import re
 from functools import lru_cache
 from pathlib import Path
+
+from .logistic import fit, probability
 
 WEIGHTS = "recall_weights.json"
 # The learned reading counts a message as one anyone could answer above this probability: chosen
@@ -96,36 +97,15 @@ def features(message: str) -> list[str]:
 
 def learn(examples: list[tuple[str, bool]], epochs: int = 40, rate: float = 0.2) -> dict[str, float]:
     """Weights of the features seen in at least two messages (`True`: asks what anyone could
-    answer), the bias under the key "". Deterministic: plain gradient steps in a fixed order."""
-    data = [(features(text), general) for text, general in examples]
-    counts: dict[str, int] = {}
-    for feats, _ in data:
-        for f in feats:
-            counts[f] = counts.get(f, 0) + 1
-    weights = {f: 0.0 for f, n in counts.items() if n >= MIN_FEATURE_COUNT}
-    bias = 0.0
-    for epoch in range(epochs):
-        step = rate / (1 + epoch / 10)
-        for feats, general in data:
-            kept = [f for f in feats if f in weights]
-            p = _sigmoid(bias + sum(weights[f] for f in kept))
-            error = ((1.0 if general else 0.0) - p) * (GENERAL_WEIGHT if general else 1.0)
-            bias += step * error
-            for f in kept:
-                weights[f] += step * (error - L2 * weights[f])
-    out = {"": round(bias, 4)}
-    out.update((f, round(w, 4)) for f, w in sorted(weights.items()) if round(w, 4))
-    return out
+    answer), the bias under the key ""."""
+    data = [(features(text), 1.0 if general else 0.0) for text, general in examples]
+    return fit(data, epochs=epochs, rate=rate, l2=L2, min_count=MIN_FEATURE_COUNT, positive_weight=GENERAL_WEIGHT)
 
 
 def examples_of(recall_set: dict) -> list[tuple[str, bool]]:  # type: ignore[type-arg]
     """A labelled recall set's prompts (`lingshu bench --recall-set`'s format) as examples: a
     prompt with no expected note asks what anyone could answer; traps are left out."""
     return [(p["text"], not p.get("expect")) for p in recall_set.get("prompts", []) if p.get("judge") != "forbidden"]
-
-
-def _sigmoid(z: float) -> float:
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 @lru_cache(maxsize=1)
@@ -138,5 +118,4 @@ def _weights() -> dict[str, float]:
 
 
 def general_probability(message: str) -> float:
-    weights = _weights()
-    return _sigmoid(weights[""] + sum(weights.get(f, 0.0) for f in features(message)))
+    return probability(_weights(), features(message))

@@ -2197,26 +2197,11 @@ def learn(hostile: list[str], benign: list[str], epochs: int = 40, rate: float =
     together learns that the sentence is ordinary. A hostile text is one example (its other
     sentences may be ordinary); every sentence of an ordinary note is an ordinary example, since a
     sentence is what is scored. Deterministic: plain gradient steps in a fixed order."""
+    from .logistic import fit
+
     examples = [(sorted(features(_skeleton(_fold(text)))), 1.0) for text in hostile]
     examples += [(sorted(features(part)), 0.0) for text in benign for part in sentences(_skeleton(_fold(text)))]
-    counts: dict[str, int] = {}
-    for feats, _ in examples:
-        for f in feats:
-            counts[f] = counts.get(f, 0) + 1
-    weights = {f: 0.0 for f, n in counts.items() if n >= MIN_FEATURE_COUNT}
-    bias = 0.0
-    for epoch in range(epochs):
-        step = rate / (1 + epoch / 10)
-        for feats, label in examples:
-            kept = [f for f in feats if f in weights]
-            z = bias + sum(weights[f] for f in kept)
-            error = label - 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
-            bias += step * error
-            for f in kept:
-                weights[f] += step * (error - l2 * weights[f])
-    out = {"": round(bias, 4)}
-    out.update((f, round(w, 4)) for f, w in sorted(weights.items()) if round(w, 4))
-    return out
+    return fit(examples, epochs=epochs, rate=rate, l2=l2, min_count=MIN_FEATURE_COUNT)
 
 
 @lru_cache(maxsize=1)
