@@ -335,14 +335,14 @@ def _choose(
                 continue
             if rid in seen or sim < floor:
                 continue
-            cand = aside.pop(rid, None)
-            if cand is None:
+            by_meaning = aside.pop(rid, None)
+            if by_meaning is None:
                 rec = index.get(ref, rid)
                 if rec is None or rec.get("status", "active") != "active" or int(rec.get("revision", 1)) != revision:
                     continue  # a vector of an older revision says nothing about this one
-                cand = _Candidate(rec, ref.kind, 0.0, 0, 0.0)
-            cand.similarity = sim
-            admit(cand)
+                by_meaning = _Candidate(rec, ref.kind, 0.0, 0, 0.0)
+            by_meaning.similarity = sim
+            admit(by_meaning)
         for cand in list(aside.values())[:12]:
             note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word, meaning below {floor})")
     if tier is not None:

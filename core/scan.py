@@ -2023,8 +2023,8 @@ def _cue_problem(skeleton: str) -> bool:
                 start = m.end() if m.end() <= at else start
             if start or lo == 0:
                 break
-        m = ends.search(skeleton, start)
-        return start, m.end() if m is not None else len(skeleton)
+        end = ends.search(skeleton, start)
+        return start, end.end() if end is not None else len(skeleton)
 
     clause_ends, sentence_ends = _CLAUSE_END, _SENTENCE_END
     triggered = sorted({span(at, clause_ends) for at in found})
