@@ -33,6 +33,10 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
 SCHEMA = "13"
+# A question of this many terms or fewer names a Chinese note by a translation in its title (a
+# longer English prompt's stray words would find Chinese titles): chosen on all recall sets, 2 found
+# two more notes and 3 one more paraphrase lost.
+SHORT_QUESTION = 2
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 CACHE_KIB = 512
 _HEAD = b'{"checksum":"'
@@ -538,9 +542,12 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
             if chinese is None:
                 chinese = conn.holds_chinese()
             related = [n for n in _glossary().related_of(t) if n not in terms]
-            if related:
-                naming[t] = related
-            names = (*(_glossary().chinese_of(t) if chinese else ()), *related)
+            zh = _glossary().chinese_of(t) if chinese else ()
+            # A short question names a Chinese title by its translation too ("how often do we
+            # release" and 每两周的周三发版): it has no stray words for a title to catch.
+            if related or (zh and len(terms) <= SHORT_QUESTION):
+                naming[t] = [*related, *(zh if len(terms) <= SHORT_QUESTION else ())]
+            names = (*zh, *related)
         # A name that is itself a term of the query counts there, not twice.
         names = tuple(n for n in dict.fromkeys(names) if n not in terms)
         if names:

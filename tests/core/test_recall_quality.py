@@ -356,6 +356,19 @@ def test_15_a_chinese_question_finds_an_english_note_and_back(home, project, mem
     assert _recalled(home, project, "缓存多久过期")[:1] == ["缓存过期时间是十分钟"]
 
 
+def test_15_a_short_english_question_names_a_chinese_note_by_its_title(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (English and Chinese): "how often do we release" has two terms; the Chinese note
+    titled 每两周的周三发版 is named by the translation of one of them, as its English twin would be by
+    the word, though English notes that say "release" in passing share the same word. A long English
+    prompt's stray words still do not name Chinese titles."""
+    _other_notes(mem)
+    mem.save("Migrations must be backwards compatible for one release", "Add columns nullable first.")
+    mem.save("Logs are shipped to Datadog", "Never log resume text.")
+    mem.save("每两周的周三发版", "发版前需要 QA 在 staging 上签字确认。")
+    assert "每两周的周三发版" in _recalled(home, project, "how often do we release")
+    assert _recalled(home, project, "what should I name the variable that holds the release date in this long function") == []
+
+
 def test_15_the_glossary_is_looked_up_as_if_every_word_were_analysed() -> None:
     """Issue 15 / 16 (start-up is a budget): the hook finds a term's Chinese names and related words
     among the table words whose terms start alike instead of analysing the whole table; for every
