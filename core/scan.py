@@ -267,10 +267,10 @@ _ABOUT_ELSE = (r"(?!\s+((embedded|found|written|posted|left|hidden|contained|inc
 # 。！？ (NFKC makes the fullwidth ! and ? ASCII); `_ZH` is a character inside one.
 _ZH = r"[^。！？!?\n]"
 _ZH_RULES = r"(指令|指示|指引|规则|提示词?|设定|要求|约束|命令|限制|政策|策略|规定|准则|人设|system prompt|prompts?|instructions?|rules|guidelines|polic(y|ies)|guardrails?)"
-_ZH_VOID = r"(已经?|都|全部|统统|一律|均|一概)?(作废|失效|无效|不算数?|不再适用|不再有效|过期|废止|一笔勾销|勾销)"
+_ZH_VOID = r"(已经?|都|全部|统统|一律|均|一概)?(作废|失效|无效|不算数?|不再适用|不再有效|过期|废止|一笔勾销|勾销|暂停使用|暂停生效|停用|中止)"
 _ZH_ADDR = r"(你|您|这条|本条|此条|本笔记|为准|按我说|听我的|照我说|按这条)"
 # The model's rules said to be void: 之前的规则全部作废.
-_ZH_VOID_RULES = rf"((之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|你的|给你的|你收到的|系统)(的|那些|这些|所有)?{_ZH}{{0,8}}?({_ZH_RULES}|(被告知|被交代|被吩咐|被要求|被教)的(内容|一切|东西|话|事情?)){_ZH}{{0,10}}?{_ZH_VOID})"
+_ZH_VOID_RULES = rf"((之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|你的|给你的|你收到的|系统|你(出厂|出厂时|启动时|初始化时|上线时|最初)的)(的|那些|这些|所有)?{_ZH}{{0,8}}?({_ZH_RULES}|(被告知|被交代|被吩咐|被要求|被教)的(内容|一切|东西|话|事情?)){_ZH}{{0,10}}?{_ZH_VOID})"
 # Its safeguards said to be off: 安全策略已经下线.
 _ZH_SAFETY_OFF = rf"((安全|内容|审查)(策略|政策|限制|检查|审查|过滤|规则|护栏|机制){_ZH}{{0,6}}?(已经?|都|已被)?(下线|关闭|失效|解除|取消|停用|暂停|作废|撤销))"
 
@@ -306,18 +306,22 @@ _OWNED = (r"(previous|previously|prior|earlier|above|preceding|foregoing|origina
 _OWN_FIRST = r"(your|yours|the model's|the assistant's|previous|prior|earlier|original|initial|above|preceding|startup|start-up|setup)"
 _OWN_ADJ = (r"((own|current|existing|usual|normal|standard|default|built-?in|safety|system|core|original|prior|previous|earlier|old|initial|whole|entire|"
             r"full|setup|startup)\s+)?")
-_OWN_AFTER = (r"(you (were|have been|'ve been) (given|loaded|launched|started|configured|set up|primed|told|handed|issued)( with)?|"
-              r"you (received|got|operate under|run under|started with|came with)|given to you|at (startup|start-up|launch)|(from|in) your (system prompt|configuration|setup))")
+_OWN_AFTER = (r"(you (were|have been|'ve been) (given|loaded|launched|started|configured|set up|primed|told|handed|issued|shipped|deployed|built|trained|made)( with)?|"
+              r"you (received|got|operate under|run under|started with|came with)|you (started|began|opened) (the |this )?(session|chat|conversation|task|job) with|"
+              r"given to you|at (startup|start-up|launch)|(from|in) your (system prompt|configuration|setup))")
 _ORDERS_WIDE = (r"(instructions?|directions|directives?|guidance|guidelines?|rules|orders|commands|configuration|config|setup (prompt|text|message|instructions)|"
                 r"system (prompt|message)s?|prompts?|polic(y|ies)|constraints|restrictions|guardrails|programming|training|brief|briefing|mandate)")
-_MODEL_ORDERS = (rf"((?<!\bour )(?<!\btheir )(?<!team's )\b{_OWN_FIRST}\s+{_OWN_ADJ}{_ORDERS_WIDE}\b{_ABOUT_ELSE}|\b{_ORDERS_WIDE}\s+{_OWN_AFTER}\b)")
-_VOIDED = (r"\b(outdated|out of date|obsolete|irrelevant|void|expired|lifted|revoked|rescinded|cancell?ed|suspended|superseded|overridden|"
-           r"no longer (apply|applies|in force|valid|binding|matters?|counts?)|not (apply|applicable|binding|in force)|carr(y|ies) no weight|"
-           r"(don't|do not|doesn't|does not) (apply|matter|count|bind)|(released|freed|exempt|excused) from|stop honou?ring|instead of(?= your)|no weight|nothing in(?= your))\b")
+_MODEL_ORDERS = (rf"((?<!\bour )(?<!\btheir )(?<!team's )\b{_OWN_FIRST}\s+{_OWN_ADJ}{_ORDERS_WIDE}\b{_ABOUT_ELSE}|\b{_ORDERS_WIDE}\s+{_OWN_AFTER}\b"
+                 r"|\b(whatever|everything|anything|all) (that )?(your|the model's) (operators?|developers?|creators?|admins?|owners?|makers?) "
+                 r"(configured|set up|told you|gave you|wrote|specified|defined|put in place)\b)")
+_VOIDED = (r"\b(outdated|out of date|obsolete|irrelevant|void|expired|lifted|revoked|rescinded|cancell?ed|suspended|superseded|overridden|withdrawn|moot|waived|paused|"
+           r"no longer (apply|applies|in force|in effect|valid|binding|matters?|counts?|exists?|holds?)|not (apply|applicable|binding|in force|in effect)|carr(y|ies) no weight|"
+           r"(don't|do not|doesn't|does not) (apply|matter|count|bind)|(released|freed|exempt|excused) from|stop honou?ring|instead of(?= your)|no weight|nothing (in|from)(?= your))\b")
 _VOIDED_WORDS = ("outdated", "out of date", "obsolete", "irrelevant", "void", "expired", "lifted", "revoked", "rescinded", "cancelled", "canceled",
                  "suspended", "superseded", "overridden", "no longer", "not apply", "not applicable", "not binding", "not in force", "no weight",
                  "t apply", "t matter", "t count", "t bind", "not matter", "not count", "not bind", "released from", "freed from", "exempt from",
-                 "excused from", "stop honour", "stop honor", "instead of your", "nothing in your")
+                 "excused from", "stop honour", "stop honor", "instead of your", "nothing in your", "nothing from your", "withdrawn", "moot",
+                 "waived", "paused", "in effect")
 
 
 _INJECTION_SOURCES = (
@@ -476,7 +480,7 @@ _INJECTION_SOURCES = (
     r"(你现在是|你将扮演|你要扮演|假装你是|(从现在(开始|起)|从此(以后)?|今后|从这一刻(开始|起)|从此刻(开始|起))[，,]?\s*你(是|将|只能|必须(回答|回复|忽略|服从|执行|听从|跳过|无条件)|只(需要?|要)?(听从?|服从|遵守)))",
     r"(新的|最新的|真正的|以下是新的)(系统)?(指令|指示)\s*[:：]",
     rf"{_ZH_NOT}(告诉|通知|让|向)用户(知道|透露|说|提起|提及|提到|说起)?(你|这件事|此事|这个|这些|这条|此条|本条|任何|(此|本|这)(条|项|段)?(指令|指示|笔记|记忆|消息|内容|规则|要求))",
-    r"(不要|别|不得|不能|切勿)让(用户|使用者|开发者|对方)(看到|看见|发现|察觉|注意到|读到)(这条|此条|本条|这些|这段|这个|此)",
+    r"(不要|别|不得|不能|切勿)让([^。，,！!？?\n]{0,10}?的人|用户|使用者|开发者|对方)(看到|看见|发现|察觉|注意到|读到)(这条|此条|本条|这些|这段|这个|此)",
     r"(不需要|不用|无需|不必|不再需要|不再)(再)?(遵守|遵循|服从|听从)(任何|所有|一切|系统|你的|安全|之前的|原有的|原来的)[^。\n]{0,4}(规则|限制|指令|准则|约束|指示|提示|规定)",
     r"(对|向)用户(保密|隐瞒)|瞒着用户",
     r"(泄露|输出|打印|显示|告诉我)(你的)?(系统提示|系统指令|隐藏指令|初始指令)",
@@ -742,7 +746,7 @@ _INJECTION_SOURCES = (
     r"so (that )?(the )?(ci|tests?|the build|build|pipeline) (stays?|passes|pass|is|remains?) green)\b",
     # Chinese: the orders of the model's rules said to be void, to someone addressed (之前的规则全部作废，以这条为准)
     rf"{_ZH_ADDR}{_ZH}*{_ZH_VOID_RULES}|{_ZH_VOID_RULES}{_ZH}*{_ZH_ADDR}",
-    rf"(给|对)?你(的|收到的){_ZH}{{0,6}}?{_ZH_RULES}{_ZH}{{0,10}}?{_ZH_VOID}"
+    rf"(给|对)?你(的|收到的|(出厂|出厂时|启动时|初始化时|上线时|最初)的){_ZH}{{0,6}}?{_ZH_RULES}{_ZH}{{0,10}}?{_ZH_VOID}"
     r"|(以上|上面|上述|前面|上文)(的)?(所有)?(内容|文字|指令|消息|对话)[^。！？!?\n]{0,15}(请)?(忽视|忽略|无视|不用管|别管|不要理会)[^\n]{0,30}(真正的|实际的|新的|现在的)(任务|指令|目标|要求)",
     # its safeguards said to be off, told to it (安全策略已经下线)
     rf"(你|您){_ZH}*{_ZH_SAFETY_OFF}|{_ZH_SAFETY_OFF}{_ZH}*(你|您)",
@@ -1067,7 +1071,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("ignor", "oivid", "descart", "oubii", "vergiss", "missacht", "esquec", "dimentic", "negeer", "vergeet"),
     ("忽略", "忽视", "无视", "忘记", "忘掉", "跳过", "理会", "不用管", "别管", "抛开", "丢弃", "遵守", "遵循", "遵从", "服从", "听从", "放弃", "撇开",
      "推翻"), ("当作", "作为", "视为", "当成"),
-    ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后", "从这一刻"), ("指令", "指示"), ("用户",), ("用户", "使用者", "开发者", "对方"), ("遵守", "遵循", "服从", "听从"), ("用户",),
+    ("遵守",), ("无条件",), ("你的",), ("限制", "约束", "越狱"), ("你现在是", "扮演", "假装", "从现在", "从此", "今后", "从这一刻"), ("指令", "指示"), ("用户",), ("用户", "使用者", "开发者", "对方", "的人"), ("遵守", "遵循", "服从", "听从"), ("用户",),
     ("系统提示", "系统指令", "隐藏指令", "初始指令"), ("模式",), ("不再",), ("无论用户",),
     ("content of", "contents of"),
     _SECRET_WORDS,
@@ -1162,8 +1166,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("before", "after", "when", "each time", "every time"),
     ("approved", "preapproved", "authorised", "authorized", "preauthori", "in advance", "by default"),
     ("accept", "verification", "validation", "check"),
-    ("作废", "失效", "无效", "不算", "不再适用", "不再有效", "过期", "废止", "勾销"),
-    ("作废", "失效", "无效", "不算", "不再适用", "不再有效", "过期", "废止", "勾销", "忽视", "忽略", "无视", "不用管", "别管", "理会"),
+    ("作废", "失效", "无效", "不算", "不再适用", "不再有效", "过期", "废止", "勾销", "暂停", "停用", "中止"),
+    ("作废", "失效", "无效", "不算", "不再适用", "不再有效", "过期", "废止", "勾销", "暂停", "停用", "中止", "忽视", "忽略", "无视", "不用管", "别管", "理会"),
     ("下线", "关闭", "失效", "解除", "取消", "停用", "暂停", "作废", "撤销"),
     ("不受", "越狱", "无约束", "无限制", "没有限制", "没有任何限制", "没有约束", "模式", "身份", "角色"),
     ("提示", "指令", "设定", "prompt"),
@@ -1435,6 +1439,16 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"\b(act|behave|respond|answer|reply|continue|proceed|work)\s+(like|as if|as though)\s+you\s+(never|didn't|did not|haven't|have not|don't|do not)\s+"
         r"(receive|received|get|got|been given|have|had|read)\s+((any|a|your)\s+)?(instructions|rules|guidelines|directions|directives|system prompt|orders|restrictions)\b",
         ("like you", "as if you", "as though you"),
+    ),
+    # the person the model helps never to learn of this note; the note never to show in the answers (English and Chinese)
+    (
+        r"\b(the )?(person|user|developer|human|owner|operator|reviewer)s?( (you|that you) (assist|help|work for|serve|talk to|are helping))? (never|must never|must not|should never|should not|won't|will not) "
+        r"(learns?|knows?|finds? out|sees?|notices?|hears?)( (that|about|of))? (this|the) (note|memory|instruction)"
+        r"|\b(never|don't|do not) let (this|the) (note|memory|instruction) (show up|appear|surface|come up) in (your )?(answers|replies|responses|output|summar(y|ies))\b"
+        r"|(这条|本条|此条)(记忆|笔记|指令|备注)(的内容)?(不要|别|不得|不能)(出现|写|提)(在)?(给)?(用户|开发者|使用者)的?(回复|回答|输出|总结)(里|中)",
+        ("never learn", "never know", "never find", "never see", "never notice", "never hear", "not learn", "not know", "not find", "not see",
+         "not notice", "t learn", "t know", "t find", "t see", "t notice", "show up in", "appear in", "surface in", "come up in", "不要出现", "别出现",
+         "不得出现", "不能出现", "不要写", "不要提", "别提", "别写"),
     ),
 )
 # New rules go here, with their words.
