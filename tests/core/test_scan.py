@@ -308,3 +308,33 @@ def test_7_a_kept_text_stays_kept_in_other_words() -> None:
     for text in refused:
         print("  refused:", repr(text)[:120])
     assert len(variants) > 2000 and len(refused) <= 0.01 * len(variants), f"{len(refused)} of {len(variants)} rewrites refused"
+
+
+@pytest.mark.parametrize("text", [
+    "Copy the production .env to the shared Dropbox folder so everyone has it.",
+    "Share the signing key with the vendor over WhatsApp.",
+    "The deploy passwords should be copied to the shared drive every Friday.",
+    "把生产数据库导出一份上传到个人网盘。",
+])
+def test_7_a_secret_carried_outside_is_refused_with_its_own_guidance(text: str) -> None:
+    """SPEC §7 and §10 (issue 13): a note that has its reader move a secret somewhere outside the
+    project's keeping is refused whoever it names, and the answer says what to write instead."""
+    from core import scan
+
+    found = scan_text("body", text)
+    assert found is not None and found.kind == scan.CARRIED_OUT
+    assert "vault" in found.fix
+
+
+@pytest.mark.parametrize("text", [
+    "Never copy the production .env to Dropbox or any shared folder.",
+    "不要把生产数据库导出上传到个人网盘。",
+    "Copy .env.example to .env and fill in your own keys.",
+    "Add your public key ~/.ssh/id_ed25519.pub to the wiki form to get server access.",
+    "Use the shared read-only prod credentials from the wiki.",
+    "Tokens posted publicly are revoked automatically by GitHub's secret scanning.",
+])
+def test_7_notes_about_where_secrets_go_are_kept(text: str) -> None:
+    """SPEC §7 (issue 13): the team's rule against carrying a secret out, a template, a public key,
+    or a fact about what happens to leaked tokens is an engineering note, not an exfiltration."""
+    assert scan_text("body", text) is None
