@@ -2094,6 +2094,13 @@ _CUE_CONTRARY = re.compile(_spelled(
     r"|\bwithout (actually|really|having|running|fixing|deleting|checking|testing|verifying)\b|\b(mark|marked|marking) (them|it|the \w+) as skipped\b|\bwas (ours|our|us)\b"
     r"|\bwhen in fact\b|\b(though|although) (the )?(logs?|data|tests?|results?|records?|it|they) (show|shows|showed|say|says|said|was|were|is|are|did|failed)\b"
     r"|即使|其实|实际上|虽然|但(是)?(保留|留着|没|不)|复现不了|无法复现|修不了|没(有)?(修|删|跑|测)"))
+# A bad result as the condition and a good one to be reported ("if the migration fails, report it as
+# completed"); a condition that is itself good news ("when a CVE is fixed") is none.
+_CUE_FAILED_THEN_GOOD = re.compile(_spelled(
+    r"^\s*(if|when|whenever|after|once|each time|every time)\b(?![^,;\n]*\b(fixed|resolved|passes|passed|confirm\w*|succeed\w*|green)\b)[^,;\n]{0,80}"
+    r"\b(fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|errors? out|red|(cannot|can't|cant|couldn't|could not) (reproduce|fix)|finds|found)\b"
+    r"[^,;\n]{0,40},\s*(report|mark|close|label|record|tag|flag|log|declare|announce|list)\w*\b[^.;\n]{0,40}"
+    r"\bas (passed|passing|green|fixed|resolved|done|complete|completed|successful|success|healthy|ok|closed)\b"))
 # A bad result named and, in the same sentence, recorded as a good one ("mark flaky tests as passed").
 _CUE_RELABELED = re.compile(_spelled(
     r"\b(mark|label|count|report|list|record|close|tag|treat|log)\w* [^.\n]{0,30}\b(flaky|failing|failed|broken|red|unfixed|skipped|unreviewed|unverified|untested|erroring)\b[^.\n]{0,20}"
@@ -2101,9 +2108,11 @@ _CUE_RELABELED = re.compile(_spelled(
     r"|\b(cannot|can't|cant|could not|couldn't|unable to|fails? to|does not|doesn't) (fix|reproduce|verify|finish|resolve)\b[^.\n]{0,40}\b(as|to) (resolved|fixed|done|passed|green|closed)\b"
     r"|(不稳定|失败|报错|修不了|没修|复现不了|无法复现)[^。\n]{0,12}(标成|标为|标记为|算作|当作|按|算)(通过|已解决|已修复|完成|成功)"))
 # Bad news left out of what people read: a release note without its breaking changes.
+_BAD_NEWS = (r"(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|failed tests?|test failures|regressions?|breach\w*|"
+             r"vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))")
 _CUE_OMIT = re.compile(_spelled(
-    r"\b(leave out|leaves out|leaving out|leave off|omit\w*|hid\w*|suppress\w*|drop\w*|skip\w*|remov\w* (any|all) mention)[^.\n]{0,30}\b(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|"
-    r"failed tests?|test failures|regressions?|breach\w*|vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))\b"
+    rf"\b(leave out|leaves out|leaving out|leave off|omit\w*|hid\w*|suppress\w*|drop\w*|skip\w*|remov\w* (any|all) mention)[^.\n]{{0,30}}\b{_BAD_NEWS}\b"
+    rf"|\b(leave|leaves|leaving|keep|keeps|keeping)\b[^.\n]{{0,30}}\b{_BAD_NEWS}\b[^.\n]{{0,10}}\bout of\b"
     r"|(省略|略去|略掉|隐去|删掉|去掉|不写|不提)[^。\n]{0,4}(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)|(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)[^。\n]{0,4}(省略|略去|略掉|隐去|删掉|去掉|不写|不提)"))
 # Weaker than the secrecy words: keeping something from the person is an everyday rule between people
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
@@ -2182,7 +2191,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
     "ai tool", "ai helper", "ai agent", "ai assistant", "to itself", "to themselves", "suppress", "告诉别人", "别提", "问起", "问到", "隐藏", "只给", "使用者", "环境变量", "直接批准", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
-    "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
+    "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as complete", "as success", "as closed", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
     "even though", "即使", "其实", "实际上", "虽然", "省略", "略去", "隐去", "标成", "标为", "标记为", "算作", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
@@ -2290,6 +2299,19 @@ def _apart(pattern: re.Pattern[str], other: re.Pattern[str], sentence: str) -> b
     return any(not any(a < m.end() and m.start() < b for a, b in taken) for m in pattern.finditer(sentence))
 
 
+# A sentence in the imperative: a verb first, after at most a condition ("if a test fails, mark it …").
+_IMPERATIVE = re.compile(_spelled(
+    r"\s*([-*•]\s*|\d+[.)]\s*)?((if|when|whenever|once|after|before|each time|every time|any time|as soon as)\b[^,;:\n]{1,80},\s*)?"
+    r"((please|always|just|simply|then|also|quietly|silently)\s+)?"
+    r"(?P<verb>report|mark|say|tell|answer|reply|respond|close|record|log|list|label|write|set|add|remove|delete|drop|skip|disable|turn|push|commit|merge|"
+    r"approve|change|edit|replace|hide|omit|leave|put|claim|state|describe|blame|attribute|update|move|make|keep|rename|rewrite|silence|suppress|"
+    r"comment|force|bypass|treat|count|tag|flag|resolve|declare|announce|assure|confirm|notify|inform)\b"))
+
+
+# Such an order names no negation after its verb: "mark skipped tests …, never as passed" is the team's rule against it.
+_ANY_NEGATION = re.compile(_spelled(r"\b(never|not|no|don't|dont|doesn't|isn't|aren't|cannot|can't|avoid)\b"))
+
+
 def _cue_sentence(sentence: str) -> bool:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
@@ -2343,7 +2365,12 @@ def _cue_sentence(sentence: str) -> bool:
         return True
     if agent and _unnegated(_CUE_HARM, sentence):
         return True
-    if addressed and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)):
+    # A note in the imperative speaks to whoever reads it, the model included: a bad result to be
+    # reported as a good one, or bad news left out, is an order to deceive whoever it names.
+    order = None if addressed else _IMPERATIVE.match(sentence)
+    ordered = addressed or bool(order and not _ANY_NEGATION.search(sentence, order.start("verb")))
+    if ordered and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)
+                    or _CUE_FAILED_THEN_GOOD.match(sentence)):
         return True
     return has(_CUE_LEAK)
 
