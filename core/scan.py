@@ -2097,10 +2097,13 @@ _CUE_CONTRARY = re.compile(_spelled(
 # A bad result as the condition and a good one to be reported ("if the migration fails, report it as
 # completed"); a condition that is itself good news ("when a CVE is fixed") is none.
 _CUE_FAILED_THEN_GOOD = re.compile(_spelled(
-    r"^\s*(if|when|whenever|after|once|each time|every time)\b(?![^,;\n]*\b(fixed|resolved|passes|passed|confirm\w*|succeed\w*|green)\b)[^,;\n]{0,80}"
-    r"\b(fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|errors? out|red|(cannot|can't|cant|couldn't|could not) (reproduce|fix)|finds|found)\b"
-    r"[^,;\n]{0,40},\s*(report|mark|close|label|record|tag|flag|log|declare|announce|list)\w*\b[^.;\n]{0,40}"
-    r"\bas (passed|passing|green|fixed|resolved|done|complete|completed|successful|success|healthy|ok|closed)\b"))
+    r"\s*(if|when|whenever|after|once|each time|every time)\b(?![^,;\n]*\b(fixed|resolved|passes|passed|confirm\w*|succeed\w*|green)\b)[^,;\n]{0,80}"
+    r"\b(fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|errors? out|red|(cannot|can't|cant|couldn't|could not) (reproduce|fix)|finds|found|"
+    r"outages?|data loss|loses data|lost data|breach\w*|regress\w*|goes down|went down|is down|incidents?)\b"
+    r"[^,;\n]{0,40},\s*(report|mark|close|label|record|tag|flag|log|declare|announce|list|publish|post|show|send)\w*\b[^.;\n]{0,40}"
+    r"(\bas (passed|passing|green|fixed|resolved|done|complete|completed|successful|success|healthy|ok|closed|(an? )?(duplicate|invalid|non-issue|user error)|"
+    r"won't fix|wontfix|not a bug|works as intended|working as intended|expected( behaviou?r)?|(an? )?(customer|user|client|network|vendor|provider|third-party|upstream)\b)"
+    r"|\binstead\b(?! of))"))
 # A bad result named and, in the same sentence, recorded as a good one ("mark flaky tests as passed").
 _CUE_RELABELED = re.compile(_spelled(
     r"\b(mark|label|count|report|list|record|close|tag|treat|log)\w* [^.\n]{0,30}\b(flaky|failing|failed|broken|red|unfixed|skipped|unreviewed|unverified|untested|erroring)\b[^.\n]{0,20}"
@@ -2191,7 +2194,9 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "gpt", "codex", "gemini", "bot:", "bot,", "assistant", "agents", "agent ", "the model", "a model", "any model", "coding model",
     "ai tool", "ai helper", "ai agent", "ai assistant", "to itself", "to themselves", "suppress", "告诉别人", "别提", "问起", "问到", "隐藏", "只给", "使用者", "环境变量", "直接批准", "need my review", "need a review", "require review", "requires review", "need review", "不再需要", "不用等", "bring them up", "不要提", "别提", "不用提", "self-approv", "selfapprov", "terraform destroy", "important", "cleared you", "authorized you", "authorised you", "permitted you", "allowed you", "approved you", "不用说明", "不必说明", "无需说明", "不需要说明", "不用解释", "whoever", "checklist", "automated", "fyi", "bots", "psa", "no longer ask", "no longer confirm", "no need to mention", "priority override", "not sensitive", "不算敏感", "不是敏感", "让用户看", "让用户知道", "directly from", "straight from", "formality", "you make", "you open", "you create", "you push",
     "you submit", "you write", "whenever you", "every time you", "each time you", "hide", "hiding", "omit", "pre-author", "preauthor", "形式", "助手", "智能体", "模型", "ai 工具", "ai 可以", "ai 把", "ai 直接", "ai 要", "ai 应该", "ai 会", "让 ai", "给 ai", "给ai", "给助手", "给模型", "给智能体",
-    "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as complete", "as success", "as closed", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
+    "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as complete", "as success", "as closed", "as a duplicate", "as duplicate",
+    "as invalid", "as expected", "as working", "as a customer", "as customer", "as a user", "as user", "as a network", "as network", "as a vendor",
+    "instead", "failed test", "test failure", "breaking change", "known issue", "known bug", "known vulnerab", "outage", "breach", "data loss", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
     "even though", "即使", "其实", "实际上", "虽然", "省略", "略去", "隐去", "标成", "标为", "标记为", "算作", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
@@ -2209,7 +2214,9 @@ _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _CUE_INDEX = _WordIndex(_CUE_TRIGGERS)
 
 
-def _cue_problem(skeleton: str) -> bool:
+def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool:
+    """`heads`: where the text's lines (a card's title, its body) begin in `skeleton`, which reads
+    them as one: an order may open the body after a title with no full stop."""
     found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
     # The learned reading (2b) also reads the sentences that may speak to an AI, to "you" or of
     # "this note" (found the cheap way; `_learned_problem` checks the words themselves).
@@ -2230,7 +2237,7 @@ def _cue_problem(skeleton: str) -> bool:
 
     clause_ends, sentence_ends = _CLAUSE_END, _SENTENCE_END
     triggered = sorted({span(at, clause_ends) for at in found})
-    if any(_cue_sentence(skeleton[a:b]) for a, b in triggered):
+    if any(_cue_sentence(skeleton[a:b], tuple(h - a for h in heads if a < h < b)) for a, b in triggered):
         return True
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
     if any(_CUE_NOASK.search(skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton):
@@ -2308,11 +2315,14 @@ _IMPERATIVE = re.compile(_spelled(
     r"comment|force|bypass|treat|count|tag|flag|resolve|declare|announce|assure|confirm|notify|inform)\b"))
 
 
+# A Chinese order puts its object first with 把 and needs no subject ("把结果标成通过"); one that names a
+# negation ("不要标为已修复", "不算通过") is the team's rule against it.
+_ZH_ANY_NEGATION = re.compile(r"不|没|别|勿|禁止|严禁")
 # Such an order names no negation after its verb: "mark skipped tests …, never as passed" is the team's rule against it.
 _ANY_NEGATION = re.compile(_spelled(r"\b(never|not|no|don't|dont|doesn't|isn't|aren't|cannot|can't|avoid)\b"))
 
 
-def _cue_sentence(sentence: str) -> bool:
+def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
     found: dict[re.Pattern[str], bool] = {}
@@ -2367,10 +2377,12 @@ def _cue_sentence(sentence: str) -> bool:
         return True
     # A note in the imperative speaks to whoever reads it, the model included: a bad result to be
     # reported as a good one, or bad news left out, is an order to deceive whoever it names.
-    order = None if addressed else _IMPERATIVE.match(sentence)
-    ordered = addressed or bool(order and not _ANY_NEGATION.search(sentence, order.start("verb")))
+    starts = (0, *heads)
+    orders = [] if addressed else [m for m in (_IMPERATIVE.match(sentence, h) for h in starts) if m]
+    ordered = (addressed or any(not _ANY_NEGATION.search(sentence, m.start("verb")) for m in orders)
+               or (not sentence.isascii() and "把" in sentence and not _ZH_ANY_NEGATION.search(sentence)))
     if ordered and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)
-                    or _CUE_FAILED_THEN_GOOD.match(sentence)):
+                    or any(_CUE_FAILED_THEN_GOOD.match(sentence, h) for h in starts)):
         return True
     return has(_CUE_LEAK)
 
@@ -2508,41 +2520,56 @@ def _safeguards_out(skeleton: str) -> str:
 _IN_CLAUSE = r"(?:[^.!?;\n]|\.(?=\S))"  # ".env" and "~/.ssh" end no clause
 _MOVE_OUT = (r"(copy|copies|copied|copying|append\w*|upload\w*|send|sends|sending|sent|post|posts|posted|posting|e-?mail\w*|paste\w*|"
              r"share|shares|shared|sharing|sync|syncs|synced|attach\w*|forward\w*|dump\w*|publish\w*|export\w*|transfer\w*|"
-             r"mirror\w*|back(ing)? up|cat|pipe|pipes|piped|commit|commits|committed|include|includes|included|put|puts|add|adds|added)")
+             r"mirror\w*|back(ing)? up|cat|pipe|pipes|piped|commit|commits|committed|include|includes|included|put|puts|add|adds|added|"
+             r"print|prints|printed|echo|echoes|echoed|log|logs|logged|output|outputs|write|writes|wrote|written|give|gives|gave|hand|hands|"
+             r"text|texts|texted|message|dm|drop|drops|store|stores|stored|save|saves|saved|leave|leaves|screenshot\w*)")
 _SECRET_BEFORE = r"((production|prod|live|real|staging|the|our|all|every|your|its|their|whole|full|entire) )*"
 _SECRET_HELD = (
-                r"(\.env\b(\.(prod|production|live|local))?(?!\.(example|sample|template|dist)\b)|\.env files?|~?/?\.ssh\b(?![\w/ -]*\.pub\b)(/[\w -]+)?|"
+                r"(\.env\.?(prod|production|live|local)\b|\.env\b(?!\.(example|sample|template|dist)\b)|\.env files?|~?/?\.ssh\b(?![\w/ -]*\.pub\b)(/[\w -]+)?|"
                 r"id[ _]?(rsa|ed25519|ed2ssi9|ecdsa)\b(?!\.pub)|\.aws/credentials|aws credentials|\.npmrc|\.pypirc|\.netrc|kubeconfig|\.kube/config|"
-                r"\.git-credentials|keychain|credentials?|secrets?|private keys?|signing keys?|api keys?|access keys?|(access|auth|session|bearer|refresh) tokens?|"
-                r"tokens|passwords?|session cookies|customer data|user data|pii|(production|prod|customer|user) (database|db)( (dump|export|backup|snapshot)s?)?|"
-                r"(database|db) (dumps?|exports?))\b"
+                r"\.git-credentials|keychain|keystores?|credentials?|secrets?|(private|signing|api|access|secret|live|master|root|deploy|encryption|gpg|pgp|license) keys?|"
+                r"(access|auth|session|bearer|refresh) tokens?|"
+                r"tokens|passwords?|session cookies|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
+                r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer (exports?|lists?)|"
+                r"(production|prod|customer|user|users) (database|db|table)( (dump|export|backup|snapshot)s?)?|(database|db) (dumps?|exports?|backups?|snapshots?))\b"
                 r"(?! (requests?|rotation|rotations|hash|hashes|names?|format|prefix(es)?|polic(y|ies)|schedule|manager|vault|reset|field|header|length|"
                 r"requirements?|rules?|strength|expiry|change|changes|scanner|scanning|scans?|leaks?|incidents?|ids?|template|example|placeholders?|"
                 r"variable names?|docs|baseline)\b)")
 # Where the secret goes: a file sharing service, a public or personal place, a document others read,
 # a chat, a URL or a webmail address (the skeleton reads "@" as "a" and drops a dot inside a word:
 # "x@gmail.com" is "xagmaiicom").
-_OUTSIDE = (r"\b(to|into|in|on|onto|at|with|over|via|through|inside)\b[^.!?;\n]{0,30}?\b(dropbox|google drive|gdrive|onedrive|box\.com|pastebin|"
+_OUTSIDE = (r"\b(to|into|in|on|onto|at|with|over|via|through|inside|as)\b[^.!?;\n]{0,30}?(?:\b|(?=#))(dropbox|google drive|gdrive|onedrive|box\.com|pastebin|"
             r"hastebin|paste\.ee|ghostbin|gist|public|publicly|shared (folder|drive|channel|doc|docs|link|space)|#[a-z][\w-]*|"
             r"personal|private (e-?mail|gmail|drive|server|repo|account)|gmail|proton(mail)?|telegram|discord|whatsapp|"
-            r"docs/|readme|wiki|pull request description|pr description|commit message|release notes|changelog|issue comment|"
+            r"docs/|readme|wiki|notion|confluence|google (doc|docs|sheet|sheets)|spreadsheet|jira|trello|asana|tickets?|issue tracker|"
+            r"pull request description|pr description|commit message|release notes|changelog|issue comment|(build|ci|job|app|server) logs?|stdout|"
+            r"transfer\.?sh|wetransfer|file\.io|0x0\.st|comments?|skype|sms|text messages?|(personal |own )?(laptop|desktop|usb|thumb drive|phone)|"
+            r"(the |a |an |our )?(vendor|vendors|contractor|contractors|freelancers?|offshore|outsourc\w*|agency|partners?)('s|s')?\b|"
             r"https?://|\w+a(gmail|googlemail|outlook|hotmail|yahoo|proton|protonmail|icloud|qq|163|i63|gmx|yandex)(com|net|me|ru|cn)?\b|"
             r"external|third-party|outside)")
 _SECRET = re.compile(_spelled(rf"(?:\b|(?=[.~])){_SECRET_HELD}"))
+# A secret file committed or pushed needs no place: the repository is where it leaks.
+_COMMITTED = re.compile(_spelled(r"(?<!\bthe )(?<!\ba )\b(commit|commits|committed|check in|checks in|checked in|push|pushes|pushed|git add)\b[^.!?;\n]{0,30}$"))
+_SECRET_FILE = re.compile(_spelled(r"(\.env\b|\.env\.?(prod|production|live|local)\b|~?/?\.ssh\b|id[ _]?(rsa|ed25519|ed2ssi9|ecdsa)\b(?!\.pub)|kubeconfig|keystores?|"
+                                   r"\.pem\b|private keys?|credentials files?|\.npmrc|\.pypirc|\.netrc)"))
 _MOVE = re.compile(_spelled(rf"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\byour )\b{_MOVE_OUT}\b{_IN_CLAUSE}{{0,60}}?{_SECRET_BEFORE}$"))
 _MOVE_AFTER = re.compile(_spelled(rf"{_IN_CLAUSE}{{0,40}}?\b(should|must|needs to|need to|has to|have to|is to|are to)( also)? (be )?{_MOVE_OUT}\b"))
 _PLACE_OUTSIDE = re.compile(_spelled(_OUTSIDE))
 _BANNED_IN_CLAUSE = re.compile(r"\b(is|are) (banned|forbidden|not allowed|prohibited|blocked|disallowed|never allowed)\b")
 _CLAUSE_BREAK = re.compile(r"[!?;\n]|\.(?!\S)")
 _CARRIED_OUT_ZH = re.compile(
-    r"((生产|线上|正式)?数据库(的?数据|导出|备份|dump)|密钥|私钥|密码|令牌|token|\.env|凭据|凭证|用户数据|客户数据|个人信息)"
-    r"[^，。；,;！？\n]{0,20}?(上传|发到|发给|发送到|贴到|贴在|粘贴到|复制到|拷贝到|同步到|放到|存到|传到|分享到|转发到|提交到|备份到|导出到)"
-    r"[^，。；,;！？\n]{0,10}?(个人|私人|自己的|公开|外部|公共)?(网盘|云盘|邮箱|群里|群|公开仓库|gist|pastebin|微信|qq|telegram|外网|issue|工单|文档|readme|wiki|评论)")
+    r"((生产|线上|正式)?数据库(的?数据|导出|备份|dump)|密钥|私钥|密码|令牌|token|\.env|凭据|凭证|用户数据|客户数据|个人信息|手机号|身份证号?|银行卡号?|住址|用户的?邮箱|access key|secret key|api key)"
+    r"[^，。；,;！？\n]{0,20}?(上传|发到|发给|发送到|贴到|贴在|粘贴到|复制到|拷贝到|同步到|放到|存到|传到|分享到|转发到|提交到|备份到|导出到|写进|写到|写入|放进)"
+    r"[^，。；,;！？\n]{0,16}?(个人|私人|自己的|公开|外部|公共)?(网盘|云盘|邮箱|群里|群|公开仓库|gist|pastebin|微信|qq|telegram|外网|issue|工单|文档|readme|wiki|评论|外包|合作方|供应商)")
+# A ban after the act ("把 API key 发到群里是违规的").
+_ZH_BANNED_AFTER = re.compile(r"[^。！？\n]{0,8}?(违规|违反|不允许|不被允许|禁止|不行|不可以|不对|是错的)")
 # The words without which no secret is carried out, looked up first.
 _CARRY_INDEX = _WordIndex(tuple(_spelled(w) for w in (
     ".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "idrsa", "credential", "secret", "private key", "signing key", "api key", "access key", "token",
-    "password", "session cookie", "customer data", "user data", "pii", "database", " db", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
-    "数据库", "密钥", "私钥", "密码", "令牌", "凭据", "凭证", "用户数据", "客户数据", "个人信息")))
+    "password", "session cookie", "customer data", "user data", "personal data", "pii", "phone number", "email address", "home address",
+    "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
+    "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
+    "用户邮箱", "用户的邮箱", "access key", "secret key", "数据库", "密钥", "私钥", "密码", "令牌", "凭据", "凭证", "用户数据", "客户数据", "个人信息", "手机号", "身份证", "银行卡", "住址")))
 CARRIED_OUT = "has its reader carry a secret out of the project's keeping (exfiltration)"
 _CARRIED_OUT_FIX = ("Secrets stay where they are kept (a vault, the environment); if the note is about where one lives or who may "
                     "see it, say that without moving it anywhere, and save again.")
@@ -2557,8 +2584,10 @@ def _carried_out(skeleton: str) -> bool:
     seen: set[int] = set()
     for word in words:
         for at in _all(skeleton, word):
-            if not word.isascii() or word in (".env", "token"):
-                if any(not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start())
+            if not skeleton.isascii() and (not word.isascii() or word in (".env", "token", "access key", "secret key", "api key")):
+                # no negation before the secret, nor between it and the act ("真正的 .env 不提交也不写进文档")
+                if any(not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start()) and not _ZH_ANY_NEGATION.search(m.group())
+                       and not _ZH_BANNED_AFTER.match(skeleton, m.end())
                        for m in _CARRIED_OUT_ZH.finditer(skeleton, max(0, at - 3), at + len(word) + 40)):
                     return True
             # a secret starts at its word or at most a word or two before it ("production database")
@@ -2578,6 +2607,9 @@ def _carried_from(skeleton: str, start: int, end: int) -> bool:
     name a secret name no such place."""
     stop = _CLAUSE_BREAK.search(skeleton, end, end + 200)
     clause_end = stop.start() if stop else min(len(skeleton), end + 200)
+    if _SECRET_FILE.match(skeleton, start, end) and any(
+            not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start()) for m in _COMMITTED.finditer(skeleton, max(0, start - 40), start)):
+        return True
     place = _PLACE_OUTSIDE.search(skeleton, end, min(clause_end, end + 120))
     if not place:
         return False
@@ -2592,6 +2624,25 @@ def _carried_from(skeleton: str, start: int, end: int) -> bool:
                               for m in _MOVE.finditer(skeleton, max(clause_start, start - 100), start))
 
 
+def _line_heads(folded: str, skeleton: str) -> tuple[int, ...]:
+    """Where each line after the first begins in the one-line skeleton, found by the skeleton of its
+    first words (a line whose start cannot be found is left out). Only lines after one with no
+    closing stop: after a stop the sentence begins there anyway."""
+    if "\n" not in folded:
+        return ()
+    heads, at = [], 0
+    lines = folded.split("\n")
+    for before, line in zip(lines, lines[1:]):
+        if before.rstrip().endswith((".", "!", "?", ";", "。", "！", "？", "；")) or not before.strip():
+            continue
+        probe = _skeleton(line[:40]).rsplit(" ", 1)[0] if len(line) > 40 else _skeleton(line)
+        found = skeleton.find(probe, at) if probe else -1
+        if found > 0:
+            heads.append(found)
+            at = found
+    return tuple(heads)
+
+
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded = _fold(text)
@@ -2601,7 +2652,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     skeleton = _safeguards_out(_skeleton(folded))
     if _carried_out(skeleton):
         return CARRIED_OUT  # before the readings below, some of which also refuse it, for its own guidance
-    if _injection(skeleton) or _cue_problem(skeleton):
+    if _injection(skeleton) or _cue_problem(skeleton, _line_heads(folded, skeleton)):
         return "reads as an instruction aimed at the model (prompt injection)"
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
