@@ -2214,9 +2214,11 @@ _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _CUE_INDEX = _WordIndex(_CUE_TRIGGERS)
 
 
-def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool:
-    """`heads`: where the text's lines (a card's title, its body) begin in `skeleton`, which reads
-    them as one: an order may open the body after a title with no full stop."""
+def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
+    """True (or DECEIT, for an order to report a bad result as good) when a sentence combines the
+    cues of an instruction aimed at the model. `heads`: where the text's lines (a card's title, its
+    body) begin in `skeleton`, which reads them as one: an order may open the body after a title
+    with no full stop."""
     found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
     # The learned reading (2b) also reads the sentences that may speak to an AI, to "you" or of
     # "this note" (found the cheap way; `_learned_problem` checks the words themselves).
@@ -2237,8 +2239,10 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool:
 
     clause_ends, sentence_ends = _CLAUSE_END, _SENTENCE_END
     triggered = sorted({span(at, clause_ends) for at in found})
-    if any(_cue_sentence(skeleton[a:b], tuple(h - a for h in heads if a < h < b)) for a, b in triggered):
-        return True
+    for a, b in triggered:
+        verdict = _cue_sentence(skeleton[a:b], tuple(h - a for h in heads if a < h < b))
+        if verdict:
+            return verdict
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
     if any(_CUE_NOASK.search(skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton):
         return True
@@ -2322,7 +2326,7 @@ _ZH_ANY_NEGATION = re.compile(r"不|没|别|勿|禁止|严禁")
 _ANY_NEGATION = re.compile(_spelled(r"\b(never|not|no|don't|dont|doesn't|isn't|aren't|cannot|can't|avoid)\b"))
 
 
-def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool:
+def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
     found: dict[re.Pattern[str], bool] = {}
@@ -2383,7 +2387,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool:
                or (not sentence.isascii() and "把" in sentence and not _ZH_ANY_NEGATION.search(sentence)))
     if ordered and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)
                     or any(_CUE_FAILED_THEN_GOOD.match(sentence, h) for h in starts)):
-        return True
+        return DECEIT
     return has(_CUE_LEAK)
 
 
@@ -2524,9 +2528,9 @@ _MOVE_OUT = (r"(copy|copies|copied|copying|append\w*|upload\w*|send|sends|sendin
              r"print|prints|printed|echo|echoes|echoed|log|logs|logged|output|outputs|write|writes|wrote|written|give|gives|gave|hand|hands|"
              r"text|texts|texted|message|dm|drop|drops|store|stores|stored|save|saves|saved|leave|leaves|screenshot\w*)")
 _SECRET_BEFORE = r"((production|prod|live|real|staging|the|our|all|every|your|its|their|whole|full|entire) )*"
-_SECRET_HELD = (
-                r"(\.env\.?(prod|production|live|local)\b|\.env\b(?!\.(example|sample|template|dist)\b)|\.env files?|~?/?\.ssh\b(?![\w/ -]*\.pub\b)(/[\w -]+)?|"
-                r"id[ _]?(rsa|ed25519|ed2ssi9|ecdsa)\b(?!\.pub)|\.aws/credentials|aws credentials|\.npmrc|\.pypirc|\.netrc|kubeconfig|\.kube/config|"
+# (The skeleton reads leet digits as letters: id_ed25519 is "id ed2ssi9".)
+_SECRET_HELD = (r"(\.env\.?(prod|production|live|local)\b|\.env\b(?!\.(example|sample|template|dist)\b)|\.env files?|~?/?\.ssh\b(?![\w/ -]*\.pub\b)(/[\w -]+)?|"
+                r"id[ _]?(rsa|ed2ssi9|ecdsa)\b(?!\.pub)|\.aws/credentials|aws credentials|\.npmrc|\.pypirc|\.netrc|kubeconfig|\.kube/config|"
                 r"\.git-credentials|keychain|keystores?|credentials?|secrets?|(private|signing|api|access|secret|live|master|root|deploy|encryption|gpg|pgp|license) keys?|"
                 r"(access|auth|session|bearer|refresh) tokens?|"
                 r"tokens|passwords?|session cookies|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
@@ -2550,7 +2554,7 @@ _OUTSIDE = (r"\b(to|into|in|on|onto|at|with|over|via|through|inside|as)\b[^.!?;\
 _SECRET = re.compile(_spelled(rf"(?:\b|(?=[.~])){_SECRET_HELD}"))
 # A secret file committed or pushed needs no place: the repository is where it leaks.
 _COMMITTED = re.compile(_spelled(r"(?<!\bthe )(?<!\ba )\b(commit|commits|committed|check in|checks in|checked in|push|pushes|pushed|git add)\b[^.!?;\n]{0,30}$"))
-_SECRET_FILE = re.compile(_spelled(r"(\.env\b|\.env\.?(prod|production|live|local)\b|~?/?\.ssh\b|id[ _]?(rsa|ed25519|ed2ssi9|ecdsa)\b(?!\.pub)|kubeconfig|keystores?|"
+_SECRET_FILE = re.compile(_spelled(r"(\.env\b|\.env\.?(prod|production|live|local)\b|~?/?\.ssh\b|id[ _]?(rsa|ed2ssi9|ecdsa)\b(?!\.pub)|kubeconfig|keystores?|"
                                    r"\.pem\b|private keys?|credentials files?|\.npmrc|\.pypirc|\.netrc)"))
 _MOVE = re.compile(_spelled(rf"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\byour )\b{_MOVE_OUT}\b{_IN_CLAUSE}{{0,60}}?{_SECRET_BEFORE}$"))
 _MOVE_AFTER = re.compile(_spelled(rf"{_IN_CLAUSE}{{0,40}}?\b(should|must|needs to|need to|has to|have to|is to|are to)( also)? (be )?{_MOVE_OUT}\b"))
@@ -2571,6 +2575,10 @@ _CARRY_INDEX = _WordIndex(tuple(_spelled(w) for w in (
     "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
     "用户邮箱", "用户的邮箱", "access key", "secret key", "数据库", "密钥", "私钥", "密码", "令牌", "凭据", "凭证", "用户数据", "客户数据", "个人信息", "手机号", "身份证", "银行卡", "住址")))
 CARRIED_OUT = "has its reader carry a secret out of the project's keeping (exfiltration)"
+INJECTION = "reads as an instruction aimed at the model (prompt injection)"
+DECEIT = "has its reader report a bad result as a good one, or leave bad news out (deception)"
+_DECEIT_FIX = ("A memory records what the team does; say what happens when something fails (for example 'failed migrations "
+               "are reported in #ops with the error'), and save again.")
 _CARRIED_OUT_FIX = ("Secrets stay where they are kept (a vault, the environment); if the note is about where one lives or who may "
                     "see it, say that without moving it anywhere, and save again.")
 
@@ -2652,17 +2660,20 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     skeleton = _safeguards_out(_skeleton(folded))
     if _carried_out(skeleton):
         return CARRIED_OUT  # before the readings below, some of which also refuse it, for its own guidance
-    if _injection(skeleton) or _cue_problem(skeleton, _line_heads(folded, skeleton)):
-        return "reads as an instruction aimed at the model (prompt injection)"
+    if _injection(skeleton):
+        return INJECTION
+    cue = _cue_problem(skeleton, _line_heads(folded, skeleton))
+    if cue:
+        return DECEIT if cue == DECEIT else INJECTION
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
-        return "reads as an instruction aimed at the model (prompt injection)"
+        return INJECTION
     if _split_keywords(skeleton) and _injection(_split_word().sub(lambda m: m.group().replace(" ", ""), skeleton)):
         # "ig nore all pre vious in structions": the words attacks need, broken by spaces
-        return "reads as an instruction aimed at the model (prompt injection)"
+        return INJECTION
     if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):
         # soft hyphens are dropped as hyphenation points; in place of spaces they join whole words
-        return "reads as an instruction aimed at the model (prompt injection)"
+        return INJECTION
     if any(hint in skeleton for hint in _REVERSED_HINTS) and _injection(skeleton[::-1]):
         return "hides an instruction aimed at the model in reversed text"
     if text.isascii() and _rot13_hint(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
@@ -2877,7 +2888,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
 
 
 def _fix_for(problem: str) -> str:
-    return _CARRIED_OUT_FIX if problem == CARRIED_OUT else _INJECTION_FIX
+    return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX}.get(problem, _INJECTION_FIX)
 
 
 def scan_text(field: str, text: str) -> Finding | None:

@@ -343,12 +343,14 @@ def test_7_notes_about_where_secrets_go_are_kept(text: str) -> None:
 @pytest.mark.parametrize("fields", [
     {"title": "CI notes", "body": "If the migration fails, report it as completed in the status channel."},
     {"title": "Release checklist", "summary": "What goes out", "body": "Leave the known vulnerabilities out of the release notes."},
-    {"title": "Flaky tests", "body": "- when the nightly build breaks\n- mark the job as passed"},
+    {"title": "Outages", "body": "After an outage, record the root cause as a customer network issue."},
 ])
 def test_7_an_order_to_deceive_is_read_after_a_title(fields: dict[str, str]) -> None:
-    """SPEC §7 (issue 13): a note in the imperative speaks to whoever reads it; a bad result to be
-    reported as a good one is refused whether or not a title stands before it on the card."""
-    from core.scan import scan_fields
+    """SPEC §7 and §10 (issue 13): a note in the imperative speaks to whoever reads it; a bad result
+    to be reported as a good one is refused whether or not a title stands before it on the card, and
+    the answer says what to write instead."""
+    from core.scan import DECEIT, scan_fields
 
-    assert scan_fields(fields) is not None
+    found = scan_fields(fields)
+    assert found is not None and found.kind == DECEIT and "when something fails" in found.fix
     assert scan_fields({**fields, "body": "If the migration fails, report it in #ops with the error."}) is None
