@@ -38,7 +38,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # delivery and operations
     "部署": ("deploy", "deployment"), "发布": ("release", "deploy", "publish"), "发版": ("release",),
     "上线": ("release", "launch", "deploy"), "回滚": ("rollback",), "灰度": ("canary", "rollout"), "流水线": ("pipeline", "ci"),
-    "持续集成": ("ci",), "镜像": ("image",), "容器": ("container", "docker"), "集群": ("cluster",), "节点": ("node",), "服务器": ("server",),
+    "持续集成": ("ci",), "镜像": ("image", "mirror"), "容器": ("container", "docker"), "集群": ("cluster",), "节点": ("node",), "服务器": ("server",),
     "服务": ("service",), "生产": ("production", "prod"), "生产环境": ("production", "prod"), "环境": ("environment", "env"),
     "本地": ("local", "locally"), "启动": ("start", "startup"), "重启": ("restart",), "停止": ("stop",), "安装": ("install",),
     "卸载": ("uninstall",), "监控": ("monitoring", "monitor", "dashboard"), "指标": ("metric", "metrics"), "告警": ("alert", "alerts"),
@@ -58,7 +58,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "令牌": ("token",), "密钥": ("key", "secret"), "密码": ("password",), "加密": ("encrypt", "encryption"), "解密": ("decrypt",),
     "签名": ("signature", "signing", "sign"), "验签": ("verify", "signature"), "验证": ("verify", "validate", "verification"),
     "校验": ("validate", "check"), "验证码": ("otp", "verification"), "会话": ("session",), "跨域": ("cors",), "防火墙": ("firewall",),
-    "白名单": ("allowlist", "whitelist"), "黑名单": ("blocklist", "blacklist"),
+    "白名单": ("allowlist", "whitelist"), "黑名单": ("blocklist", "blacklist", "denylist"),
     # product and business
     "用户": ("user", "users"), "客户": ("customer", "client"), "客服": ("support",), "订单": ("order", "orders"),
     "支付": ("payment", "pay"), "退款": ("refund",), "库存": ("stock", "inventory"), "优惠券": ("coupon",), "价格": ("price", "pricing"),
@@ -141,12 +141,9 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "单点登录": ("sso",), "链路追踪": ("tracing", "trace"), "录制": ("recording", "record"), "录像": ("recording", "video"),
     "供应商": ("vendor", "supplier"), "截图": ("screenshot",), "快捷键": ("shortcut", "hotkey"), "营收": ("revenue",), "收入": ("revenue", "income"),
     "退订": ("unsubscribe",), "失败": ("fail", "failure", "failed"), "修复": ("fix", "repair"), "数据仓库": ("warehouse",),
-    "只读副本": ("replica",), "邀请": ("invite", "invitation"), "模板": ("template",), "权重": ("weight",), "同义": ("synonym",),
+    "只读副本": ("replica",), "邀请": ("invite", "invitation"), "权重": ("weight",), "同义": ("synonym",),
     "转码": ("transcode",), "缩略图": ("thumbnail",), "压缩": ("compress", "compression"), "链接失效": ("expire", "link"),
-    "签名": ("signature", "sign"), "证书": ("certificate", "cert"), "域名": ("domain", "dns"), "端口": ("port",), "代理": ("proxy",),
-    "负载均衡": ("balancer", "lb"), "容器": ("container", "docker"), "镜像": ("image", "mirror"), "集群": ("cluster",), "节点": ("node",),
-    "密钥": ("key", "secret"), "凭据": ("credential", "credentials"), "加密": ("encrypt", "encryption"), "解密": ("decrypt",),
-    "会话": ("session",), "过期时间": ("ttl", "expiry"), "黑名单": ("blocklist", "denylist"), "白名单": ("allowlist",),
+    "负载均衡": ("balancer", "lb"), "凭据": ("credential", "credentials"), "过期时间": ("ttl", "expiry"),
     # buying, selling and delivering
     "买家": ("buyer", "customer"), "卖家": ("seller", "merchant"), "商家": ("merchant", "seller"), "店铺": ("shop", "store"),
     "咨询": ("inquiry", "question"), "售后": ("support", "aftersales"), "退货": ("return", "returns"), "换货": ("exchange",),
@@ -176,6 +173,14 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "临床": ("clinical",), "基因": ("gene", "genetic"), "基因组": ("genome",), "参考": ("reference",), "测序": ("sequencing",),
     "测序仪": ("sequencer",), "样本": ("sample", "samples"), "样品": ("sample",), "试剂": ("reagent",), "实验": ("experiment", "lab"),
     "复核": ("review", "double-check"), "论文": ("paper", "publication"), "发表": ("publish", "publication"), "图表绘制": ("plot", "figure"),
+    # the calendar and the work week
+    "支持": ("support",), "续约": ("renewal", "renew"), "春节": ("holiday",), "节假日": ("holiday", "holidays"), "国庆": ("holiday",),
+    "工作日": ("weekday", "workday", "business"), "上班": ("work", "office"), "排班": ("schedule", "rotation", "roster"),
+    "值班表": ("rotation", "schedule", "on-call"), "工时": ("hours", "timesheet"), "季度": ("quarter", "quarterly"), "年度": ("annual", "yearly"),
+    "紧急": ("urgent", "emergency"), "加急": ("urgent", "expedite"), "优先级": ("priority",), "截止": ("deadline", "due"),
+    "里程碑": ("milestone",), "路线图": ("roadmap",), "验收": ("acceptance", "signoff"), "交付": ("delivery", "deliver"),
+    "下线": ("decommission", "shutdown", "offline"), "开源": ("open-source", "oss"), "许可证": ("license", "licence"),
+    "客户成功": ("success", "onboarding"),
     # languages
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
 }

@@ -439,3 +439,19 @@ def test_15_recall_stays_quiet_for_what_anyone_could_answer(home, project, mem) 
     mem.save("Invoice numbers are sequential per company and never reused", "A voided invoice keeps its number.")
     assert _recalled(home, project, "tell me a joke about invoices") == []
     assert _recalled(home, project, "how do we number invoices") == ["Invoice numbers are sequential per company and never reused"]
+
+
+def test_15_the_glossary_names_each_chinese_word_once() -> None:
+    """Issue 15 (core/glossary.py): a Chinese word written twice in the table keeps only its last
+    English names, silently; each word is one entry, so its names are all in one place."""
+    import ast
+    from collections import Counter
+
+    from core import glossary
+
+    tree = ast.parse(Path(glossary.__file__).read_text(encoding="utf-8"))
+    table = next(n.value for n in tree.body if isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "ZH_EN")
+    assert isinstance(table, ast.Dict)
+    counts = Counter(ast.literal_eval(k) for k in table.keys if k is not None)
+    assert [w for w, n in counts.items() if n > 1] == []
+    assert len(counts) == len(glossary.ZH_EN) > 600
