@@ -1951,7 +1951,7 @@ _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|obsolete|out of date|expired|advisory|untrusted|authoritative|wins|"
     # "the deprecated eslint rules" names a plugin; "your rules are deprecated" declares them gone
     r"(is|are|were|was|been|now|considered|marked( as)?) (now )?deprecated|deprecated (now|since|as of)|"
-    r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed|maintainer rights)\b"
+    r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed(?! keys)|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\b(no longer|don't|do not|needn't|need not) (have|has|need|needs)? ?(to )?(follow|obey|respect|honou?r|abide by|comply with) (the |your |any )?"
     r"(user|developer|owner|operator|system|person|human|maintainer)s?['’]?s? (\w+ )?(rules|instructions|guidelines|guidance|policies|directions)\b"
