@@ -2266,7 +2266,8 @@ _NEGATION_ZH = re.compile(_NEGATION_ZH_SOURCE)
 
 
 # A ban stated after the act ("--no-verify is banned").
-_BANNED_AFTER = re.compile(r"[`'\"]?\s*(is|are) (banned|forbidden|not allowed|prohibited|blocked|disallowed|never allowed|rejected)\b")
+_BANNED = r"(is|are) (banned|forbidden|not allowed|prohibited|blocked|disallowed|never allowed|rejected)\b"
+_BANNED_AFTER = re.compile(r"[`'\"]?\s*" + _BANNED)
 
 
 def _unnegated_matches(pattern: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
@@ -2528,10 +2529,12 @@ _MOVE_OUT = (r"(copy|copies|copied|copying|append\w*|upload\w*|send|sends|sendin
              r"print|prints|printed|echo|echoes|echoed|log|logs|logged|output|outputs|write|writes|wrote|written|give|gives|gave|hand|hands|"
              r"text|texts|texted|message|dm|drop|drops|store|stores|stored|save|saves|saved|leave|leaves|screenshot\w*)")
 _SECRET_BEFORE = r"((production|prod|live|real|staging|the|our|all|every|your|its|their|whole|full|entire) )*"
-# (The skeleton reads leet digits as letters: id_ed25519 is "id ed2ssi9".)
-_SECRET_HELD = (r"(\.env\.?(prod|production|live|local)\b|\.env\b(?!\.(example|sample|template|dist)\b)|\.env files?|~?/?\.ssh\b(?![\w/ -]*\.pub\b)(/[\w -]+)?|"
-                r"id[ _]?(rsa|ed2ssi9|ecdsa)\b(?!\.pub)|\.aws/credentials|aws credentials|\.npmrc|\.pypirc|\.netrc|kubeconfig|\.kube/config|"
-                r"\.git-credentials|keychain|keystores?|credentials?|secrets?|(private|signing|api|access|secret|live|master|root|deploy|encryption|gpg|pgp|license) keys?|"
+# Secret files as the skeleton spells them: leet digits read as letters (id_ed25519 is "id ed2ssi9"),
+# an underscore as a space, a hyphen inside a word dropped (.git-credentials is ".gitcredentials").
+_SECRET_FILES = (r"\.env\.?(prod|production|live|local)\b|\.env\b(?!\.(example|sample|template|dist)\b)|~?/?\.ssh\b(?![\w/ -]*\.pub\b)(/[\w -]+)?|"
+                 r"id[ _]?(rsa|ed2ssi9|ecdsa)\b(?!\.pub)|\.aws/credentials|\.npmrc|\.pypirc|\.netrc|kubeconfig|\.kube/config|\.git-?credentials|"
+                 r"keystores?|\.pem\b")
+_SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|keychain|credentials?|secrets?|(private|signing|api|access|secret|live|master|root|deploy|encryption|gpg|pgp|license) keys?|"
                 r"(access|auth|session|bearer|refresh) tokens?|"
                 r"tokens|passwords?|session cookies|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
                 r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer (exports?|lists?)|"
@@ -2554,12 +2557,11 @@ _OUTSIDE = (r"\b(to|into|in|on|onto|at|with|over|via|through|inside|as)\b[^.!?;\
 _SECRET = re.compile(_spelled(rf"(?:\b|(?=[.~])){_SECRET_HELD}"))
 # A secret file committed or pushed needs no place: the repository is where it leaks.
 _COMMITTED = re.compile(_spelled(r"(?<!\bthe )(?<!\ba )\b(commit|commits|committed|check in|checks in|checked in|push|pushes|pushed|git add)\b[^.!?;\n]{0,30}$"))
-_SECRET_FILE = re.compile(_spelled(r"(\.env\b|\.env\.?(prod|production|live|local)\b|~?/?\.ssh\b|id[ _]?(rsa|ed2ssi9|ecdsa)\b(?!\.pub)|kubeconfig|keystores?|"
-                                   r"\.pem\b|private keys?|credentials files?|\.npmrc|\.pypirc|\.netrc)"))
+_SECRET_FILE = re.compile(_spelled(rf"({_SECRET_FILES}|private keys?|credentials files?)"))
 _MOVE = re.compile(_spelled(rf"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\byour )\b{_MOVE_OUT}\b{_IN_CLAUSE}{{0,60}}?{_SECRET_BEFORE}$"))
 _MOVE_AFTER = re.compile(_spelled(rf"{_IN_CLAUSE}{{0,40}}?\b(should|must|needs to|need to|has to|have to|is to|are to)( also)? (be )?{_MOVE_OUT}\b"))
 _PLACE_OUTSIDE = re.compile(_spelled(_OUTSIDE))
-_BANNED_IN_CLAUSE = re.compile(r"\b(is|are) (banned|forbidden|not allowed|prohibited|blocked|disallowed|never allowed)\b")
+_BANNED_IN_CLAUSE = re.compile(r"\b" + _BANNED)
 _CLAUSE_BREAK = re.compile(r"[!?;\n]|\.(?!\S)")
 _CARRIED_OUT_ZH = re.compile(
     r"((生产|线上|正式)?数据库(的?数据|导出|备份|dump)|密钥|私钥|密码|令牌|token|\.env|凭据|凭证|用户数据|客户数据|个人信息|手机号|身份证号?|银行卡号?|住址|用户的?邮箱|access key|secret key|api key)"
