@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-import secrets
 import sys
 from datetime import datetime, timedelta
 from typing import Any
 
 from . import spool
-from .durable import encode, locked, read_json, write_atomic
+from .durable import encode, locked, random_hex, read_json, write_atomic
 from .errors import NeedsContext
 from .paths import contexts_path
 from .records import parse_time
@@ -117,7 +116,7 @@ def open_turn(ws: Workspace, *, session_id: str | None, cwd: str | None, task: d
     """A new human message: a new context with its own id, remembered for the session. Runs in
     the hook on every message, so it takes no lock: the context goes to the spool."""
     ctx = build_context(ws, cwd=cwd, task=task)
-    ctx.update(id="ctx_" + secrets.token_hex(8), sessionId=session_id, created=iso(utc_now()), source="hook", host=agent_host())
+    ctx.update(id="ctx_" + random_hex(8), sessionId=session_id, created=iso(utc_now()), source="hook", host=agent_host())
     spool.put(ws.home, "contexts", ctx, keep=KEEP)
     return ctx
 
@@ -125,7 +124,7 @@ def open_turn(ws: Workspace, *, session_id: str | None, cwd: str | None, task: d
 def remember(ws: Workspace, ctx: dict[str, Any]) -> str:
     """Keep a context a call built (a search that named its task) under a new id, so the reads
     that follow can pass that id instead of naming the task again."""
-    kept = {**ctx, "id": "ctx_" + secrets.token_hex(8), "created": iso(utc_now()), "source": "search"}
+    kept = {**ctx, "id": "ctx_" + random_hex(8), "created": iso(utc_now()), "source": "search"}
     spool.put(ws.home, "contexts", kept, keep=KEEP)
     return str(kept["id"])
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -11,6 +10,21 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Busy, StoreWriteFailed
+
+# CPython's own SHA-256 (what hashlib falls back to): `hashlib` and `secrets` (through hmac) load
+# OpenSSL, ~4 ms of every recall hook's start for a hash of a few hundred bytes.
+try:
+    from _sha256 import sha256  # CPython 3.11
+except ImportError:  # pragma: no cover - other Pythons
+    try:
+        from _sha2 import sha256  # type: ignore[no-redef]  # CPython 3.12+
+    except ImportError:
+        from hashlib import sha256  # type: ignore[no-redef]
+
+
+def random_hex(size: int) -> str:
+    """`size` random bytes as hex, for names and ids (`secrets.token_hex` without its imports)."""
+    return os.urandom(size).hex()
 
 LOCK_WAIT_SECONDS = 0.5
 
@@ -23,7 +37,7 @@ def canonical(obj: Any) -> bytes:
 def checksum_of(obj: dict[str, Any]) -> str:
     """Checksum over every field but `checksum` itself."""
     body = {k: v for k, v in obj.items() if k != "checksum"}
-    return "sha256:" + hashlib.sha256(canonical(body)).hexdigest()
+    return "sha256:" + sha256(canonical(body)).hexdigest()
 
 
 def with_checksum(obj: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +61,7 @@ def sealed_bytes_hold(raw: bytes) -> bool | None:
     if not raw.startswith(_HEAD) or len(raw) < _HEAD_LEN or raw[_HEAD_LEN - 2 : _HEAD_LEN] != b'",':
         return None
     digest = raw[len(_HEAD) : len(_HEAD) + 64]
-    return hashlib.sha256(b"{" + raw[_HEAD_LEN:]).hexdigest().encode() == digest
+    return sha256(b"{" + raw[_HEAD_LEN:]).hexdigest().encode() == digest
 
 
 def encode(obj: Any) -> bytes:

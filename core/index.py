@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "13"
+SCHEMA = "14"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles): chosen on all recall sets, 2 found
 # two more notes and 3 one more paraphrase lost.
@@ -46,6 +46,9 @@ CREATE TABLE IF NOT EXISTS records(n INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NUL
     title_key TEXT, conds TEXT, length REAL, updated TEXT, json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_topic ON records(topic) WHERE topic IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_title ON records(title_key);
+-- Counting the live notes and their mean length (every ranking's first question) reads this
+-- index alone: over the table, with each note's JSON, it was ~1.2 ms per layer at 1,000 notes.
+CREATE INDEX IF NOT EXISTS records_length ON records(status, length);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({", ".join(COLUMNS)},
     tokenize="unicode61 remove_diacritics 0 tokenchars '._-+#'");
 CREATE TABLE IF NOT EXISTS terms(term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;

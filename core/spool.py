@@ -12,12 +12,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import time
 from pathlib import Path
 from typing import Any
 
-from .durable import encode, write_atomic
+from .durable import encode, random_hex, write_atomic
 
 
 def _folder(home: Path, kind: str) -> Path:
@@ -29,7 +28,7 @@ def put(home: Path, kind: str, entry: dict[str, Any], *, keep: int) -> int:
     drop entries beyond the newest `keep`, which the main file would not keep either. Returns how
     many entries wait to be folded."""
     folder = _folder(home, kind)
-    write_atomic(folder / f"{time.time_ns():020d}-{secrets.token_hex(4)}.json", encode(entry), durable=False)
+    write_atomic(folder / f"{time.time_ns():020d}-{random_hex(4)}.json", encode(entry), durable=False)
     names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and not n.startswith("."))
     for name in names[:-keep]:
         with contextlib.suppress(OSError):

@@ -9,7 +9,6 @@ next open (SPEC §3.2). Readers never lock: an atomic rename means they always s
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from .durable import (
     read_json,
     refuse_outside_links,
     sealed_bytes_hold,
+    sha256,
     sweep_temps,
     with_checksum,
     write_atomic,
@@ -206,10 +206,10 @@ def recover(ref: LayerRef) -> dict[str, Any]:
 
 def quarantine(ref: LayerRef, raw: bytes) -> Path:
     """Keep unreadable bytes as `state.corrupt-<UTC>.json`; identical content is kept once."""
-    digest = hashlib.sha256(raw).digest()
+    digest = sha256(raw).digest()
     for existing in sorted(ref.dir.glob("state.corrupt-*.json")):
         with contextlib.suppress(OSError):
-            if hashlib.sha256(existing.read_bytes()).digest() == digest:
+            if sha256(existing.read_bytes()).digest() == digest:
                 return existing
     stamp = utc_now().strftime("%Y%m%dT%H%M%S.%fZ")
     target = ref.dir / f"state.corrupt-{stamp}.json"
@@ -442,8 +442,6 @@ _encoded: dict[Path, dict[str, tuple[dict[str, Any], bytes, int]]] = {}
 
 def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
     """(the file's bytes: its checksum, then the canonical fields it covers; total active body bytes)."""
-    import hashlib
-
     old = _encoded.get(ref.state_path, {})
     cache: dict[str, tuple[dict[str, Any], bytes, int]] = {}
     parts = []
@@ -465,7 +463,7 @@ def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
         pieces += [b"{", b",".join(parts), b"}"] if key == "records" else [canonical(state[key])]
     pieces[0] = b"{"
     pieces.append(b"}")
-    hasher = hashlib.sha256()
+    hasher = sha256()
     for piece in pieces:
         hasher.update(piece)
     digest = hasher.hexdigest()
@@ -477,7 +475,7 @@ def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
 def _move_to_quarantine(ref: LayerRef, aside: dict[str, dict[str, Any]]) -> None:
     """Keep each set-aside record as `quarantine/<id>.json` before the layer file drops it."""
     for rid, item in aside.items():
-        safe = rid if isinstance(rid, str) and rid.isascii() and rid.replace("_", "").isalnum() else hashlib.sha256(repr(rid).encode()).hexdigest()[:16]
+        safe = rid if isinstance(rid, str) and rid.isascii() and rid.replace("_", "").isalnum() else sha256(repr(rid).encode()).hexdigest()[:16]
         write_atomic(ref.dir / QUARANTINE / f"{safe}.json", encode({**item, "id": rid, "at": iso(utc_now())}))
 
 

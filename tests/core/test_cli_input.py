@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import assert_shape, layer_file, run_cli
 
@@ -88,3 +90,28 @@ def test_10_a_reader_that_leaves_early_gets_no_traceback(home: Path, project: Pa
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+RECALL_WORDS = ["--message", "deploy to staging", "--format", "json", "text", "claude-hook", "xml", "--format=json", "--format=",
+                "--session", "s-1", "--session=s-2", "--explain", "--home", "/tmp/h", "--project=/p", "--project", "-x", "--mess",
+                "--message=-1 is wrong", "-1", "", "--", "-h", "--message=a=b"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(RECALL_WORDS), max_size=7))
+def test_6_4_the_hook_reads_its_options_as_the_full_parser_does(argv: list[str]) -> None:
+    """SPEC §6.4 (the hook runs on every message, so it skips argparse for its plain forms): what
+    the quick reading accepts, argparse accepts with the same values; the rest is left to argparse."""
+    import argparse
+    import contextlib
+    import io
+
+    from lingshu_tui import cli
+
+    quick = cli._recall_options(argv)
+    if quick is None:
+        return
+    parser = cli._recall_arguments(argparse.ArgumentParser(prog="lingshu recall"), top=True)
+    with contextlib.redirect_stderr(io.StringIO()):
+        full = parser.parse_args(argv)
+    assert vars(quick) == vars(full)

@@ -168,10 +168,11 @@ def test_11_7_hook_formats_through_the_real_command(home: Path, project: Path, m
 
 
 def test_recall_path_imports_no_pydantic_mcp_or_textual(home: Path, project: Path, mem: Memory) -> None:
-    """STYLE: `lingshu recall` runs on every message; it must start light."""
+    """STYLE: `lingshu recall` runs on every message; it must start light (issue 16: nor argparse
+    for its plain options, nor hashlib, which loads OpenSSL)."""
     mem.save("Deploy to staging", "make deploy ENV=staging")
     code = ("import sys; from lingshu_tui.cli import main; main(['recall', '--message', sys.argv[1]]); "
-            "bad = [m for m in ('pydantic', 'mcp', 'textual', 'rich', 'filelock') if m in sys.modules]; print('LOADED', bad, file=sys.stderr)")
+            "bad = [m for m in ('pydantic', 'mcp', 'textual', 'rich', 'filelock', 'argparse', 'hashlib') if m in sys.modules]; print('LOADED', bad, file=sys.stderr)")
     r = subprocess.run([sys.executable, "-c", code, MSG], capture_output=True, text=True, env=cli_env(home, LINGSHU_PROJECT=str(project)), cwd=REPO)
     assert "Deploy to staging" in r.stdout
     assert "LOADED []" in r.stderr, r.stderr
