@@ -11,15 +11,23 @@ from typing import Any
 
 from .errors import Busy, StoreWriteFailed
 
-# CPython's own SHA-256 (what hashlib falls back to): `hashlib` and `secrets` (through hmac) load
-# OpenSSL, ~4 ms of every recall hook's start for a hash of a few hundred bytes.
+# Two SHA-256s. OpenSSL's (hashlib) is ~6x faster over a layer file (the CPU's SHA extensions),
+# but loading it (hashlib, or secrets through hmac) is ~4 ms, a tenth of the recall hook's own
+# time; the hook hashes a few hundred bytes, so short inputs use CPython's built-in one.
 try:
-    from _sha256 import sha256  # CPython 3.11
+    from _sha256 import sha256 as small_sha256  # CPython 3.11
 except ImportError:  # pragma: no cover - other Pythons
     try:
-        from _sha2 import sha256  # type: ignore[no-redef]  # CPython 3.12+
+        from _sha2 import sha256 as small_sha256  # type: ignore[no-redef]  # CPython 3.12+
     except ImportError:
-        from hashlib import sha256  # type: ignore[no-redef]
+        from hashlib import sha256 as small_sha256  # type: ignore[no-redef]
+
+
+def large_sha256(data: bytes = b"") -> Any:
+    """SHA-256 for file-sized inputs (see `small_sha256`)."""
+    import hashlib
+
+    return hashlib.sha256(data)
 
 
 def random_hex(size: int) -> str:
@@ -37,7 +45,7 @@ def canonical(obj: Any) -> bytes:
 def checksum_of(obj: dict[str, Any]) -> str:
     """Checksum over every field but `checksum` itself."""
     body = {k: v for k, v in obj.items() if k != "checksum"}
-    return "sha256:" + sha256(canonical(body)).hexdigest()
+    return "sha256:" + large_sha256(canonical(body)).hexdigest()
 
 
 def with_checksum(obj: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +69,7 @@ def sealed_bytes_hold(raw: bytes) -> bool | None:
     if not raw.startswith(_HEAD) or len(raw) < _HEAD_LEN or raw[_HEAD_LEN - 2 : _HEAD_LEN] != b'",':
         return None
     digest = raw[len(_HEAD) : len(_HEAD) + 64]
-    return sha256(b"{" + raw[_HEAD_LEN:]).hexdigest().encode() == digest
+    return large_sha256(b"{" + raw[_HEAD_LEN:]).hexdigest().encode() == digest
 
 
 def encode(obj: Any) -> bytes:

@@ -630,7 +630,8 @@ def lookalike_ids(ref: Any, title: str, body: str, topic: str | None, *, title_a
 
 def topic_members(ref: Any) -> list[dict[str, Any]]:
     """Active records that hold a topic slot."""
-    rows = current(ref).db.execute("SELECT json FROM records WHERE topic IS NOT NULL AND status='active'").fetchall()
+    # `+status`: the slot holders come from the topic index; the status one would read every live note.
+    rows = current(ref).db.execute("SELECT json FROM records WHERE topic IS NOT NULL AND +status='active'").fetchall()
     return [json.loads(r[0]) for r in rows]
 
 
@@ -643,7 +644,7 @@ def conflicts(ref: Any) -> list[dict[str, Any]]:
 def registered(ref: Any, key: str, value: str) -> bool:
     """Whether an active record has the condition `key = value` (case-insensitive)."""
     needle = f"\n{key}={value.strip().lower()}\n"
-    row = current(ref).db.execute("SELECT 1 FROM records WHERE status='active' AND instr(conds, ?) > 0 LIMIT 1", (needle,)).fetchone()
+    row = current(ref).db.execute("SELECT 1 FROM records WHERE +status='active' AND instr(conds, ?) > 0 LIMIT 1", (needle,)).fetchone()
     return row is not None
 
 

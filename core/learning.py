@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import spool
-from .durable import encode, locked, read_json, sha256, write_atomic
+from .durable import encode, locked, read_json, small_sha256, write_atomic
 from .store import LayerRef, Tx, iso, load, transact, utc_now
 from .workspace import Workspace
 
@@ -103,7 +103,7 @@ _COMMON_ZH = frozenset("以后今后从现在开始总是永远一律不要别�
 
 
 def spec_digest(text: str) -> str:
-    return sha256(" ".join(sorted(words(text))).encode("utf-8")).hexdigest()[:16]
+    return small_sha256(" ".join(sorted(words(text))).encode("utf-8")).hexdigest()[:16]
 
 
 def rule_text(feedback: str) -> str:

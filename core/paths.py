@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from .durable import sha256
+from .durable import small_sha256
 
 
 def default_home() -> Path:
@@ -23,7 +23,7 @@ def project_id_for(root: Path | str) -> str:
     """A stable, readable id for a project root: its folder name plus a hash of its real path."""
     real = os.path.realpath(os.fspath(root))
     slug = re.sub(r"[^0-9a-z]+", "-", Path(real).name.lower()).strip("-")[:32] or "root"
-    digest = sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    digest = small_sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:10]
     return f"{slug}-{digest}"
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import index, ledger, semantic
 from .contexts import open_turn
-from .durable import sha256
+from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
 from .asking import asks_for_work, reads_as_general
@@ -92,7 +92,7 @@ def verdict_key(content: str) -> str:
     """A card text's key for the scan verdicts kept in the index, under the scanner that judged it:
     after an upgrade (or any change to the rules) every card is judged again by the new rules,
     so a note a newer scanner refuses stops reaching the model."""
-    return sha256(f"{_scanner_tag()}\n{content}".encode("utf-8", "surrogatepass")).hexdigest()
+    return small_sha256(f"{_scanner_tag()}\n{content}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @lru_cache(maxsize=1)

@@ -22,11 +22,12 @@ from .durable import (
     encode,
     fsync_dir,
     inside,
+    large_sha256,
     locked,
     read_json,
     refuse_outside_links,
     sealed_bytes_hold,
-    sha256,
+    small_sha256,
     sweep_temps,
     with_checksum,
     write_atomic,
@@ -206,10 +207,10 @@ def recover(ref: LayerRef) -> dict[str, Any]:
 
 def quarantine(ref: LayerRef, raw: bytes) -> Path:
     """Keep unreadable bytes as `state.corrupt-<UTC>.json`; identical content is kept once."""
-    digest = sha256(raw).digest()
+    digest = large_sha256(raw).digest()
     for existing in sorted(ref.dir.glob("state.corrupt-*.json")):
         with contextlib.suppress(OSError):
-            if sha256(existing.read_bytes()).digest() == digest:
+            if large_sha256(existing.read_bytes()).digest() == digest:
                 return existing
     stamp = utc_now().strftime("%Y%m%dT%H%M%S.%fZ")
     target = ref.dir / f"state.corrupt-{stamp}.json"
@@ -463,7 +464,7 @@ def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
         pieces += [b"{", b",".join(parts), b"}"] if key == "records" else [canonical(state[key])]
     pieces[0] = b"{"
     pieces.append(b"}")
-    hasher = sha256()
+    hasher = large_sha256()
     for piece in pieces:
         hasher.update(piece)
     digest = hasher.hexdigest()
@@ -475,7 +476,7 @@ def _seal_layer(ref: LayerRef, state: dict[str, Any]) -> tuple[bytes, int]:
 def _move_to_quarantine(ref: LayerRef, aside: dict[str, dict[str, Any]]) -> None:
     """Keep each set-aside record as `quarantine/<id>.json` before the layer file drops it."""
     for rid, item in aside.items():
-        safe = rid if isinstance(rid, str) and rid.isascii() and rid.replace("_", "").isalnum() else sha256(repr(rid).encode()).hexdigest()[:16]
+        safe = rid if isinstance(rid, str) and rid.isascii() and rid.replace("_", "").isalnum() else small_sha256(repr(rid).encode()).hexdigest()[:16]
         write_atomic(ref.dir / QUARANTINE / f"{safe}.json", encode({**item, "id": rid, "at": iso(utc_now())}))
 
 
