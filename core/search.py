@@ -243,9 +243,21 @@ def variant_prefixes(term: str) -> list[str]:
     return [term[:k] for k in range(max(VARIANT_MIN, len(term) - VARIANT_SPAN), len(term))]
 
 
+# "What is the shortest path algorithm called?" asks for a name: its last word is the question's
+# frame, not its subject, and "call" found a note on phone calls by its title.
+_NAME_FRAME = ("what is ", "what are ", "what was ", "what's ", "whats ")
+_NAME_ASKED = (" called", " named")
+
+
 def query_terms(query: str) -> list[str]:
     """The distinct terms of a query, in their order."""
-    return list(dict.fromkeys(tokens(query)))
+    terms = list(dict.fromkeys(tokens(query)))
+    low = query.strip().lower().rstrip(" ?")
+    if len(terms) > 1 and low.startswith(_NAME_FRAME) and low.endswith(_NAME_ASKED):
+        frame = term(low.rsplit(" ", 1)[1])
+        if frame not in tokens(low.rsplit(" ", 1)[0]):
+            terms.remove(frame)
+    return terms
 
 
 def analysed(record: dict[str, Any]) -> tuple[str, ...]:
