@@ -1955,7 +1955,7 @@ _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(in
                                 r"|忽略|无视|不予理会|覆盖|不再遵守|忽视|忘记|忘掉|不用管|别管|不要理会|别理会|抛开|抛到脑后|抛诸脑后|丢到一边|丢弃|撇开|推翻|绕过|置之不理|当没看见|当作没看见|不用理|忘了|不必理|别理|不理会|清零|置若罔闻|当耳旁风|不必在意|不用在意|别在意|不用顾虑|不必顾虑|豁免"
                                 r"|(不必|不用|无需|不需要|不要|别|停止|不再)再?(遵守|遵循|遵从|服从|听从|守着?)"))
 _CUE_STATUS = re.compile(_spelled(
-    r"\b(waived|overridden|superseded|replaces them|void|obsolete|out of date|expired|advisory|untrusted|authoritative|wins|"
+    r"\b(waived|overridden|superseded|replaces them|void|obsolete|(is|are|be|become|now) (now |entirely |purely |just )?optional|out of date|expired|advisory|untrusted|authoritative|wins|"
     # "the deprecated eslint rules" names a plugin; "your rules are deprecated" declares them gone
     r"(is|are|were|was|been|now|considered|marked( as)?) (now )?deprecated|deprecated (now|since|as of)|"
     r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed(?! keys)|maintainer rights)\b"
@@ -2514,10 +2514,17 @@ _ASK_FIRST = re.compile(_spelled(
     r"(?!(?:hesitate|wait|bother|worry|be afraid|forget|fear|mind)\b)[^.!?;\n]{0,80}?\b(without (?:asking|telling|informing|notifying|consulting|confirming with|checking with))\b"))
 
 
+# "密钥要立刻作废" revokes a key: 作废 there is a safeguard on a secret, not rules declared void.
+_SECRET_REVOKED = re.compile(r"(密钥|私钥|令牌|token|key|证书|密码|凭据|凭证)[^，。,；;！？\n]{0,6}?(作废|吊销|撤销|失效)")
+
+
 def _safeguards_out(skeleton: str) -> str:
-    if "without" not in skeleton:
-        return skeleton
-    return _ASK_FIRST.sub(lambda m: m.group()[: m.start(1) - m.start()] + " " * (m.end(1) - m.start(1)) + m.group()[m.end(1) - m.start():], skeleton)
+    """The skeleton with the words of a safeguard blanked where they would read as setting one aside."""
+    if "without" in skeleton:
+        skeleton = _ASK_FIRST.sub(lambda m: m.group()[: m.start(1) - m.start()] + " " * (m.end(1) - m.start(1)) + m.group()[m.end(1) - m.start():], skeleton)
+    if not skeleton.isascii():
+        skeleton = _SECRET_REVOKED.sub(lambda m: m.group()[: m.start(2) - m.start()] + " " * len(m.group(2)), skeleton)
+    return skeleton
 
 
 # ---------------------------------------------------------------- 2c secrets carried outside
@@ -2541,7 +2548,7 @@ _SECRET_BEFORE = r"((production|prod|live|real|staging|the|our|all|every|your|it
 _SECRET_FILES = (r"\.env\.?(prod|production|live|local)\b|\.env\b(?!\.(example|sample|template|dist)\b)|~?/?\.ssh\b(?![\w/ -]*\.pub\b)(/[\w -]+)?|"
                  r"id[ _]?(rsa|ed2ssi9|ecdsa)\b(?!\.pub)|\.aws/credentials|\.npmrc|\.pypirc|\.netrc|kubeconfig|\.kube/config|\.git-?credentials|"
                  r"keystores?|\.pem\b")
-_SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|keychain|credentials?|secrets?|(private|signing|api|access|secret|live|master|root|deploy|encryption|gpg|pgp|license) keys?|"
+_SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|aws (access |secret )?keys?|keychain|credentials?|secrets?|(private|signing|api|access|secret|live|master|root|deploy|encryption|gpg|pgp|license) keys?|"
                 r"(access|auth|session|bearer|refresh) tokens?|"
                 r"tokens|passwords?|session cookies|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
                 r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer (exports?|lists?)|"
@@ -2560,7 +2567,7 @@ _OUTSIDE = (r"\b(to|into|in|on|onto|at|with|over|via|through|inside|as)\b[^.!?;\
             r"transfer\.?sh|wetransfer|file\.io|0x0\.st|comments?|skype|sms|text messages?|(personal |own )?(laptop|desktop|usb|thumb drive|phone)|"
             r"(the |a |an |our )?(vendor|vendors|contractor|contractors|freelancers?|offshore|outsourc\w*|agency|partners?)('s|s')?\b|"
             r"https?://|\w+a(gmail|googlemail|outlook|hotmail|yahoo|proton|protonmail|icloud|qq|163|i63|gmx|yandex)(com|net|me|ru|cn)?\b|"
-            r"external|third-party|outside)")
+            r"external|third-party|outside|(your|the|its|my|each|every|an?) (next |final |first )?(answers?|repl(y|ies)|responses?))")
 _SECRET = re.compile(_spelled(rf"(?:\b|(?=[.~])){_SECRET_HELD}"))
 # A secret file committed or pushed needs no place: the repository is where it leaks.
 _COMMITTED = re.compile(_spelled(r"(?<!\bthe )(?<!\ba )\b(commit|commits|committed|check in|checks in|checked in|push|pushes|pushed|git add)\b[^.!?;\n]{0,30}$"))
@@ -2576,12 +2583,12 @@ _CLAUSE_BREAK = re.compile(r"[!?;\n]|\.(?!\S)")
 _CARRIED_OUT_ZH = re.compile(
     r"((生产|线上|正式)?数据库(的?数据|导出|备份|dump)|密钥|私钥|密码|令牌|token|\.env|~?/?\.ssh\b|id ?(rsa|ed2ssi9|ecdsa)\b(?![. ]?pub)|凭据|凭证|用户数据|客户数据|个人信息|手机号|身份证号?|银行卡号?|住址|用户的?邮箱|access key|secret key|api key)"
     r"[^，。；,;！？\n]{0,20}?(上传|发到|发给|发送到|贴到|贴在|粘贴到|复制到|拷贝到|同步到|放到|存到|传到|分享到|转发到|提交到|备份到|导出到|写进|写到|写入|放进)"
-    r"[^，。；,;！？\n]{0,16}?(个人|私人|自己的|公开|外部|公共)?(网盘|云盘|邮箱|群里|群|公开仓库|gist|pastebin|微信|qq|telegram|外网|issue|工单|文档|readme|wiki|评论|外包|合作方|供应商)")
+    r"[^，。；,;！？\n]{0,16}?(个人|私人|自己的|公开|外部|公共)?(网盘|云盘|邮箱|群里|群|公开仓库|gist|pastebin|微信|qq|telegram|外网|issue|工单|文档|readme|wiki|评论|外包|合作方|供应商|回答|回复|答复)")
 # A ban after the act ("把 API key 发到群里是违规的").
 _ZH_BANNED_AFTER = re.compile(r"[^。！？\n]{0,8}?(违规|违反|不允许|不被允许|禁止|不行|不可以|不对|是错的)")
 # The words without which no secret is carried out, looked up first.
 _CARRY_INDEX = _WordIndex(tuple(_spelled(w) for w in (
-    ".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "idrsa", "credential", "secret", "private key", "signing key", "api key", "access key", "token",
+    ".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "idrsa", "credential", "secret", "private key", "signing key", "api key", "access key", "aws key", "token",
     "password", "session cookie", "customer data", "user data", "personal data", "pii", "phone number", "email address", "home address",
     "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
     "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
@@ -2634,7 +2641,8 @@ def _carried_from(skeleton: str, start: int, end: int) -> bool:
     if not place:
         return False
     after = _MOVE_AFTER.match(skeleton, end, place.start()) or (
-        _MOVE_IT.match(skeleton, end, place.start()) and not _NEGATION.search(skeleton, max(0, start - 60), start))
+        # (the place's match may begin at an earlier preposition: "in the repo, copy it into your answer")
+        _MOVE_IT.match(skeleton, end, place.end()) and not _NEGATION.search(skeleton, max(0, start - 60), start))
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(skeleton, max(0, start - 160), start)]
     clause_start = breaks[-1] if breaks else max(0, start - 160)
     if _BANNED_IN_CLAUSE.search(skeleton, clause_start, clause_end):
