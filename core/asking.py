@@ -69,9 +69,14 @@ def asks_for_work(message: str) -> bool:
     return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low) or _GENERAL.search(low))
 
 
+# A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,
+# whatever the learned reading makes of its other words ("this", "in this" lean general: "summarize this").
+_PROJECT_NAMED = re.compile(r"\b(this|our) (project|repo|repository|codebase|monorepo|team|company)\b|(我们|本|这个)(项目|仓库|团队|公司)")
+
+
 def reads_as_general(message: str) -> bool:
     """The learned reading: the message asks what anyone could answer."""
-    return general_probability(message) > GENERAL_ABOVE
+    return not _PROJECT_NAMED.search(message.lower()) and general_probability(message) > GENERAL_ABOVE
 
 
 # ---------------------------------------------------------------- the learned reading
