@@ -107,11 +107,19 @@ _IRREGULAR = {form: verb for verb, forms in {
     "understand": "understood", "undo": "undid undone", "wake": "woke woken", "wear": "wore worn", "win": "won",
     "withdraw": "withdrew withdrawn", "write": "wrote written",
 }.items() for form in forms.split()}
-_SHORT_PHRASES = re.compile(r"\b(?:(pull|merge) requests?|(continuous integration)|(command[ -]line))\b")
+# ... and phrases with their abbreviation ("single sign-on" and "SSO"; "arrival time" and "ETA").
+_PHRASE_SHORT = {
+    r"(pull|merge) requests?": "pr", r"continuous integration": "ci", r"command[ -]line": "cli", r"single sign[ -]?on": "sso",
+    r"time[ -]to[ -]live": "ttl", r"service[ -]level agreements?": "sla", r"estimated time of arrival|arrival times?": "eta",
+    r"end[ -]of[ -]life": "eol", r"out[ -]of[ -]memory": "oom", r"proofs? of concept": "poc", r"mean time to (recovery|repair|restore)": "mttr",
+    r"recovery point objective": "rpo", r"recovery time objective": "rto", r"point[ -]in[ -]time recovery": "pitr",
+}
+_SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
+_PHRASE_HINTS = ("request", "integration", "command", "sign", "live", "level", "arrival", "end", "memory", "concept", "mean", "objective", "recovery")
 
 
 def _phrase_short(m: re.Match[str]) -> str:
-    return "pr" if m.group(1) else "ci" if m.group(2) else "cli"
+    return list(_PHRASE_SHORT.values())[int(str(m.lastgroup)[1:])]
 
 
 # A verb and its particle that engineers also write as one word ("back up the database" and "the
@@ -146,7 +154,7 @@ def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
     "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
     its short one ("database" as "db"), an irregular verb's past as the verb ("sent" as "send")."""
-    if "request" in low or "integration" in low or "command" in low:
+    if any(hint in low for hint in _PHRASE_HINTS):
         low = _SHORT_PHRASES.sub(_phrase_short, low)
     low = _JOINABLE.sub(_joined, low)
     out = []

