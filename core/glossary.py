@@ -228,6 +228,7 @@ RELATED: tuple[str, ...] = (
     "monitoring observability",
     "backup snapshot restore",
     "disaster failover dr",
+    "region area",
     "uptime availability sla",
     "cost costs spending spend bill budget finops",
     "quota limit",
