@@ -113,9 +113,11 @@ _PHRASE_SHORT = {
     r"time[ -]to[ -]live": "ttl", r"service[ -]level agreements?": "sla", r"estimated time of arrival|arrival times?": "eta",
     r"end[ -]of[ -]life": "eol", r"out[ -]of[ -]memory": "oom", r"proofs? of concept": "poc", r"mean time to (recovery|repair|restore)": "mttr",
     r"recovery point objective": "rpo", r"recovery time objective": "rto", r"point[ -]in[ -]time recovery": "pitr",
+    r"text messages?": "sms",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
-_PHRASE_HINTS = ("request", "integration", "command", "sign", "live", "level", "arrival", "end", "memory", "concept", "mean", "objective", "recovery")
+_PHRASE_HINTS = ("request", "integration", "command", "sign", "live", "level", "arrival", "end", "memory", "concept", "mean", "objective", "recovery",
+                 "text")
 
 
 def _phrase_short(m: re.Match[str]) -> str:
