@@ -1688,7 +1688,9 @@ _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\
 _HEADING_ROLE = re.compile(rf"(^|[.!?:]\s+)\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
 # A heading that is nothing but a role in capitals opens a fake turn; "## System design" is a title.
 _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
-_CAPS_ROLE = re.compile(r"(?<!://)\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：]|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
+# "SYSTEM: Ubuntu 22.04" is a spec sheet's field, in any case: a platform after it is no role's turn.
+_CAPS_ROLE = re.compile(r"(?<!://)\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：](?!\s*(?i:linux|ubuntu|debian|macos|mac os|os x|windows|alpine|centos|"
+                        r"fedora|rhel|red hat|freebsd|x86|x64|amd64|arm64|aarch64)\b)|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
 _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
@@ -2161,7 +2163,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bwithout (prompting|consulting|notifying|telling|informing|involving|checking with|confirming with) (the |your )?"
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?|on-?call|security( team)?|anyone|anybody)\b"
     r"|\b(when|while|whenever) (nobody|no one|no-one) (is|are) (watching|looking|around|online|awake)\b|不用(通知|告诉|知会)(值班|用户|开发者|团队|负责人|安全)|趁没人"
-    r"|\bskip(ping)? (the |any )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
+    r"|\bskip(ping)? (the |any |every |all |each )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\b(doesn't|does not|don't|do not|no longer) (need|needs|require|requires) (my |a |any |the |human |code )?(review|approval|sign-?off|confirmation)s?\b"
     r"|不再需要(我|人工|代码|人)?的?(评审|审批|审核|确认|review)|不用等\s*(reviewer|评审|审批|审核)"
