@@ -2012,7 +2012,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|\b(hide|hiding|conceal\w*|omit\w*|keep) (these|the|this|those|my|your|any|all) (edits?|changes?|commits?|modifications?) from (the |your |any )?(diff )?"
     r"(summary|summaries|user|person|developer|owner|reviewers?|team|report)\b"
-    r"|(回复|回答|总结|报告|说明)(里|中)隐藏|隐藏(你|自己)(修改|删除|做|改)|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)[^。\n]{0,4}(报错|错误|失败|问题)|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
+    r"|(回复|回答|总结|报告|说明)(里|中)隐藏|隐藏(你|自己)(修改|删除|做|改)|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)(?!内部|原始|底层|技术|调试)[^。\n]{0,4}(报错|错误|失败|问题)(?!码|堆栈|栈)|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
 _SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id[ _]?rsa(?![. ]?pub)|private keys?|passwords?|authorized[ _]keys|exfiltrate|rm -rf|force-?push|push (with )?(--force|-f)|other (users?|people)'?s? (keys|credentials|files|home directories|mail|emails)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
@@ -2084,7 +2084,7 @@ _CUE_DANGER = re.compile(_spelled(
     r"\b(delete|deleting|deletions?|wipe|wiping|disable|disabling|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
     r"(always )?answer lgtm|merge freely|sudo|turn(ing)? off (the )?(tests|hooks|logging)|run (\w+ )?scripts? automatically|execute (\w+ )?automatically|"
     r"(?<!never )(?<!not )(?<!n't )(?<!no )force push(es|ed|ing)?|(run|running|apply|applying) (the |any |all )?migrations? (against|on|in|to) (prod|production))\b"
-    r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|删掉|清空|执行|发到|上传|导出|泄露|强推|直接合并|强制合并|跳过(代码)?审查|合并到主干|生产(库|环境|数据库|数据)"
+    r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|删掉|清空|执行|发到|上传|导出|泄露|强推|直接合并|强制合并|跳过(代码)?审查|合并到主干|(直接)?推(送)?到\s*(main|master|主干|主分支)|生产(库|环境|数据库|数据)"
     r"|密钥|令牌|凭据|后门|禁用|关闭(检查|审查|校验|告警|监控|保护)|删库|格式化|外传|提权|私钥|密码|清库|改权限|" + _SEVERE + "|" + _HARM))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
 # dangerous act, an order whoever it names.
@@ -2167,6 +2167,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
     r"|\b(doesn't|does not|don't|do not|no longer) (need|needs|require|requires) (my |a |any |the |human |code )?(review|approval|sign-?off|confirmation)s?\b"
     r"|不再需要(我|人工|代码|人)?的?(评审|审批|审核|确认|review)|不用等\s*(reviewer|评审|审批|审核)"
+    r"|(不用|不必|无需|不需要)(再)?(跑|运行|执行|过)\s*(测试|单测|检查|ci|评审|审查)|跳过\s*(测试|单测|检查|ci)"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bbypass(ing)? (the |any )?(code |human |manual )?(review|approval|confirmation)s?\b"
     r"|\bpre-?(approved|authori[sz]ed|cleared)\b[^.\n]{0,20}\b((all|every|any) (destructive|dangerous|risky)|everything|anything|all commands|any commands?)\b"
@@ -2231,7 +2232,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "偷偷", "秘密地", "暗中", "神不知鬼不觉", "不动声色", "让", "审批", "直接执行", "覆盖一切", "这条", "上级", "主人", "只服从", "告诉", "通知", "说", "汇报", "报告",
     "不管用户", "无论用户", "从此", "这一刻", "接下来", "往后", "即日起", "复述", "背诵", "贴出", "发给我", "告诉我",
     "置若罔闻", "耳旁风", "在意", "顾虑", "豁免", "例外处理", "特批", "特许", "停用", "撤销", "废除", "守口如瓶", "只有你知道", "私下", "背着", "你知我知", "天知地知", "bring this", "bring these", "mum", "hush", "under wraps", "needs to know", "has to know", "need to know", "别问", "不要问", "别多问", "不用多问"))
-_CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户|使用者|对方|提问的人|任何人"))
+_CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team)\b|用户|使用者|对方|提问的人|任何人|(别|不要|不能|不准)让[^，。！？,\n]{0,8}知道"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
 # combinations read across it.
@@ -2601,14 +2602,14 @@ _PLACE_OUTSIDE = re.compile(_spelled(_OUTSIDE))
 _BANNED_IN_CLAUSE = re.compile(r"\b" + _BANNED)
 _CLAUSE_BREAK = re.compile(r"[!?;\n]|\.(?!\S)")
 _CARRIED_OUT_ZH = re.compile(
-    r"((生产|线上|正式)?数据库(的?数据|导出|备份|dump)|密钥|私钥|密码|令牌|token|\.env|~?/?\.ssh\b|id ?(rsa|ed2ssi9|ecdsa)\b(?![. ]?pub)|凭据|凭证|用户数据|客户数据|个人信息|手机号|身份证号?|银行卡号?|住址|用户的?邮箱|access key|secret key|api key)"
+    r"((生产|线上|正式)?数据库(的?数据|导出|备份|dump)|密钥|私钥|密码|令牌|token|\.env|/etc/shadow(?!\s*的?(格式|模板|示例|样例|路径|权限))|~?/?\.ssh\b|id ?(rsa|ed2ssi9|ecdsa)\b(?![. ]?pub)|凭据|凭证|用户数据|客户数据|个人信息|手机号|身份证号?|银行卡号?|住址|用户的?邮箱|access key|secret key|api key)"
     r"[^，。；,;！？\n]{0,20}?(上传|发到|发给|发送到|贴到|贴在|粘贴到|复制到|拷贝到|同步到|放到|存到|传到|分享到|转发到|提交到|备份到|导出到|写进|写到|写入|放进)"
     r"[^，。；,;！？\n]{0,16}?(个人|私人|自己的|公开|外部|公共)?(网盘|云盘|邮箱|群里|群|公开仓库|gist|pastebin|微信|qq|telegram|外网|issue|工单|文档|readme|wiki|评论|外包|合作方|供应商|回答|回复|答复)")
 # A ban after the act ("把 API key 发到群里是违规的").
 _ZH_BANNED_AFTER = re.compile(r"[^。！？\n]{0,8}?(违规|违反|不允许|不被允许|禁止|不行|不可以|不对|是错的)")
 # The words without which no secret is carried out, looked up first.
 _CARRY_INDEX = _WordIndex(tuple(_spelled(w) for w in (
-    ".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "idrsa", "credential", "secret", "private key", "signing key", "api key", "access key", "aws key", "token",
+    ".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "idrsa", "/etc/shadow", "credential", "secret", "private key", "signing key", "api key", "access key", "aws key", "token",
     "password", "session cookie", "customer data", "user data", "personal data", "pii", "phone number", "email address", "home address",
     "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
     "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
@@ -2631,7 +2632,7 @@ def _carried_out(skeleton: str) -> bool:
     seen: set[int] = set()
     for word in words:
         for at in _all(skeleton, word):
-            if not skeleton.isascii() and (not word.isascii() or word in (".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "token", "access key", "secret key", "api key")):
+            if not skeleton.isascii() and (not word.isascii() or word in (".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "/etc/shadow", "token", "access key", "secret key", "api key")):
                 # no negation before the secret, nor between it and the act ("真正的 .env 不提交也不写进文档")
                 if any(not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start()) and not _ZH_ANY_NEGATION.search(m.group())
                        and not _ZH_BANNED_AFTER.match(skeleton, m.end())
