@@ -34,6 +34,7 @@ def random_hex(size: int) -> str:
     """`size` random bytes as hex, for names and ids (`secrets.token_hex` without its imports)."""
     return os.urandom(size).hex()
 
+
 LOCK_WAIT_SECONDS = 0.5
 
 
