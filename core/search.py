@@ -116,12 +116,13 @@ _PHRASE_SHORT = {
     r"text messages?": "sms",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
+_PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 _PHRASE_HINTS = ("request", "integration", "command", "sign", "live", "level", "arrival", "end", "memory", "concept", "mean", "objective", "recovery",
                  "text")
 
 
 def _phrase_short(m: re.Match[str]) -> str:
-    return list(_PHRASE_SHORT.values())[int(str(m.lastgroup)[1:])]
+    return _PHRASE_SHORTS[int(str(m.lastgroup)[1:])]
 
 
 # A verb and its particle that engineers also write as one word ("back up the database" and "the
@@ -265,7 +266,7 @@ def query_terms(query: str) -> list[str]:
     low = query.strip().lower().rstrip(" ?")
     if len(terms) > 1 and low.startswith(_NAME_FRAME) and low.endswith(_NAME_ASKED):
         frame = term(low.rsplit(" ", 1)[1])
-        if frame not in tokens(low.rsplit(" ", 1)[0]):
+        if frame in terms and frame not in tokens(low.rsplit(" ", 1)[0]):
             terms.remove(frame)
     return terms
 
