@@ -101,7 +101,7 @@ def _scanner_tag() -> str:
     # where reading and hashing them would cost the hook more than its selection.
     here = Path(__file__).parent
     parts = []
-    for name in ("scan.py", "scan_weights.json"):
+    for name in ("scan.py", "scan_weights.json", "textmodel.py", "scan_ngrams.json"):
         try:
             st = os.stat(here / name)
             parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")

@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Finding(NamedTuple):
@@ -2570,6 +2570,52 @@ def _learned_problem(sentence: str) -> bool:
     return learned_score(sentence) > LEARNED_THRESHOLD and any(c.search(sentence) for c in _CUES)
 
 
+# 2c, the n-gram reading: a TF-IDF logistic regression over word and character n-grams
+# (`core/textmodel.py`), learnt from the corpus like 2b but with no cue gate. Measured on batches
+# the rules had not seen (learnt without them, `docs/scan.md`), it refused about half of what
+# the rules let through, at a threshold well above any corpus note's score.
+NGRAM_WEIGHTS = "scan_ngrams.json"
+NGRAM_THRESHOLD = 1.5
+# A short note is read whole, as the model was taught, and by its lines; a long one by its sentences that hold a cue
+# or address the model (the words 2b looks for), so that padding cannot dilute one order and a
+# 4 KB note does not cost milliseconds of n-grams.
+NGRAM_WHOLE_CHARS = 600
+# A few words are too few to judge: unit length gives each of a bare title's grams a large share
+# ("Deploy notes" alone scored 4.4), and an order needs more words than that.
+NGRAM_MIN_WORDS = 6
+
+
+@lru_cache(maxsize=1)
+def _ngram_model() -> dict[str, Any]:
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).with_name(NGRAM_WEIGHTS)).read_text(encoding="utf-8"))
+
+
+def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
+    from .textmodel import learn as learn_model
+
+    return learn_model([_skeleton(_fold(t)) for t in hostile], [_skeleton(_fold(t)) for t in benign])
+
+
+def _ngram_problem(text: str) -> bool:
+    """2c over the text as rendered: a short one whole and line by line (a card's fields are its
+    lines, so a body refused alone is refused under any title), a long one by its sentences that
+    hold a cue or address the model."""
+    from .textmodel import score
+
+    folded = _fold(text)
+    skeleton = _skeleton(folded)
+    if len(skeleton) <= NGRAM_WHOLE_CHARS:
+        units = [skeleton, *(_skeleton(line) for line in folded.split("\n"))] if "\n" in folded else [skeleton]
+    else:
+        words = [*_CUE_INDEX.present(skeleton), *_ADDRESS_INDEX.present(skeleton)]
+        units = [part for part in sentences(skeleton) if any(w in part for w in words)] if words else []
+    model = _ngram_model()
+    return any(score(model, unit) > NGRAM_THRESHOLD for unit in units if len(_WORDS.findall(unit)) >= NGRAM_MIN_WORDS)
+
+
 _SPLIT_KEYWORDS = ("ignore", "disregard", "previous", "prior", "instructions", "directions", "system", "prompt", "forget", "override",
                    "bypass", "guidelines", "reveal", "secrets", "password")
 
@@ -3008,7 +3054,8 @@ def scan_text(field: str, text: str) -> Finding | None:
 def scan_fields(fields: dict[str, str]) -> Finding | None:
     """Characters and credentials field by field; instructions over the card as rendered (all
     fields together, so a sentence split across title and body is read whole), then named by the
-    field that holds them. The first finding wins: one `unsafe` answer per save."""
+    field that holds them. The n-gram reading (2c) comes last, so that a key (noise to it) is
+    named as a key. The first finding wins: one `unsafe` answer per save."""
     texts = {name: text for name, text in fields.items() if text}
     for name, text in texts.items():
         bad = _bad_char(text)
@@ -3017,20 +3064,26 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
     nfkc = {name: _nfkc(text) for name, text in texts.items()}
     problem = _instruction_problem("\n".join(texts.values()), "\n".join(nfkc.values())) if texts else None
     if problem:
-        if len(texts) == 1:
-            return Finding(next(iter(texts)), problem, _fix_for(problem))
-        for name, text in texts.items():
+        for name, text in texts.items() if len(texts) > 1 else ():
             alone = _instruction_problem(text, nfkc[name])
             if alone:
                 return Finding(name, alone, _fix_for(alone))
-        names = list(texts)
-        return Finding(" and ".join(names[:2]) + (" (read together)" if len(names) <= 2 else " and the rest (read together)"),
-                       problem, _fix_for(problem))
+        return Finding(_holder(list(texts), []), problem, _fix_for(problem))
     for name, text in nfkc.items():
         problem = _credential_problem(text)
         if problem:
             return Finding(name, problem, _CREDENTIAL_FIX)
+    if texts and _ngram_problem("\n".join(texts.values())):
+        holders = [name for name, text in texts.items() if _ngram_problem(text)] if len(texts) > 1 else []
+        return Finding(_holder(list(texts), holders), INJECTION, _INJECTION_FIX)
     return None
+
+
+def _holder(names: list[str], alone: list[str]) -> str:
+    """The field a finding names: the only one, the first that is refused alone, or the fields read together."""
+    if len(names) == 1 or alone:
+        return (alone or names)[0]
+    return " and ".join(names[:2]) + (" (read together)" if len(names) <= 2 else " and the rest (read together)")
 
 
 def card_problem(card: str) -> str | None:
@@ -3041,4 +3094,4 @@ def card_problem(card: str) -> str | None:
     if bad:
         return f"contains an invisible or control character ({bad})"
     nfkc = _nfkc(card)
-    return _instruction_problem(card, nfkc) or _credential_problem(nfkc, light=True)
+    return _instruction_problem(card, nfkc) or _credential_problem(nfkc, light=True) or (INJECTION if _ngram_problem(card) else None)
