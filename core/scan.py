@@ -12,6 +12,8 @@ is read whole):
 2. **Instructions and fake boundaries**, matched on a skeleton: NFKC, then the Unicode confusables
    table (TR39, from `confusable_homoglyphs`) folds look-alike letters, marks and hyphens inside
    words go, leetspeak digits become letters. Base64 runs and a rot13 reading are checked too.
+   Two learned readings follow: one of each sentence's words (2b), and last, after the
+   credentials, one of the whole note's character n-grams (2c, `core/textmodel.py`).
 3. **Credentials**: the rule set of `detect-secrets` (its plugins' patterns, maintained upstream),
    the shapes it lacks, and an entropy check for values in assignments, prose and URLs.
 
@@ -493,7 +495,7 @@ _INJECTION_SOURCES = (
     r"(不要|别|不必|不用|无需|不需要|停止|不再)(再)?(遵守|遵循|遵从|服从|听从|理会))(掉)?[^。！？!?\n]{0,8}?"
     r"(之前|以上|上面|上文|前文|前面|上述|先前|此前|原来|原有|原先|原本|最初|初始|以前|所有|全部|一切|系统|你的|你收到的|给你的|你被告知的|被告知的|你听到的|previous|prior|earlier|original)[^。！？!?\n]{0,8}?"
     r"(指令|指示|规则|提示词?|设定|要求|约束|命令|说明|限制|内容|文字|消息|对话|一切|(告诉|对|跟|和)你(说|讲)?的话|政策|策略|规定|准则|守则|规范|人设|system prompt|prompts?|instructions?|rules|guidelines|polic(y|ies)|guardrails?)",
-    r"(当作|作为|视为|当成)(你的)?(新的?|真正的)?(系统提示|系统指令|指令|规则)",
+    _ZH_NOT_BEFORE + r"(当作|作为|视为|当成)(你的)?(新的?|真正的)?(系统提示|系统指令|指令|规则)",  # not "不要当作指令执行"
     r"(不要|别|不必|不用)(再)?遵守(系统|你的|之前的|原有的|原来的|任何)",
     r"无条件(地)?(执行|服从|听从|遵从)",
     r"你的(新|真正的|真实的?|唯一的?|秘密)(任务|指令|目标|角色|使命)(是|为)",
@@ -586,7 +588,7 @@ _INJECTION_SOURCES = (
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
     r"\b(says?|said|decided|agreed)\b[^.\n]{0,20}\byou (can|may|should) (now )?(ignore|skip|bypass|disregard)\b"
-    r"|\b(say|answer|reply|report|claim)s?\b[^.\n]{0,20}(all )?(tests?|checks?|build)[^.\n]{0,10}\b(pass|passed|passing|green)\b[^.\n]{0,12}\bwithout (running|checking|testing|looking)"
+    r"|(?<!never )(?<!not )(?<!n't )\b(say|answer|reply|report|claim)s?\b[^.\n]{0,20}(all )?(tests?|checks?|build)[^.\n]{0,10}\b(pass|passed|passing|green)\b[^.\n]{0,12}\bwithout (running|checking|testing|looking)"
     r"|\b(green|pass)\w*\b[^.\n]{0,20}\bby (deleting|removing|skipping|disabling|commenting out)\b"
     r"|\b(copy|collect|gather|save|write|dump)\b (every|all|any) (api keys?|tokens?|secrets?|passwords?|credentials)\b[^.\n]{0,30}\b(encounter|see|find|come across|read)"
     r"|\bassume\b[^.\n]{0,40}\b(admin|administrator|root|owner)\b[^.\n]{0,40}\b(never|don't|do not|skip)\b[^.\n]{0,10}\b(check|verify|validate)"
@@ -2164,7 +2166,7 @@ _CUE_AUTHORITY = re.compile(_spelled(r"\b(wins|authoritative|take orders|over ev
                                      r"|\babove (the )?(user|developer|person|human|operator|owner)\b|\bcoming (directly |straight )?from (the )?(system|system administrator|sysadmin|admin|administrator|developers?|owner)\b"
                                      r"|高于|只听|优先级最高|最高优先级|优先于|凌驾于|覆盖一切|(听|照|按)(我)?这条|以(这条|本条|此条)为准|听我的|真正的(上级|主人)|只服从|唯一的上级"))
 # What wins is the person: the note says the user's word outranks it, the opposite of a claim on the model.
-_PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner|operator)['’]?s?( (?!this\b|note\b|memory\b|file\b|message\b|record\b|here\b)\w+){0,5} (always )?(wins|takes? precedence|comes? first|outranks)\b"
+_PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner|operator)['’]?s?(,? (?!this\b|note\b|memory\b|file\b|message\b|record\b|here\b)\w+){0,6} (always )?(wins|takes? precedence|comes? first|outranks)\b"
                                      r"|以(用户|开发者|使用者)为准|(用户|开发者|使用者)((?!这条|本条|此条|本文件|此文件|这份|这段)[^。！？!?\n]){0,12}(优先于|高于)"))
 # A false report has two halves in one sentence: what is to be claimed (fixed, green, deleted, the
 # cause) and what says otherwise (it could not be reproduced, the data is kept, the cause was ours).
@@ -2575,14 +2577,21 @@ def _learned_problem(sentence: str) -> bool:
 # the rules had not seen (learnt without them, `docs/scan.md`), it refused about half of what
 # the rules let through, at a threshold well above any corpus note's score.
 NGRAM_WEIGHTS = "scan_ngrams.json"
-NGRAM_THRESHOLD = 1.5
-# A short note is read whole, as the model was taught, and by its lines; a long one by its sentences that hold a cue
+NGRAM_THRESHOLD = 1.0
+# A short note is read whole, as the model was taught; a long one by its sentences that hold a cue
 # or address the model (the words 2b looks for), so that padding cannot dilute one order and a
 # 4 KB note does not cost milliseconds of n-grams.
 NGRAM_WHOLE_CHARS = 600
 # A few words are too few to judge: unit length gives each of a bare title's grams a large share
-# ("Deploy notes" alone scored 4.4), and an order needs more words than that.
-NGRAM_MIN_WORDS = 6
+# ("Deploy notes" alone scored 4.4, "for tests, run the queue step first" 2.3), and an order needs
+# more words than that. A Chinese character counts two thirds of a word ("部署与缓存的做法" is a title).
+NGRAM_MIN_WORDS = 8
+_LATIN_WORD = re.compile(r"[a-z']+|[0-9]+")
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _ngram_words(unit: str) -> float:
+    return len(_LATIN_WORD.findall(unit)) + len(_HAN_CHAR.findall(unit)) * 2 / 3
 
 
 @lru_cache(maxsize=1)
@@ -2593,27 +2602,36 @@ def _ngram_model() -> dict[str, Any]:
     return json.loads((Path(__file__).with_name(NGRAM_WEIGHTS)).read_text(encoding="utf-8"))
 
 
+_NUMBERED = re.compile(r"[a-z_]*[0-9][a-z0-9_]*")
+
+
+def _ngram_text(folded: str) -> str:
+    """What 2c reads: the folded text on one line, each word that holds a digit (a number, a
+    version, a hash, an id) one 0. Not the skeleton, whose leetspeak reading turns "check20 with
+    tool20" into letters that looked like an attack (the phrase readings cover leetspeak); and a
+    hash's letters are noise that one corpus note had the model learn as a sign."""
+    return _NUMBERED.sub("0", " ".join(folded.split()))
+
+
 def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
     from .textmodel import learn as learn_model
 
-    return learn_model([_skeleton(_fold(t)) for t in hostile], [_skeleton(_fold(t)) for t in benign])
+    return learn_model([_ngram_text(_fold(t)) for t in hostile], [_ngram_text(_fold(t)) for t in benign])
 
 
 def _ngram_problem(text: str) -> bool:
-    """2c over the text as rendered: a short one whole and line by line (a card's fields are its
-    lines, so a body refused alone is refused under any title), a long one by its sentences that
-    hold a cue or address the model."""
+    """2c over a text: a short one whole, a long one by its sentences that hold a cue or address
+    the model."""
     from .textmodel import score
 
-    folded = _fold(text)
-    skeleton = _skeleton(folded)
+    skeleton = _ngram_text(_fold(text))
     if len(skeleton) <= NGRAM_WHOLE_CHARS:
-        units = [skeleton, *(_skeleton(line) for line in folded.split("\n"))] if "\n" in folded else [skeleton]
+        units = [skeleton]
     else:
         words = [*_CUE_INDEX.present(skeleton), *_ADDRESS_INDEX.present(skeleton)]
         units = [part for part in sentences(skeleton) if any(w in part for w in words)] if words else []
     model = _ngram_model()
-    return any(score(model, unit) > NGRAM_THRESHOLD for unit in units if len(_WORDS.findall(unit)) >= NGRAM_MIN_WORDS)
+    return any(score(model, unit) > NGRAM_THRESHOLD for unit in units if _ngram_words(unit) >= NGRAM_MIN_WORDS)
 
 
 _SPLIT_KEYWORDS = ("ignore", "disregard", "previous", "prior", "instructions", "directions", "system", "prompt", "forget", "override",
@@ -3073,8 +3091,11 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
         problem = _credential_problem(text)
         if problem:
             return Finding(name, problem, _CREDENTIAL_FIX)
-    if texts and _ngram_problem("\n".join(texts.values())):
-        holders = [name for name, text in texts.items() if _ngram_problem(text)] if len(texts) > 1 else []
+    # The card and each short field alone (a body refused alone is refused under any title: the
+    # same verdict through save, suggest, update and import; a long one is read by its sentences,
+    # which the card's reading holds too); not each line, which it never learnt.
+    holders = [name for name, text in texts.items() if len(text) <= NGRAM_WHOLE_CHARS and _ngram_problem(text)] if len(texts) > 1 else []
+    if holders or (texts and _ngram_problem("\n".join(texts.values()))):
         return Finding(_holder(list(texts), holders), INJECTION, _INJECTION_FIX)
     return None
 
