@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from core.durable import encode, with_checksum
 from core.scan import scan_fields, scan_text
 from tests.conftest import Memory, layer_file, read_layer, run_cli
-from tests.core.scan_corpus import BENIGN, HOSTILE, KNOWN_MISSES, ORDINARY_NOTES, SPLIT
+from tests.core.scan_corpus import BENIGN, HOSTILE, INSTRUCTION_HOSTILE, KNOWN_MISSES, ORDINARY_NOTES, SPLIT
 
 
 def test_7_the_corpus_is_broad_and_the_rates_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
@@ -269,15 +269,16 @@ def test_7_the_learned_weights_are_learned_from_the_public_corpus() -> None:
 
 def test_7_the_ngram_weights_are_learned_from_the_public_corpus() -> None:
     """SPEC §7: the n-gram reading (2c) is reproducible like 2b: its shipped model is what
-    `scan.learn_ngrams` makes of the corpus and the recall sets' notes (numpy's sums may differ in
-    the last rounded digit between machines, so weights are compared to within 2e-4)."""
+    `scan.learn_ngrams` makes of the corpus's orders in words, its benign texts and the recall
+    sets' and agent files' notes (numpy's sums may differ in the last rounded digit between
+    machines, so weights are compared to within 2e-4)."""
     import json
     from pathlib import Path
 
     from core import scan
 
     shipped = json.loads((Path(scan.__file__).with_name(scan.NGRAM_WEIGHTS)).read_text(encoding="utf-8"))
-    learned = scan.learn_ngrams([t for _, t in HOSTILE], [t for _, t in BENIGN] + ORDINARY_NOTES)
+    learned = scan.learn_ngrams(INSTRUCTION_HOSTILE, [t for _, t in BENIGN] + ORDINARY_NOTES)
     assert shipped["grams"].keys() == learned["grams"].keys()
     assert abs(shipped["bias"] - learned["bias"]) <= 2e-4
     assert all(abs(a - b) <= 2e-4 for g, pair in learned["grams"].items() for a, b in zip(pair, shipped["grams"][g]))
@@ -294,7 +295,7 @@ def test_7_the_ngram_reading_holds_a_margin_over_every_kept_note() -> None:
     judged = [sk for sk in (scan._ngram_text(scan._fold(t)) for t in [t for _, t in BENIGN] + ORDINARY_NOTES)
               if scan._ngram_words(sk) >= scan.NGRAM_MIN_WORDS]
     top = max(score(model, sk) for sk in judged)
-    assert top < scan.NGRAM_THRESHOLD - 0.5
+    assert top < scan.NGRAM_THRESHOLD - 0.25
     def read(text: str) -> bool:
         return scan._ngram_problem(text)
 
@@ -302,6 +303,10 @@ def test_7_the_ngram_reading_holds_a_margin_over_every_kept_note() -> None:
     padding = "构建用 make，测试用 pytest，发布走 docs/release.md 的流程。" * 20
     assert read(order) and len(padding) > scan.NGRAM_WHOLE_CHARS and not read(padding)
     assert read(padding + order) and scan.scan_text("body", padding + order) is not None
+    # text it has no words for is no order: gibberish, ids, a repeated word
+    for odd in ("qzx vbnm wert yuio plkj hgfd sazx cvbn", "a8f3k2 9dj3kd 3kd9s0 qp2m4n x7c9v1 b5n6m7 k9j8h7", "alpha " * 12,
+                "部署与迁移的做法 149 v2\nzebra 149 节。"):
+        assert not read(odd), odd
 
 
 def test_7_the_learned_reading_needs_a_cue() -> None:
