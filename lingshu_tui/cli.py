@@ -75,8 +75,10 @@ def _recall_options(argv: list[str]) -> Any:
             # A value that starts like an option is argparse's to judge (it may refuse it).
             if value is None or value.startswith("-"):
                 return None
+        if _RECALL_VALUES[name] == "format" and value not in RECALL_FORMATS:
+            return None  # argparse checks every occurrence, not only the last
         out[_RECALL_VALUES[name]] = value
-    return SimpleNamespace(**out) if out["format"] in RECALL_FORMATS else None
+    return SimpleNamespace(**out)
 
 
 def build_parser() -> argparse.ArgumentParser:
