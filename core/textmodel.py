@@ -1,11 +1,12 @@
 """A TF-IDF logistic regression over word and character n-grams, for the safety scan's n-gram
 reading (`core/scan.py`). Character n-grams carry what a word list cannot: inflections, compounds,
 Chinese phrases never seen whole ("不需要再向用户确认" shares 用户确认 and 不需要 with attacks the
-corpus holds), look-alike spellings the skeleton did not fold.
+corpus holds), misspellings.
 
-Scoring is plain Python over two dictionaries. Learning needs numpy (the test extra has it) and
-runs in a test and a command, never at run time: full-batch gradient descent over a sparse matrix
-built by hand, sums in a fixed order, so two machines learn the same weights to the rounding kept.
+Scoring is plain Python over one table (each gram's idf beside its weight × idf). Learning needs
+numpy (the test extra has it) and runs in a test and a command, never at run time: full-batch
+gradient descent over a sparse matrix built by hand, sums in a fixed order, so two machines learn
+the same weights to within the last digit kept.
 """
 
 from __future__ import annotations
