@@ -117,8 +117,10 @@ _PHRASE_SHORT = {
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
-_PHRASE_HINTS = ("request", "integration", "command", "sign", "live", "level", "arrival", "end", "memory", "concept", "mean", "objective", "recovery",
-                 "text")
+# A piece every phrase above holds: the substitution runs only on text that may have one ("end" or
+# "text" alone would let nearly every note through to the regex).
+_PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
+                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message")
 
 
 def _phrase_short(m: re.Match[str]) -> str:

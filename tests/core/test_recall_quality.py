@@ -199,6 +199,19 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
     assert _recalled(home, project, "what is the time to live of a session") == ["Session cache entries expire"]
 
 
+@pytest.mark.parametrize("spelling", ["pull requests", "continuous integration", "command-line", "single signon", "time-to-live",
+                                      "service level agreements", "estimated time of arrival", "end-of-life", "out of memory",
+                                      "proofs of concept", "mean time to repair", "recovery point objective", "point-in-time recovery",
+                                      "text message"])
+def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
+    """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
+    spelling of each phrase holds one, so each is read as its abbreviation."""
+    from core.search import _PHRASE_SHORT, _words
+
+    shorts = set(_PHRASE_SHORT.values())
+    assert shorts & set(_words(f"notes on {spelling} here")), spelling
+
+
 def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (quietness): "summarise this stack trace" asks for work on the trace at hand; the
     one word it shares with the title of the tracing note is the kind of thing at hand, not a
