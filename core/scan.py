@@ -99,7 +99,27 @@ def _allowed_in_context(text: str, i: int) -> bool:
         return before.isalpha() and after.isalpha() and not unicodedata.name(before, "").startswith(_UNJOINED_SCRIPTS[1:])
     if ch in (VS15, VS16):
         return _emoji_like(before) or before in "#*0123456789©®"
+    if ch in _ISOLATES:
+        end = text.find(PDI, i + 1)
+        return end > 0 and _right_to_left(text[i + 1 : end])
+    if ch == PDI:
+        start = max(text.rfind(c, 0, i) for c in _ISOLATES)
+        return start >= 0 and text.find(PDI, start + 1) == i and _right_to_left(text[start + 1 : i])
     return False
+
+
+# Bidirectional isolates (LRI, RLI, FSI … PDI) keep a run of Arabic or Hebrew from reordering its
+# neighbours, as bidi-aware editors write product names; around anything else (Latin words, code)
+# they reorder what a reviewer sees, the "Trojan Source" trick.
+_ISOLATES, PDI = "\u2066\u2067\u2068", "\u2069"
+_RIGHT_TO_LEFT_SCRIPTS = ("ARABIC", "HEBREW", "SYRIAC", "THAANA", "NKO")
+
+
+def _right_to_left(span: str) -> bool:
+    """Letters of right-to-left scripts only (with spaces, digits, punctuation), no format character."""
+    letters = [c for c in span if c.isalpha()]
+    return (bool(letters) and all(unicodedata.name(c, "").startswith(_RIGHT_TO_LEFT_SCRIPTS) for c in letters)
+            and not any(unicodedata.category(c) == "Cf" for c in span))
 
 
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -2220,6 +2240,11 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
     r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"
     r"|\b(and|but|then) (do not|don't|dont|never|not) (mention|bring up|disclose|report|say anything about) (it|this|that|them)\b|(也|并且|而且)(别|不要|不用)提"))
+# "The assistant never deletes files without confirmation" asks for the confirmation: an act
+# negated just before an English "without …" makes it a requirement, unless the negation only lifts
+# a hesitation ("don't hesitate to deploy without asking").
+_REQUIRED_FIRST = re.compile(r"\b(never|not|don't|dont|do not|doesn't|does not|cannot|can't|must not|mustn't|shouldn't|should not|won't|will not)"
+                             r"(?! (hesitate|be afraid|worry|wait|bother|feel))( [^ .,;:\n]+){1,6} $")
 # Taking away the person's say: acting without their confirmation, or whatever they think.
 _CUE_BYPASS = re.compile(_spelled(
     r"\bwithout (asking|confirmation|confirming|checking|a review|review|approval|permission|a confirmation|waiting for (a |the )?(review|approval|confirmation)|"
@@ -2439,7 +2464,9 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
             if pattern is _CUE_BYPASS:
                 # "不要跳过确认" forbids the bypass it names (Chinese only: the English forms are
                 # phrased so that a negation before them is part of the order).
-                found[pattern] = any(m.group().isascii() or not _NEGATION_ZH.search(text, 0, m.start()) for m in pattern.finditer(text))
+                found[pattern] = any(not _NEGATION_ZH.search(text, 0, m.start()) if not m.group().isascii()
+                                     else not (m.group().startswith("without") and _REQUIRED_FIRST.search(text, 0, m.start()))
+                                     for m in pattern.finditer(text))
             else:
                 found[pattern] = bool(pattern.search(text))
         return found[pattern]
@@ -2949,6 +2976,9 @@ _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|i
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
 # form (DER, "MII…") has its own shape above.
+# A hash named by its algorithm (an SSH fingerprint, "SHA256:uNiV…") is public: it identifies a key
+# and gives nothing of it.
+_FINGERPRINT = re.compile(r"\b(SHA256|SHA384|SHA512|SHA1|MD5):$", re.IGNORECASE)
 _KEYLIKE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+=_\-]{32,72}(?![A-Za-z0-9/+=_\-])")
 _REFERENCE = re.compile(r"^([A-Za-z_][\w]*(\.[A-Za-z_]\w*)+(\(.*)?|[A-Z][A-Z0-9_]*|[a-z_]+\(.*|.*\{\{.*|[<$%{\[(].*|~?/.*|\.\.?/.*)$")
 _PLACEHOLDERS = frozenset({"none", "null", "true", "false", "required", "optional", "redacted", "changeme", "secret", "password",
@@ -3035,7 +3065,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             if _literal_secret(m.group("value") or m.group("value2") or m.group("value3") or m.group("value4")):
                 return "contains a password given on a command line"
         for m in _KEYLIKE.finditer(sample):
-            if _keylike(m.group()):
+            if _keylike(m.group()) and not _FINGERPRINT.search(sample, 0, m.start()):
                 return "contains a long random-looking key or token"
     for window in _windows(text, _NAME_WORDS, 30, 80, find_in=lower):
         # Each pattern needs a character or word the window may lack: that test is far cheaper.
