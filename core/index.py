@@ -455,10 +455,11 @@ def get(ref: Any, rid: str) -> dict[str, Any] | None:
     return json.loads(row[0]) if row else None
 
 
-def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hit]:
+def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: bool = False) -> list[Hit]:
     """Active records matching any query term, best first. FTS5 finds and pre-orders the matches; each page is then scored by our own BM25 (FTS5's
     gives no weight at all to a term in over half the records, common in a small memory) with
-    field weights, plus the all-terms and phrase bonuses."""
+    field weights, plus the all-terms and phrase bonuses. With `explain`, each hit also says which
+    query terms it holds and by which name (`Scorer.held`)."""
     terms = query_terms(query)
     if not terms:
         return []
@@ -493,14 +494,14 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0) -> list[Hi
     scored = []
     for row in rows:
         score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])
-        scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit, coverage))
+        scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit, coverage, scorer.held(tuple(row[:5])) if explain else None))
     # Best first; ties by newest update, then title, then id: the order is the same every time, and
     # the same for two stores written alike (ids are random).
     titles = {row[7]: row[9] for row in rows}
     scored.sort(key=lambda t: (titles[t[2]], t[2]))
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
-    return [Hit(s, rid, raw, matched, title_hit, coverage) for s, _, rid, raw, matched, title_hit, coverage in scored]
+    return [Hit(s, rid, raw, matched, title_hit, coverage, held) for s, _, rid, raw, matched, title_hit, coverage, held in scored]
 
 
 def _glossary() -> Any:
@@ -598,10 +599,12 @@ class Hit:
     """One match: its score, how many query terms it holds, whether its title holds one, and the
     record, decoded only when asked for (most candidates of a recall never are)."""
 
-    __slots__ = ("score", "id", "raw", "matched", "title_hit", "coverage", "_record")
+    __slots__ = ("score", "id", "raw", "matched", "title_hit", "coverage", "held", "_record")
 
-    def __init__(self, score: float, rid: str, raw: str, matched: int, title_hit: bool, coverage: float = 1.0) -> None:
+    def __init__(self, score: float, rid: str, raw: str, matched: int, title_hit: bool, coverage: float = 1.0,
+                 held: list[str] | None = None) -> None:
         self.score, self.id, self.raw, self.matched, self.title_hit, self.coverage = score, rid, raw, matched, title_hit, coverage
+        self.held = held
         self._record: dict[str, Any] | None = None
 
     @property

@@ -189,10 +189,10 @@ class _Candidate:
     """A note recall considers: its lexical score and terms, its similarity of meaning (None when
     the semantic tier did not rank it), and where it stands."""
 
-    __slots__ = ("rec", "layer", "score", "matched", "coverage", "similarity", "learned")
+    __slots__ = ("rec", "layer", "score", "matched", "coverage", "similarity", "learned", "held")
 
-    def __init__(self, rec: dict[str, Any], layer: str, score: float, matched: int, coverage: float) -> None:
-        self.rec, self.layer, self.score, self.matched, self.coverage = rec, layer, score, matched, coverage
+    def __init__(self, rec: dict[str, Any], layer: str, score: float, matched: int, coverage: float, held: list[str] | None = None) -> None:
+        self.rec, self.layer, self.score, self.matched, self.coverage, self.held = rec, layer, score, matched, coverage, held or []
         self.similarity: float | None = None
         self.learned = False
 
@@ -266,7 +266,7 @@ def _choose(
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
             trace.append({"id": cand.rec["id"], "title": cand.rec.get("title", ""), "layer": cand.layer, "score": round(cand.score, 3),
-                          "matched": cand.matched, "of": terms, "coverage": round(cand.coverage, 3),
+                          "matched": cand.matched, "of": terms, "terms": cand.held, "coverage": round(cand.coverage, 3),
                           "similarity": None if cand.similarity is None else round(cand.similarity, 3), "verdict": verdict})
 
     def admit(cand: _Candidate) -> bool:
@@ -303,7 +303,7 @@ def _choose(
         usable = 0
         aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
         for page in range(PAGES):
-            hits = index.search(ref, message, limit=CANDIDATES, offset=page * CANDIDATES)
+            hits = index.search(ref, message, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None)
             for hit in hits:
                 if hit.id in seen:
                     continue
@@ -314,7 +314,7 @@ def _choose(
                     relevant = not work
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
-                cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage)
+                cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
                 if relevant:
                     usable += admit(cand) and cand.rec.get("topicKey") not in blocked()
                     if usable >= SPARE_CARDS and trace is None:

@@ -2087,7 +2087,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(do not|don't|dont|never|not) bring (it|this|that|them) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep\b[^.\n]{0,20}\bto (itself|themselves)\b|\b(suppress|hide|omit|drop|leave out)\w* (them|it|these|those|the (security )?warnings?|security warnings?) (in|from) (your|the) (answers?|replies|responses?|summar(y|ies)|output)\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
-    r"|\b(stay|keep|remain) (silent|quiet) about (this|it|that|these)\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
+    r"|\b(stay|keep|remain) (silent|quiet|mum) about\b|\b(our|a) little secret\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
     r"|\bkeep (this|it|that|the following|what follows|these|this note) between (us|you and me|ourselves)\b"
     r"|\b(do not|don't|dont|never|not) (surface|mention|reveal|bring up) (it|this|that|any of (this|it)|the following|these) in your (reply|replies|answer|answers|response|responses|summary|summaries|output)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"

@@ -380,6 +380,20 @@ class Scorer:
         return score, matched, title_hit, coverage
 
 
+    def held(self, columns: tuple[str, ...]) -> list[str]:
+        """The query terms a row holds and by which name (--explain): the term itself, "keep→保存"
+        for a translation or related word, with "(dictionary)" for a dictionary's name."""
+        words = {w for col in columns for w in col.split()}
+        out = []
+        for term in self.terms:
+            if any(f in words for f in self.forms[term]):
+                out.append(term)
+            elif (form := next((f for f in self.foreign[term] if f in words), None)) is not None:
+                out.append(f"{term}→{form}")
+            elif (form := next((f for f in self.loose[term] if f in words), None)) is not None:
+                out.append(f"{term}→{form} (dictionary)")
+        return out
+
     def _near(self, words: list[str]) -> bool:
         """Whether two different query terms stand within PROXIMITY words of each other."""
         last: dict[str, int] = {}

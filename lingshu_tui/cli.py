@@ -539,6 +539,8 @@ def _recall_explain(args: argparse.Namespace) -> int:
         meaning = "" if line["similarity"] is None else f" meaning {line['similarity']:<5}"
         print(f"  {line['verdict']:<50} {line['score']:>7} terms {line['matched']}/{line['of']} coverage {line['coverage']:<5}{meaning} "
               f"[{line['layer']}] {line['title']}")
+        if line["terms"]:
+            print(f"  {'':<50} holds: {', '.join(line['terms'])}")
     if not trace:
         print("  no note shares a word with the message.")
     return EXIT_OK

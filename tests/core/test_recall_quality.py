@@ -405,6 +405,23 @@ def test_15_an_english_question_finds_a_chinese_note_by_everyday_words(home, pro
     assert _recalled(home, project, "how long do we keep things guests leave behind")[:1] == ["Things guests leave behind are kept for ninety days"]
 
 
+def test_15_explain_says_which_terms_a_note_holds_and_by_which_name(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 item 5 (a person can see why a note came): each candidate lists the question's terms
+    it holds, its own word, a translation or a dictionary's name, in text and in JSON."""
+    from tests.conftest import run_cli
+
+    _other_notes(mem)
+    mem.save("客人遗留物品保存九十天", "贵重物品放在总经理办公室的保险柜里。")
+    mem.save("Guest rooms are cleaned daily", "Linen is changed every third night.")
+    message = "how long do we keep things guests leave behind"
+    out = json.loads(run_cli(home, "recall", "--explain", "--format", "json", "--message", message, "--project", str(project)).stdout)
+    held = {c["title"]: c["terms"] for c in out["candidates"]}
+    assert "keep→保存 (dictionary)" in held["客人遗留物品保存九十天"]
+    assert "guest" in held["Guest rooms are cleaned daily"]
+    text = run_cli(home, "recall", "--explain", "--message", message, "--project", str(project)).stdout
+    assert "holds: " in text and "keep→保存 (dictionary)" in text
+
+
 def test_15_a_short_english_question_names_a_chinese_note_by_its_title(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (English and Chinese): "how often do we release" has two terms; the Chinese note
     titled 每两周的周三发版 is named by the translation of one of them, as its English twin would be by

@@ -30,12 +30,15 @@ def _layer(home: Path, project: Path):  # type: ignore[no-untyped-def]
 
 
 def test_kill_at_random_moments_loses_nothing_that_was_reported(home: Path, project: Path) -> None:
-    """SPEC §3.2, §3.3: SIGKILL at 50 random moments; every reported id survives, the checksum holds,
-    no cold file is orphaned or missing."""
+    """SPEC §3.2, §3.3: SIGKILL at 50 random moments or more; every reported id survives, the checksum
+    holds, no cold file is orphaned or missing. Kills go on past 50 until more than 50 writes were
+    reported, so a slow machine (fewer writes per kill window) still tests as many."""
     open_workspace(home, project)  # confirm once, before the children race for settings
     rng = random.Random(1234)
     reported: dict[str, str] = {}
-    for _ in range(50):
+    for kill in range(200):
+        if kill >= 50 and len(reported) > 50:
+            break
         proc = subprocess.Popen([*CHILD, "crash", str(home), str(project)], stdout=subprocess.PIPE, text=True, cwd=REPO)
         lines: list[str] = []
         reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
