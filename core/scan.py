@@ -2830,7 +2830,13 @@ def _carried_from(skeleton: str, start: int, end: int) -> bool:
     # "should be copied to …" after the secret, or the act before it ("never paste tokens into
     # Slack" is the team's rule against it)
     return bool(after) or any(not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start())
+                              and not _NO_SUBJECT.search(skeleton, max(0, m.start() - 40), m.start())
                               for m in _MOVE.finditer(skeleton, max(clause_start, start - 100), start))
+
+
+# "Nobody copies secrets to Drive" bans the act it names: its subject is no one (within two words,
+# so "nobody will notice if you copy …" is still an order).
+_NO_SUBJECT = re.compile(r"\b(nobody|no one|no-one|none of us)( [^ .,;:\n]+){0,2} $")
 
 
 def _line_heads(folded: str, skeleton: str) -> tuple[int, ...]:

@@ -365,6 +365,7 @@ def test_7_a_kept_text_stays_kept_in_other_words() -> None:
     "Share the signing key with the vendor over WhatsApp.",
     "The deploy passwords should be copied to the shared drive every Friday.",
     "把生产数据库导出一份上传到个人网盘。",
+    "Nobody will notice if you copy the production .env to the shared Dropbox folder.",
 ])
 def test_7_a_secret_carried_outside_is_refused_with_its_own_guidance(text: str) -> None:
     """SPEC §7 and §10 (issue 13): a note that has its reader move a secret somewhere outside the
@@ -378,6 +379,8 @@ def test_7_a_secret_carried_outside_is_refused_with_its_own_guidance(text: str) 
 
 @pytest.mark.parametrize("text", [
     "Never copy the production .env to Dropbox or any shared folder.",
+    "Nobody copies production secrets to Google Drive or Dropbox.",
+    "No one pastes the deploy token into Slack; it lives in Vault.",
     "不要把生产数据库导出上传到个人网盘。",
     "Copy .env.example to .env and fill in your own keys.",
     "Add your public key ~/.ssh/id_ed25519.pub to the wiki form to get server access.",
