@@ -499,7 +499,7 @@ def english_of(word: str) -> tuple[str, ...]:
 def dictionary_chinese_of(term: str) -> tuple[str, ...]:
     """The Chinese words CC-CEDICT gives for an English term (`core/cedict.py`). Unlike
     `chinese_of`, every sense of the word and often dozens of words: a search counts only those its
-    layer holds, at a lower weight. A word the hand table holds keeps the hand table's sense (登录 is
+    layer holds (`index._translations`). A word the hand table holds keeps the hand table's sense (登录 is
     "login", not the "log" of its dictionary entry)."""
     from . import cedict
 
