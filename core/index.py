@@ -39,6 +39,8 @@ SCHEMA = "15"
 SHORT_QUESTION = 2
 COLUMNS = ("title", "summary", "whenc", "body", "conds")
 CACHE_KIB = 512
+# Dictionary words remembered per layer as held or not (`_Conn.holds_words`); the MCP server keeps two.
+DICTIONARY_CACHE = 20_000
 _HEAD = b'{"checksum":"'
 _SCHEMA_SQL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -101,6 +103,7 @@ class _Conn:
         self.checked: tuple[tuple[int, int, int] | None, str] | None = None
         self._stats: tuple[str | None, int, float] | None = None
         self._chinese: tuple[str | None, bool] | None = None
+        self._dictionary: tuple[str | None, dict[str, bool]] | None = None
 
     def _schema(self) -> str | None:
         try:
@@ -116,6 +119,19 @@ class _Conn:
             row = self.db.execute("SELECT 1 FROM terms WHERE term >= ? LIMIT 1", ("\u3400",)).fetchone()
             self._chinese = (tag, row is not None)
         return self._chinese[1]
+
+    def holds_words(self, words: set[str]) -> set[str]:
+        """Which of the dictionary's `words` the layer holds, remembered per indexed generation: a
+        warm recall asks for the same few hundred again (~0.2 ms a search at 1,000 notes)."""
+        tag = self.meta("tag")
+        if self._dictionary is None or self._dictionary[0] != tag or len(self._dictionary[1]) > DICTIONARY_CACHE:
+            self._dictionary = (tag, {})
+        known = self._dictionary[1]
+        missing = tuple(w for w in words if w not in known)
+        if missing:
+            found = set(_held(self, missing))
+            known.update((w, w in found) for w in missing)
+        return {w for w in words if known[w]}
 
     def stats(self) -> tuple[int, float]:
         """(active records, their mean weighted length), kept per indexed generation."""
@@ -543,7 +559,7 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
     chinese = conn.holds_chinese() if any(t.isascii() for t in terms) else False
     # The dictionary's Chinese words for every English term, looked up in the layer at once.
     wanted = {t: _glossary().dictionary_chinese_of(t) for t in terms if t.isascii()} if chinese else {}
-    known = set(_held(conn, tuple({w for ws in wanted.values() for w in ws})))
+    known = conn.holds_words({w for ws in wanted.values() for w in ws})
     for t in terms:
         if not t.isascii():
             english = (*_glossary().english_of(t), *borrowed.get(t, ()))

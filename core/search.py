@@ -379,7 +379,6 @@ class Scorer:
         coverage = 0.5 * held / self.information + 0.5 * matched / self.countable if self.judges else 1.0
         return score, matched, title_hit, coverage
 
-
     def held(self, columns: tuple[str, ...]) -> list[str]:
         """The query terms a row holds and by which name (--explain): the term itself, "keep→保存"
         for a translation or related word, with "(dictionary)" for a dictionary's name."""

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from core import cedict, glossary
+from core import cedict, glossary, index
+from core.workspace import open_workspace
+from tests.conftest import Memory
 
 
 def test_15_the_dictionary_table_is_what_cc_cedict_gives() -> None:
@@ -50,3 +52,16 @@ def test_15_without_the_table_the_glossary_alone_answers(monkeypatch: pytest.Mon
     finally:
         cedict._table.cache_clear()
         glossary.dictionary_chinese_of.cache_clear()
+
+
+def test_15_a_note_saved_since_is_found_by_the_dictionary_in_the_same_process(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §3.6 (the index never answers for an older generation): which dictionary words a layer
+    holds is remembered per indexed generation (a warm recall asks for the same ones again), so a
+    Chinese note saved since is found by the next English question in the same process."""
+    mem.save("布草每天早上八点由洗涤公司收走", "破损的床单要单独装袋并登记。")  # the layer holds Chinese from the start
+    ref = open_workspace(home, project).project_layer
+    question = "how long do we keep things guests leave behind"
+    assert index.search(ref, question) == []
+    rid = mem.save("客人遗留物品保存九十天", "贵重物品放在总经理办公室的保险柜里。")["id"]
+    hits = index.search(ref, question, explain=True)
+    assert [h.id for h in hits] == [rid] and "keep→保存 (dictionary)" in (hits[0].held or [])
