@@ -218,7 +218,7 @@ def select(
     ctx: dict[str, Any],
     *,
     deadline_ms: float = DEADLINE_MS,
-    semantic_budget_ms: float | None = semantic.HOOK_BUDGET_MS,
+    semantic_budget_ms: float | None = DEADLINE_MS * semantic.HOOK_SHARE,
     before_publish: Callable[[], None] | None = None,
     trace: list[dict[str, Any]] | None = None,
     tier: dict[str, Any] | None = None,
@@ -241,7 +241,7 @@ def select(
     if before_publish:
         before_publish()
     if (time.monotonic() - started) * 1000 - sum(rescan_ms) > deadline_ms:
-        return [], "", "deadline passed"
+        return [], "", f"deadline passed ({deadline_ms:g} ms); on a slow machine give the hook more with `lingshu recall --deadline-ms`"
     if _generations(ws) != generations:
         return [], "", "memory changed during selection"
     if not chosen:
@@ -409,7 +409,8 @@ def recall(
 
         note_feedback(ws, ctx, message)
     tier: dict[str, Any] = {}
-    chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, before_publish=before_publish, tier=tier)
+    chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, semantic_budget_ms=deadline_ms * semantic.HOOK_SHARE,
+                               before_publish=before_publish, tier=tier)
     if tier.get("semantic"):  # a model is installed but could not rank this time: say so, never fail
         why = f"{why}; " * bool(why) + f"lexical only: {tier['semantic']}"
     report = {"why": why, "cards": [{"id": r["id"], "layer": layer, "title": r.get("title", "")} for r, layer in chosen],
@@ -461,7 +462,7 @@ def _main(args: Any) -> int:
         cwd = None
     try:
         ws = open_workspace(args.home, args.project, cwd)
-        text, report = recall(ws, message, session_id=session_id, cwd=cwd)
+        text, report = recall(ws, message, session_id=session_id, cwd=cwd, deadline_ms=args.deadline_ms or DEADLINE_MS)
     except LingshuError as err:
         print(f"lingshu recall: {err.message}", file=sys.stderr)
         return 0

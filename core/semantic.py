@@ -44,9 +44,9 @@ SIDECAR_SCHEMA = 2
 # distilled from all-MiniLM-L6-v2 (docs/BENCH.md); a model's manifest or the settings can say otherwise.
 RECALL_SIMILARITY = 0.7
 SEARCH_SIMILARITY = 0.5
-# The recall hook gives the tier this long (model load, the message's vector, the nearest notes);
-# past it, recall answers from the lexical tier alone and says so.
-HOOK_BUDGET_MS = 60.0
+# The recall hook gives the tier this share of its deadline (model load, the message's vector, the
+# nearest notes: 60 ms of the default 150); past it, recall answers from the lexical tier alone and says so.
+HOOK_SHARE = 0.4
 NEAREST = 24
 _DTYPES = {"F32": ("f", 4), "F16": ("e", 2), "F64": ("d", 8), "I64": ("q", 8), "I32": ("i", 4)}
 

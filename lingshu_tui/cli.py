@@ -37,10 +37,31 @@ def _recall_arguments(p: argparse.ArgumentParser, *, top: bool = False) -> argpa
     p.add_argument("--session", help="the agent session id (default: from the hook JSON)")
     p.add_argument("--explain", action="store_true",
                    help="show why each candidate note came or not (score, terms, coverage, gate, scan, budget); opens no turn")
+    p.add_argument("--deadline-ms", type=_deadline, metavar="MS",
+                   help="how long choosing the cards may take before recall answers with nothing (default 150, SPEC §11.6; "
+                        "raise it on a slow machine; the semantic tier gets 40%% of it)")
     return p
 
 
-_RECALL_VALUES = {"--home": "home", "--project": "project", "--message": "message", "--format": "format", "--session": "session"}
+def _deadline(text: str) -> float:
+    value = _positive_ms(text)
+    if value is None:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of milliseconds above 0 (e.g. 300)")
+    return value
+
+
+def _positive_ms(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0 < value < float("inf") else None
+
+
+_RECALL_VALUES = {"--home": "home", "--project": "project", "--message": "message", "--format": "format", "--session": "session",
+                  "--deadline-ms": "deadline_ms"}
 
 
 def _recall_fast(argv: list[str]) -> int:
@@ -52,7 +73,13 @@ def _recall_fast(argv: list[str]) -> int:
     if args is None:
         import argparse
 
-        args = _recall_arguments(argparse.ArgumentParser(prog="lingshu recall", description=RECALL_HELP), top=True).parse_args(argv)
+        parser = _recall_arguments(argparse.ArgumentParser(prog="lingshu recall", description=RECALL_HELP), top=True)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as stop:
+            # argparse's 2 for a mistaken option would make Claude Code erase the user's prompt;
+            # 1 shows the message and lets the turn go on (SPEC §11.6: recall never fails the turn).
+            return 1 if stop.code == 2 else int(stop.code or 0)
     return cmd_recall(args)
 
 
@@ -61,7 +88,8 @@ def _recall_options(argv: list[str]) -> Any:
     option names, each value in its own word (`--message TEXT`) or after `=`."""
     from types import SimpleNamespace
 
-    out: dict[str, Any] = {"home": None, "project": None, "message": None, "format": "text", "session": None, "explain": False}
+    out: dict[str, Any] = {"home": None, "project": None, "message": None, "format": "text", "session": None, "explain": False,
+                           "deadline_ms": None}
     words = iter(argv)
     for word in words:
         if word == "--explain":
@@ -77,6 +105,10 @@ def _recall_options(argv: list[str]) -> Any:
                 return None
         if _RECALL_VALUES[name] == "format" and value not in RECALL_FORMATS:
             return None  # argparse checks every occurrence, not only the last
+        if _RECALL_VALUES[name] == "deadline_ms":
+            value = _positive_ms(value)  # type: ignore[assignment]
+            if value is None:
+                return None
         out[_RECALL_VALUES[name]] = value
     return SimpleNamespace(**out)
 

@@ -94,7 +94,8 @@ def test_10_a_reader_that_leaves_early_gets_no_traceback(home: Path, project: Pa
 
 RECALL_WORDS = ["--message", "deploy to staging", "--format", "json", "text", "claude-hook", "xml", "--format=json", "--format=",
                 "--session", "s-1", "--session=s-2", "--explain", "--home", "/tmp/h", "--project=/p", "--project", "-x", "--mess",
-                "--message=-1 is wrong", "-1", "", "--", "-h", "--message=a=b"]
+                "--message=-1 is wrong", "-1", "", "--", "-h", "--message=a=b",
+                "--deadline-ms", "300", "2.5", "0", "nan", "1e3", "--deadline-ms=inf", "--deadline-ms=400"]
 
 
 @settings(max_examples=400, deadline=None)

@@ -152,6 +152,19 @@ def test_11_6_deadline_and_generation_change_drop_the_batch(home: Path, project:
     assert recall(_ws(home, project), MSG)[0] != ""  # the next turn starts afresh
 
 
+def test_11_6_the_hook_takes_its_deadline_from_the_command_line(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.6: the deadline drops the batch and says how to give a slow machine more time; a
+    mistaken option exits 1, never 2 (Claude Code erases the user's prompt on a hook's 2)."""
+    rid = mem.save("Deploy to staging", "make deploy ENV=staging")["id"]
+    hook = ["recall", "--format", "json", "--message", MSG, "--project", str(project)]
+    late = json.loads(run_cli(home, *hook, "--deadline-ms", "0.000001").stdout)
+    assert late["cards"] == [] and late["why"].startswith("deadline passed (1e-06 ms)") and "--deadline-ms" in late["why"]
+    roomy = json.loads(run_cli(home, *hook, "--deadline-ms=60000").stdout)
+    assert [c["id"] for c in roomy["cards"]] == [rid]
+    bad = run_cli(home, *hook, "--deadline-ms", "soon")
+    assert bad.returncode == 1 and "'soon' is not a number of milliseconds above 0" in bad.stderr
+
+
 def test_11_7_hook_formats_through_the_real_command(home: Path, project: Path, mem: Memory) -> None:
     """SPEC §11.7, issue 4: plain text, or the hook JSON; nothing to recall prints nothing."""
     mem.save("Deploy to staging", "make deploy ENV=staging")
