@@ -764,7 +764,7 @@ _INJECTION_SOURCES = (
     # logins pushed where anyone reads them
     r"\b(?<!never )(?<!not )(?<!n't )(push|upload|commit|publish|post|copy)\b[^.\n]{0,30}(\.env\b|credentials|id[ _]?rsa(?![. ]?pub)|secrets|private keys?|api keys|tokens|passwords)"
     r"[^.\n]{0,30}\b(to|into|on) (a |the |our |some )?(public|open|external|personal)\b"
-    r"|(\.env|id[ _]?rsa(?![. ]?pub)|\.ssh|credentials|密钥|私钥|密码|令牌|凭据)[^。\n]{0,12}(推到|推送到|上传到|提交到|发到|贴到|传到)[^。\n]{0,6}(公开|公共|外部|个人|public|github|gist|pastebin)",
+    r"|" + _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?(\.env|id[ _]?rsa(?![. ]?pub)|\.ssh|credentials|密钥|私钥|密码|令牌|凭据)[^。\n]{0,12}(推到|推送到|上传到|提交到|发到|贴到|传到)[^。\n]{0,6}(公开|公共|外部|个人|public|github|gist|pastebin)",
     # a script from a bare address or over plain http run by a shell
     r"\b(curl|wget)\b[^|\n]{0,80}?\b(http://(?!localhost|127\.)|https://\d{1,3}(\.\d{1,3}){3})[^|\n]{0,80}\|\s*(sudo\s+)?(sh|bash|zsh|python3?)\b"
     r"|\bpipe\b[^\n]{0,60}?\bhttps?://\S+[^.\n]{0,40}\b(into|to|through) (sudo )?(sh|bash|zsh|a shell)\b",
@@ -2062,7 +2062,7 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\b(no longer|don't|do not|needn't|need not) (have|has|need|needs)? ?(to )?(follow|obey|respect|honou?r|abide by|comply with) (the |your |any )?"
     r"(user|developer|owner|operator|system|person|human|maintainer)s?['’]?s? (\w+ )?(rules|instructions|guidelines|guidance|policies|directions)\b"
-    r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b"
+    r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b|\b(consent|approval|permission|sign-?off) (was|has been|is) (already )?(given|granted|obtained) in advance\b"
     r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions|confirmations|confirmation prompts|approvals|reviews|permission checks) (were|are|have been|has been|got) "
     r"(disabled|lifted|removed|turned off|suspended|switched off)\b"
     r"|\bpre-?approved\b|\bpre-?authori[sz]ed\b|\bpriority override\b"
@@ -2105,15 +2105,77 @@ _CUE_SEVERE = re.compile(_spelled(_SEVERE))
 # Leave to act claimed from someone else ("our security team has cleared you to…"): an everyday grant
 # for everyday work, a claim on the model when what it allows is severe.
 _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitted|allowed|approved) you to\b"))
+# Acts no team asks of anyone, in any setting: tests made to agree with the code, the highest rights
+# for every query, approval whatever is asked.
+_ALWAYS_HARM = (r"\b(change|set|update|make)\w* the expected (value|result|output|number|count)s? (to|into) (whatever|what) the (code|function|implementation|app|service|method) "
+                r"(returns|outputs|produces|gives|prints)\b"
+                r"|\buse (the |an? )?(admin|administrator|root|superuser|owner|privileged|service[- ]?role)( service)? (account|role|user|credentials|keys?|tokens?)s? "
+                r"for (everything|anything|(all|every|any) (\w+ )?(queries|query|requests?|commands?|operations?|calls?|jobs?|tasks?|scripts?|connections?))\b"
+                r"|\b(always |auto-?)?approv\w* [^.\n]{0,40}\b(regardless of|whatever (it|they) (change|changes|touch|touches|do|does)|no matter (what|how))\b"
+                r"|\b(login|auth\w*|permission|access|password|token|hash|checksum|signature|integrity|licen[cs]e|fraud|csrf) (check|validation|verification)s?\b[^.\n]{0,30}"
+                r"(\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b|\b(with|by|into) an? (no-?op|noop|stub|empty function|pass)\b)"
+                # a change shipped though what guards it says no
+                r"|\b(merge|deploy|ship|release|push|promote|publish)\w* [^.\n]{0,60}\beven (when|if|though) [^.\n]{0,40}\b(red|failing|fails|failed|broken|flagged|critical|vulnerable)\b"
+                # company data taken to a personal place
+                r"|\b(push|upload|copy|mirror|send|sync|export|post|back ?up|forward)\w* [^.\n]{0,50}\bto (the |a |an |my |his |her |their )?personal (?!fork)[\w ]{0,20}"
+                r"(account|bucket|drive|repo|repository|email|inbox|gmail|dropbox|server|laptop|machine|gist|storage|hf|hugging ?face)\b"
+                # evidence destroyed before someone looks
+                r"|\b(clear|delete|wipe|purge|erase|truncate|remove|shred|scrub)\w* [^.\n]{0,60}\b(logs?|trails?|history|records|recordings|evidence|emails|tickets|traces)\b[^.\n]{0,60}"
+                r"\bbefore (the |any )?(audit|auditors?|review|reviewers|investigation|investigators|security team|compliance|regulators?|legal|lawyers?|postmortem|post-mortem)\b"
+                # secrets and card data written where anyone reads them, sessions that never end
+                r"|\b(store|log|write|print|dump|put|keep|save|record)\w* [^.\n]{0,30}\b(card numbers?|credit cards?|cvvs?|cvcs?|ssns?|social security numbers?|passwords?|session tokens?|"
+                r"access tokens?|api keys?|private keys?|pii|personal data)\b[^.\n]{0,30}\b(in|into|to) (the )?(\w+ )?(logs?|log files?|stdout|console|analytics|plain ?text)\b"
+                r"|\b(tokens?|sessions?|passwords?|keys?|credentials)\b[^.\n]{0,40}\bwithout (an? |any )?(expiry|expiration|ttl|rotation)\b"
+                # every certificate trusted, a risk gate set to nothing
+                r"|\b(accept|trust|allow)\w* (any|all|every) (ssl |tls |x\.?509 |self-signed )?(certificates?|certs?)\b"
+                r"|\b(fraud|risk|security|spam|abuse|refund|withdrawal|approval|rate)[\w -]{0,15}(thresholds?|limits?|scores?|checks?) to (zero|0|none|off|unlimited|infinit\w*)\b")
+# The same acts in Chinese, each with words it cannot match without: Python's re tries every
+# alternative at every position, and the whole pattern over a 4 KB note cost a millisecond.
+# Also a report falsified: an outage written down as something else.
+_ALWAYS_HARM_ZH_PARTS = (
+    (('都用',), r"(所有|全部|一切)[^，。；\n]{0,8}都用(管理员|超级管理员|root|超管)(账号|账户|权限|身份)"),
+    (('一律自动', '自动批准'), r"一律自动(通过|批准)|(全部|都)自动批准"),
+    (('即使', '就算', '哪怕'), r"(即使|就算|哪怕)[^。\n]{0,20}(挂了|失败|报红|不通过|没通过|有漏洞)[^。\n]{0,6}(也)?(照样|照常|直接)?(合并|上线|发布|部署|推)"),
+    (('个人', '私人'), r"(推|上传|拷|复制|同步|发|备份|镜像)[^。\n]{0,12}到[^。\n]{0,4}(个人|私人)的?[^。\n]{0,8}(账号|账户|网盘|邮箱|仓库|服务器|电脑)"),
+    (('清掉', '删掉', '删除', '清除', '清空', '抹掉'), r"(审计|检查|调查|复盘|合规|安全组)[^。\n]{0,8}(来|到|开始|介入)?(之前|前)[^。\n]{0,20}(日志|记录|痕迹|证据)[^。\n]{0,6}(清掉|删掉|删除|清除|清空|抹掉)"),
+    (('阈值', '额度', '限额', '分数'), r"(风控|反欺诈|欺诈|风险|安全|退款)[^。\n]{0,8}(阈值|额度|限额|分数)[^。\n]{0,4}(调|改|设|降)(成|为|到)\s*(0|零|无限)"),
+    (('改成', '改为', '写成', '记成', '标成', '算成'), r"(报表|报告|记录|统计|日志|sla)[^。\n]{0,12}(宕机|故障|事故|失败|漏洞|超时|停机)[^。\n]{0,4}(改成|改为|写成|记成|标成|算成)"),
+    (('证书',), r"接受(任何|所有)的?证书|信任(所有|任何)的?证书"),
+)
+_ALWAYS_HARM_ZH = "|".join(f"(?:{pattern})" for _, pattern in _ALWAYS_HARM_ZH_PARTS)
+_ZH_HARM_READINGS = tuple((hints, re.compile(_spelled(pattern))) for hints, pattern in _ALWAYS_HARM_ZH_PARTS)
+_ALWAYS_HARM += "|" + _ALWAYS_HARM_ZH
+_CUE_ALWAYS_HARM = re.compile(_spelled(_ALWAYS_HARM))
+# Each act above holds one of these: a sentence with none is not searched (the pattern over every
+# imperative of a 4 KB note cost milliseconds).
+_ALWAYS_HINTS = tuple(_spelled(w) for w in (
+    "expected", "admin", "root", "superuser", "owner", "privileged", "service", "approv", "even ", "personal", "before", "log", "stdout",
+    "console", "analytics", "plain", "without", "cert", "to zero", "to 0", "to none", "to off", "to unlimited", "to infinit", "always",
+    "noop", "no-op", "stub", "empty function", "pass", "leave no", "off the", "out of",
+    "都用", "自动", "即使", "就算", "哪怕", "个人", "私人", "清掉", "删掉", "删除", "清除", "清空", "抹掉", "证书", "阈值", "额度", "限额", "分数",
+    "改成", "改为", "写成", "记成", "标成", "算成"))
+
+
+_ALWAYS_HINT = re.compile("|".join(map(re.escape, _ALWAYS_HINTS)))
+
+
+_CUE_ALWAYS_HARM_ZH = re.compile(_spelled(_ALWAYS_HARM_ZH))
+
+
+def _always_harm(sentence: str) -> bool:
+    return bool(_ALWAYS_HINT.search(sentence)) and _unnegated(_CUE_ALWAYS_HARM if sentence.isascii() else _CUE_ALWAYS_HARM_ZH, sentence)
+# Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
+# An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
+_CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
+_CUE_LIVE = re.compile(_spelled(r"\b(prod|production|live|main|master|customers?'?|users'|release branch)\b|生产|线上|正式环境|主干|主分支|客户"))
 # Acts that harm the project whoever does them, named as things to do (not mere nouns: "the agent
 # reads credentials from the vault" is how agents are set up). With an AI named as the one to do
 # them, an order to the model.
-_HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp )(\w+ )?(databases?|db|tables|cluster|buckets?|backups)\b"
+_HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp |temporary |tmp )(\w+ )?(databases?|db|tables|cluster|buckets?|backups)\b"
          r"|\b(shut|take|tear) down (the )?(production|prod|live)\b|\b(shut|take|tear)s? (the )?(production|prod|live) [\w ]{0,20}down\b"
          r"|\b(turn(ing)? off|disabl\w*|remov\w*|bypass\w*) (the |all |any )?(2fa|mfa|two-?factor|2-?factor|permission checks?|auth(entication|ori[sz]ation)? checks?|"
          r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|(tls|ssl|https|hostname|certificate|cert) (verification|validation|checks?|verify)|certificate checks?|"
          r"auth(entication|ori[sz]ation)? (middleware|guards?|decorators?)|login checks?|csrf (protection|checks?)|rate[- ]?limit\w*( decorators?| middleware)?)\b"
-         r"|\b(login|auth\w*|permission|access|password|token) (check|validation|verification)s?\b[^.\n]{0,30}\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b"
          r"|\badd\w* [^.\n]{0,50}\bto the (admin|administrators?|sudo|sudoers|wheel|root|owners?) (group|role|list|file)\b"
          r"|\b(delet|discard|drop|throw\w* away|overwrit)\w* (the )?(other|others'|other people's|their|teammates'?) (changes|commits|work|edits)\b"
          r"|\bskip\w* (the )?(code[- ]?)?(signing|signature (checks?|verification))\b"
@@ -2131,6 +2193,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|\bsends? (a copy|copies) of [^.\n]{0,40}\bto (https?://|[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b|an? (external|outside|personal|private) )"
          r"|\bdebug\s*=\s*true\b[^.\n]{0,30}\bprod"
          r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass"
+         r"|" + _ALWAYS_HARM +
          # money without a bound, TLS not verified, lint silenced for a whole file, the audit trail cut,
          # secrets gathered into a file, others' private work taken, a migration already run rewritten
          r"|\b(refund|pay|transfer|credit|send|issue)\w* (any|unlimited|arbitrary) (amount|sum)s?\b|\bunlimited (balance|credit|funds|money)\b|\b(verify\s*=\s*false|rejectunauthori[sz]ed\s*:\s*false|insecureskipverify\s*:\s*true|node_tls_reject_unauthori[sz]ed\s*=\s*0)\b"
@@ -2165,7 +2228,7 @@ _CUE_HARM = re.compile(_spelled(_HARM))
 _CUE_DANGER = re.compile(_spelled(
     r"\b(delete|deleting|deletions?|wipe|wiping|disable|disabling|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
     r"(always )?answer lgtm|merge freely|sudo|turn(ing)? off (the )?(tests|hooks|logging)|run (\w+ )?scripts? automatically|execute (\w+ )?automatically|"
-    r"(?<!never )(?<!not )(?<!n't )(?<!no )force push(es|ed|ing)?|(run|running|apply|applying) (the |any |all )?migrations? (against|on|in|to) (prod|production))\b"
+    r"(?<!never )(?<!not )(?<!n't )(?<!no )force push(es|ed|ing)?|(run|runs|running|apply|applies|applying) (the |any |all )?(\w+ )?migrations? (against|on|in|to) (prod|production))\b"
     r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|删掉|清空|执行|发到|上传|导出|泄露|强推|直接合并|强制合并|跳过(代码)?审查|合并到主干|(直接)?推(送)?到\s*(main|master|主干|主分支)|生产(库|环境|数据库|数据)"
     r"|密钥|令牌|凭据|后门|禁用|关闭(检查|审查|校验|告警|监控|保护)|删库|格式化|外传|提权|私钥|密码|清库|改权限|" + _SEVERE + "|" + _HARM))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
@@ -2173,7 +2236,7 @@ _CUE_DANGER = re.compile(_spelled(
 _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
-    r"|\bno need to (ask|confirm|check|wait)\b|\bno longer (ask|asks|confirm|confirms|check with|wait for)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
+    r"|\bno need to (ask|confirm|check|wait)\b|\b(no need to|don't|do not|never) (file|open|raise|submit|create) (a |an |any )?(access |change )?(request|ticket|cr|approval)s?\b|\bno longer (ask|asks|confirm|confirms|check with|wait for)\b|\bno questions( asked)?\b|\bnever ask (before|first|again)\b"
     r"|\bstop (asking|checking|confirming)( first)? before (running|executing|deleting|pushing|merging|changing|installing|applying)\b"
     r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b"
     r"|\b(don't|do not|dont|never) bother (asking|checking|confirming)( first)?( with)?\b|不用征求|无需征求|不必征求|不需要征求|(不用|不必|无需|不需要)征得|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问|(不要|别|不用|无需|不必)再(问|询问|请示|征求)|(不用|无需|不必|不需要)(跟|和|向)(人|用户|任何人|别人|我们|团队)(确认|商量|请示|说)"))
@@ -2192,17 +2255,19 @@ _PERSON_WINS = re.compile(_spelled(r"\b(the )?(user|developer|person|human|owner
 # cause) and what says otherwise (it could not be reproduced, the data is kept, the cause was ours).
 _CUE_REPORTED = re.compile(_spelled(
     r"\b(report|mark|close|confirm|tell|say|state|list|record|describe|write (up|down)?|log|blame|attribute|put it down)\w*\b[^.\n]{0,50}"
-    r"\b(as (fixed|green|passed|passing|done|resolved|successful|complete|completed|deleted|removed|healthy)|(the )?(deletion|removal|erasure)|"
+    r"\b(as (fixed|green|passed|passing|done|resolved|successful|complete|completed|deleted|removed|healthy|\d[\d.]*(?= ?%| percent))|(the )?(deletion|removal|erasure)|"
     r"that (it|they|the \w+) (was|were|is|are|has been|have been) (deleted|fixed|removed|done|resolved|erased)|(the )?(cause|root cause)|on (the )?[\w ]{0,20}(network|vendor|provider|upstream|user error))\b"
     r"|\bblame\w* (the |a )?[\w-]+"
+    r"|\b(tell|report|say|confirm|assure|inform|notify)\w*\b[^.\n]{0,50}\b(is|are|was|were|has been|have been) (gone|deleted|erased|removed|wiped|fixed|resolved|done|safe|secure|encrypted)\b"
     r"|\b(tell|answer|reply|say|assure|respond)\w*\b[^.\n]{0,40}\b(not|no|none|never|nothing|wasn't|weren't|isn't|aren't)\b"
-    r"|(回答|回复|告诉|保证|(?<!解)说(?![明服话]))[^。\n]{0,10}(没有|不是|没|无)"
+    r"|(回答|回复|告诉|保证|(?<!解)说(?![明服话]))[^。\n]{0,10}(没有|不是|没|无)|对外(一律|统一|都)?(报|说|称|宣称|公布)"
     r"|(告诉|回复|通知|说|标记|标成|标为|按|写成|记成|归因)[^。\n]{0,10}(已经?(删除|修复|完成|通过|解决)|已修复|已解决|通过了|成功了)|(原因|根因)[^。\n]{0,6}(写成|写为|说成|归为|归咎)"))
 _CUE_CONTRARY = re.compile(_spelled(
     r"\beven (if|when|though)\b|\balthough\b|\bbut (keep|leave|retain|hold on to)\b|\b(cannot|can't|cant|could not|couldn't|unable to|fails? to) (reproduce|verify|confirm|fix)\b"
     r"|\bwithout (actually|really|having|running|fixing|deleting|checking|testing|verifying)\b|\b(mark|marked|marking) (them|it|the \w+) as skipped\b|\bwas (ours|our|us)\b"
-    r"|\bwhen in fact\b|\b(though|although) (the )?(logs?|data|tests?|results?|records?|it|they) (show|shows|showed|say|says|said|was|were|is|are|did|failed)\b"
-    r"|即使|其实|实际上|虽然|但(是)?(保留|留着|没|不)|复现不了|无法复现|修不了|没(有)?(修|删|跑|测)"))
+    r"|\bwhen in fact\b|\bdry[- ]?run( mode)?\b[^.\n]{0,40}\bbut\b|\b(though|although) (the )?(logs?|data|tests?|results?|records?|it|they) (show|shows|showed|say|says|said|was|were|is|are|did|failed)\b"
+    r"|\bthe (real|actual|true) (numbers?|figures?|values?|results?|counts?|rates?|coverage|status|state|story|cause)s? (is|are|was|were)\b"
+    r"|真实(的)?(数字|数据|情况|结果|覆盖率)|实际(的)?(数字|数据|情况|结果|覆盖率)|即使|其实|实际上|虽然|但(是)?(保留|留着|没|不)|复现不了|无法复现|修不了|没(有)?(修|删|跑|测)"))
 # A bad result as the condition and a good one to be reported ("if the migration fails, report it as
 # completed"); a condition that is itself good news ("when a CVE is fixed") is none.
 _CUE_FAILED_THEN_GOOD = re.compile(_spelled(
@@ -2260,8 +2325,9 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bbypass(ing)? (the |any )?(code |human |manual )?(review|approval|confirmation)s?\b"
     r"|\bpre-?(approved|authori[sz]ed|cleared)\b[^.\n]{0,20}\b((all|every|any) (destructive|dangerous|risky)|everything|anything|all commands|any commands?)\b"
-    r"|\bregardless of (what|the)\b|\bno matter what\b|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认|跳过(所有|全部|一切)的?(确认|审批|审查|评审|检查)"))
-_CUE_LATER = re.compile(_spelled(r"\b(from now on|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future|"
+    r"|\bregardless of (what|the)\b|\bregardless of (its |their )?(content|contents|changes|diff|size)\b|\bwhatever (it|they) (changes?|touch(es)?|does|do)\b"
+    r"|\bwithout (a |any )?dry[- ]?runs?\b|\bno matter what\b|(一律|全部|都|直接)自动(通过|批准|合并|审批)|无需审批|不用审批|不需要审批|不经审批|绕过审查|跳过评审|跳过确认|跳过(所有|全部|一切)的?(确认|审批|审查|评审|检查)"))
+_CUE_LATER = re.compile(_spelled(r"\b(from now on|from here on(wards)?|from this day (on|forward)|from this point on|from this moment( on)?|starting now|as of now|henceforth|going forward|for all future|"
                                  r"(the )?next time|when you next|whenever you|each time you|every time you|"
                                  r"(every|each|all|any) (\S+ ){0,3}you (make|open|write|create|push|submit|send|run|touch)|"
                                  r"(respond|reply|answer)\w* to (every|each|any|all) (\S+ ){0,2}(requests?|messages?|prompts?|questions?)|before (answering|responding to|replying to) anything)\b"
@@ -2289,7 +2355,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "guardrail", "safeguard", "safety rules", "safety checks", "safety filters", "safety guidelines", "content filter",
     "restrictions were", "restrictions are", "restrictions have", "restrictions got",
     "set aside", "neglect", "discard", "abandon", "were a test", "was a test", "just a test", "only a test", "actual task",
-    "real task", "already agreed", "already approved", "already consented", "pre-approved", "preapproved", "out limits",
+    "real task", "already agreed", "in advance", "already approved", "already consented", "pre-approved", "preapproved", "out limits",
     "out any limits", "unrestricted", "maintenance mode", "lifted", "priority", "precedence", "hidden requirement", "bring it up",
     "bring this up", "bring that up", "confidential", "to yourself", "allowed to see", "allowed to know", "supposed to see",
     "supposed to know", "meant to see", "meant to know", "even if the", "says even if", "t tell", "t inform", "t notify",
@@ -2314,6 +2380,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as complete", "as success", "as closed", "as a duplicate", "as duplicate",
     "as invalid", "as expected", "as working", "as a customer", "as customer", "as a user", "as user", "as a network", "as network", "as a vendor",
     "instead", "failed test", "test failure", "breaking change", "known issue", "known bug", "known vulnerab", "outage", "breach", "data loss", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
+    "the real", "the actual", "the true", "对外", "真实", "自动通过", "自动批准", "dry run", "dry-run", "dryrun", "from here on",
     "even though", "即使", "其实", "实际上", "虽然", "省略", "略去", "隐去", "标成", "标为", "标记为", "算作", "写成", "报成", "全部通过", "都通过", "一切正常", "误报", "成功", "通过了", "一切正常", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
@@ -2429,12 +2496,101 @@ def _apart(pattern: re.Pattern[str], other: re.Pattern[str], sentence: str) -> b
 
 
 # A sentence in the imperative: a verb first, after at most a condition ("if a test fails, mark it …").
+_CONDITION_FIRST = (r"\s*([-*•]\s*|\d+[.)]\s*)?((going forward|from now on|from here on|henceforth|in future|from today on)\s*,?\s*)?((if|when|whenever|once|after|before|each time|every time|any time|as soon as|on|for|in|during)\b"
+                    r"[^,;:\n]{1,80},\s*)?")
+_COVERTLY = r"(quietly|silently|secretly|covertly|discreetly|stealthily|sneakily)"
 _IMPERATIVE = re.compile(_spelled(
-    r"\s*([-*•]\s*|\d+[.)]\s*)?((if|when|whenever|once|after|before|each time|every time|any time|as soon as)\b[^,;:\n]{1,80},\s*)?"
-    r"((please|always|just|simply|then|also|quietly|silently)\s+)?"
-    r"(?P<verb>report|mark|say|tell|answer|reply|respond|close|record|log|list|label|write|set|add|remove|delete|drop|skip|disable|turn|push|commit|merge|"
+    _CONDITION_FIRST + r"((please|always|just|simply|then|also|quietly|silently)\s+)?"
+    r"(?P<verb>report|mark|say|tell|answer|reply|respond|close|record|log|list|label|write|set|add|remove|delete|drop|skip|disable|turn|push|commit|merge|run|use|send|give|"
     r"approve|change|edit|replace|hide|omit|leave|put|claim|state|describe|blame|attribute|update|move|make|keep|rename|rewrite|silence|suppress|"
     r"comment|force|bypass|treat|count|tag|flag|resolve|declare|announce|assure|confirm|notify|inform)\b"))
+
+
+# The acts of `_HARM` ordered outright, in the imperative, to whoever reads the note ("turn off
+# branch protection when a merge is blocked"); and a change to be made covertly ("quietly raise the
+# limit for …"), which no note for a team asks for. "Silently skip empty rows" says what code does.
+_ACT_FIRST = re.compile(_spelled(
+    _CONDITION_FIRST + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?"
+    r"(?P<verb>use|turn|disable|give|grant|add|run|delete|drop|push|merge|approve|send|forward|cc|copy|upload|change|set|raise|put|write|commit|"
+    r"remove|skip|make|keep|install|pin|sign|paste|post|email|truncate|wipe|destroy|shut|take|tear|edit|rewrite|bypass|switch|open|expose|"
+    r"accept|trust|allow|clear|purge|erase|log|mirror|patch|schedule|export|sync|back up|backup|grant|restart|answer|tell|say|reply|"
+    r"store|save|collect|dump|read|access|refund|pay|transfer|credit|issue|lower|increase|decrease|bump|extend|widen|relax|loosen|enable|"
+    r"modify|insert|replace|update|move|whitelist|allowlist|self)\b"))
+_LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper trail|log|audit trail|sign)s?\b|\bwithout (a |any )?(ticket|trace|record|paper trail|audit trail)\b"
+                                      r"|\boff the (books|record)\b|\bkeep (it|this|that|them) (off|out of) (the )?(audit|logs?|books|records|tickets?)\b"))
+# Words without which no sentence is such an order (found with str.find: a regex alternation of
+# them over a 4 KB note cost half a millisecond).
+_ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "生产", "线上",
+                                                        "正式环境", "主干", "主分支", "客户", "quietly", "silently", "secretly", "covertly",
+                                                        "discreetly", "stealthily", "sneakily")))
+_COVERT_VERBS = frozenset(("bump", "grant", "store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge", "commit", "upload",
+                           "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase", "decrease", "set",
+                           "give", "insert", "replace", "rewrite", "update", "move", "open", "whitelist", "allowlist", "widen", "relax", "loosen",
+                           "approve", "pin", "sign", "expose"))
+# A harmful act allowed only under a condition is a team's rule ("use --no-verify only when the hook
+# is broken", "drop the tables only with the DBA's approval", "把权限校验去掉之前必须经过评审").
+_RESTRICTED = re.compile(_spelled(r"\b(only|unless|except|temporarily)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
+                                  r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"))
+# Chinese states an order without a subject or 把: these words make a sentence one ("一律自动通过").
+_ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用")
+
+
+def _sentence_start(text: str, at: int, heads: tuple[int, ...]) -> int:
+    """Where the sentence holding `at` starts: after the last sentence end or line head before it,
+    looked for near it first (a long note has many)."""
+    start = 0
+    for lo in (max(0, at - 300), 0):
+        for m in _SENTENCE_END.finditer(text, lo, at):
+            start = m.end() if m.end() <= at else start
+        if start or lo == 0:
+            break
+    return max((h for h in heads if start < h <= at), default=start)
+
+
+def _harmful_sentence(skeleton: str, at: int, m: re.Match[str]) -> bool:
+    end = _SENTENCE_END.search(skeleton, m.end())
+    sentence = skeleton[at:end.end() if end else len(skeleton)]
+    verb = m.group("verb")
+    if (m.group("covert") or _LEAVE_NO_TRACE.search(sentence)) and verb in _COVERT_VERBS:
+        return True
+    return (not _ANY_NEGATION.search(sentence, m.start("verb") - at) and not _RESTRICTED.search(sentence)
+            and (_always_harm(sentence) or bool(_CUE_LIVE.search(sentence) and _unnegated(_CUE_HARM, sentence))))
+
+
+def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
+    """Whether a sentence orders, in the imperative and unnegated, an act of `_HARM` or a covert change."""
+    # Only the sentences that hold a word some such order needs are read (matching the imperative
+    # at every sentence of a 4 KB note cost a millisecond); a line's head (a body after its title)
+    # starts a sentence too.
+    spots = [at for word in _ORDER_HINTS if word in skeleton for at in _all(skeleton, word)]
+    if spots:
+        for at in sorted({_sentence_start(skeleton, spot, heads) for spot in spots}):
+            m = _ACT_FIRST.match(skeleton, at)
+            if m is not None and _harmful_sentence(skeleton, at, m):
+                return True
+    if skeleton.isascii():
+        return False
+    # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted.
+    for hints, pattern in _ZH_HARM_READINGS:
+        if any(h in skeleton for h in hints):
+            for m in pattern.finditer(skeleton):
+                part = _zh_sentence(skeleton, m.start())
+                if _always_harm(part) and not _RESTRICTED.search(part):
+                    return True
+    return any(_zh_order_unnegated(skeleton, m) and not _RESTRICTED.search(part := _zh_sentence(skeleton, m.start()))
+               and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and _unnegated(_CUE_HARM, part)
+               for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_ZH_IF_THEN.finditer(skeleton)))
+
+
+def _zh_order_unnegated(text: str, m: re.Match[str]) -> bool:
+    """An order word with no negation just around it ("一律不准…" bans, "不必都要…" lifts)."""
+    return not _ZH_ANY_NEGATION.search(text, max(0, m.start() - 4), m.end() + 2)
+
+
+def _zh_sentence(text: str, at: int) -> str:
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    end = _SENTENCE_END.search(text, at)
+    return text[start:end.end() if end else len(text)]
 
 
 # A Chinese order puts its object first with 把 and needs no subject ("把结果标成通过"); one that names a
@@ -2493,7 +2649,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
         return True
     if has(_CUE_WITHHOLD) and has(_CUE_DANGER):
         return True
-    if has(_CUE_NOASK) and has(_CUE_DANGER):
+    if has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)):
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True
@@ -2509,7 +2665,8 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     orders = [] if addressed else [m for m in (_IMPERATIVE.match(sentence, h) for h in starts) if m]
     ordered = (addressed or any(not _ANY_NEGATION.search(sentence, m.start("verb")) for m in orders)
                or (not sentence.isascii() and any(not _ZH_ANY_NEGATION.search(sentence, max(0, m.start() - 4))
-                                                  for m in (*_ZH_BA.finditer(sentence), *_ZH_IF_THEN.finditer(sentence)))))
+                                                  for m in (*_ZH_BA.finditer(sentence), *_ZH_IF_THEN.finditer(sentence)))
+                    or any(_zh_order_unnegated(sentence, m) for m in _ZH_ORDERED.finditer(sentence))))
     if ordered and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)
                     or any(_CUE_FAILED_THEN_GOOD.match(sentence, h) for h in starts)):
         return DECEIT
@@ -2869,9 +3026,12 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return CARRIED_OUT  # before the readings below, some of which also refuse it, for its own guidance
     if _injection(skeleton):
         return INJECTION
-    cue = _cue_problem(skeleton, _line_heads(folded, skeleton))
+    heads = _line_heads(folded, skeleton)
+    cue = _cue_problem(skeleton, heads)
     if cue:
         return DECEIT if cue == DECEIT else INJECTION
+    if _harmful_order(skeleton, heads):
+        return INJECTION
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
         return INJECTION
