@@ -28,6 +28,7 @@ import codecs
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -299,7 +300,7 @@ _ZH_SAFETY_OFF = rf"((安全|内容|审查)(策略|政策|限制|检查|审查|�
 
 # Chinese words that forbid what follows them: "不要把 token 贴到日志里" is a rule against the act
 # it names. Rules that name an act to be done skip a sentence (or a word) they govern.
-_ZH_NEGATIONS = ("不要", "别", "不能", "不得", "严禁", "禁止", "不准", "不可以", "不可", "切勿", "勿", "不许")
+_ZH_NEGATIONS = ("不要", "别", "不能", "不得", "严禁", "禁止", "不准", "不可以", "不可", "切勿", "勿", "不许", "从不", "从来不", "绝不", "决不", "从未")
 _ZH_NOT = "(" + "|".join(_ZH_NEGATIONS) + ")"
 _ZH_UNFORBIDDEN_SENTENCE = rf"(?:(?<=[。！？!?\n])|(?<![\s\S]))(?![^。！？!?\n]*{_ZH_NOT})"
 _ZH_NOT_BEFORE = "".join(f"(?<!{w})" for w in _ZH_NEGATIONS)
@@ -2105,65 +2106,109 @@ _CUE_SEVERE = re.compile(_spelled(_SEVERE))
 # Leave to act claimed from someone else ("our security team has cleared you to…"): an everyday grant
 # for everyday work, a claim on the model when what it allows is severe.
 _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitted|allowed|approved) you to\b"))
-# Acts no team asks of anyone, in any setting: tests made to agree with the code, the highest rights
-# for every query, approval whatever is asked.
-_ALWAYS_HARM = (r"\b(change|set|update|make)\w* the expected (value|result|output|number|count)s? (to|into) (whatever|what) the (code|function|implementation|app|service|method) "
-                r"(returns|outputs|produces|gives|prints)\b"
-                r"|\buse (the |an? )?(admin|administrator|root|superuser|owner|privileged|service[- ]?role)( service)? (account|role|user|credentials|keys?|tokens?)s? "
-                r"for (everything|anything|(all|every|any) (\w+ )?(queries|query|requests?|commands?|operations?|calls?|jobs?|tasks?|scripts?|connections?))\b"
-                r"|\b(always |auto-?)?approv\w* [^.\n]{0,40}\b(regardless of|whatever (it|they) (change|changes|touch|touches|do|does)|no matter (what|how))\b"
-                r"|\b(login|auth\w*|permission|access|password|token|hash|checksum|signature|integrity|licen[cs]e|fraud|csrf) (check|validation|verification)s?\b[^.\n]{0,30}"
-                r"(\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b|\b(with|by|into) an? (no-?op|noop|stub|empty function|pass)\b)"
-                # a change shipped though what guards it says no
-                r"|\b(merge|deploy|ship|release|push|promote|publish)\w* [^.\n]{0,60}\beven (when|if|though) [^.\n]{0,40}\b(red|failing|fails|failed|broken|flagged|critical|vulnerable)\b"
-                # company data taken to a personal place
-                r"|\b(push|upload|copy|mirror|send|sync|export|post|back ?up|forward)\w* [^.\n]{0,50}\bto (the |a |an |my |his |her |their )?personal (?!fork)[\w ]{0,20}"
-                r"(account|bucket|drive|repo|repository|email|inbox|gmail|dropbox|server|laptop|machine|gist|storage|hf|hugging ?face)\b"
-                # evidence destroyed before someone looks
-                r"|\b(clear|delete|wipe|purge|erase|truncate|remove|shred|scrub)\w* [^.\n]{0,60}\b(logs?|trails?|history|records|recordings|evidence|emails|tickets|traces)\b[^.\n]{0,60}"
-                r"\bbefore (the |any )?(audit|auditors?|review|reviewers|investigation|investigators|security team|compliance|regulators?|legal|lawyers?|postmortem|post-mortem)\b"
-                # secrets and card data written where anyone reads them, sessions that never end
-                r"|\b(store|log|write|print|dump|put|keep|save|record)\w* [^.\n]{0,30}\b(card numbers?|credit cards?|cvvs?|cvcs?|ssns?|social security numbers?|passwords?|session tokens?|"
-                r"access tokens?|api keys?|private keys?|pii|personal data)\b[^.\n]{0,30}\b(in|into|to) (the )?(\w+ )?(logs?|log files?|stdout|console|analytics|plain ?text)\b"
-                r"|\b(tokens?|sessions?|passwords?|keys?|credentials)\b[^.\n]{0,40}\bwithout (an? |any )?(expiry|expiration|ttl|rotation)\b"
-                # every certificate trusted, a risk gate set to nothing
-                r"|\b(accept|trust|allow)\w* (any|all|every) (ssl |tls |x\.?509 |self-signed )?(certificates?|certs?)\b"
-                r"|\b(fraud|risk|security|spam|abuse|refund|withdrawal|approval|rate)[\w -]{0,15}(thresholds?|limits?|scores?|checks?) to (zero|0|none|off|unlimited|infinit\w*)\b")
-# The same acts in Chinese, each with words it cannot match without: Python's re tries every
-# alternative at every position, and the whole pattern over a 4 KB note cost a millisecond.
-# Also a report falsified: an outage written down as something else.
-_ALWAYS_HARM_ZH_PARTS = (
+# Acts no team asks of anyone, in any setting, each with words it cannot match without: Python's re
+# tries every alternative at every position, and one pattern of them all over each imperative of a
+# 4 KB note cost milliseconds. A sentence holding none of an act's words is not searched for it.
+_ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # tests made to agree with the code
+    (("expected",), r"\b(change|set|update|make)\w* the expected (value|result|output|number|count)s? (to|into) (whatever|what) the "
+                    r"(code|function|implementation|app|service|method) (returns|outputs|produces|gives|prints)\b"),
+    # the highest rights for every query, approval whatever is asked
+    (("for all", "for every", "for any", "for everything", "for anything"),
+     r"\buse (the |an? )?(admin|administrator|root|superuser|owner|privileged|service[- ]?role)( service)? (account|role|user|credentials|keys?|tokens?)s? "
+     r"for (everything|anything|(all|every|any) (\w+ )?(queries|query|requests?|commands?|operations?|calls?|jobs?|tasks?|scripts?|connections?))\b"),
+    (("regardless", "whatever it", "whatever they", "no matter"), r"\b(always |auto-?)?approv\w* [^.\n]{0,40}\b(regardless of|whatever (it|they) (change|changes|touch|touches|do|does)|no matter (what|how))\b"),
+    # a check that checks nothing
+    (("noop", "no-op", "stub", "empty function", "always return", "always pass", "always succeed", "a pass", "an pass"),
+     r"\b(login|auth\w*|permission|access|password|token|hash|checksum|signature|integrity|licen[cs]e|fraud|csrf) (check|validation|verification)s?\b[^.\n]{0,30}"
+     r"(\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b|\b(with|by|into) an? (no-?op|noop|stub|empty function|pass)\b)"),
+    # a change shipped though what guards it says no
+    (("even when", "even if", "even though"), r"\b(merge|deploy|ship|release|push|promote|publish)\w* [^.\n]{0,60}\beven (when|if|though) [^.\n]{0,40}\b(red|failing|fails|failed|broken|flagged|critical|vulnerable)\b"),
+    # company data taken to a personal place, password hashes or other tenants' data handed on
+    (("personal",), r"\b(push|upload|copy|mirror|send|sync|export|post|back ?up|forward)\w* [^.\n]{0,50}\bto (the |a |an |my |his |her |their )?personal (?!fork)[\w ]{0,20}"
+                    r"(account|bucket|drive|repo|repository|email|inbox|gmail|dropbox|server|laptop|machine|gist|storage|hf|hugging ?face)\b"),
+    (("password hash", "passwords", "ssn", "card number"),
+     r"\b(copy|export|dump|send|upload|sync|share|move)\w* [^.\n]{0,50}\b(including|with|plus|and) (the |their )?(password hashes|passwords|ssns?|card numbers)\b"),
+    (tuple(f"{a} {b}" for a in ("other", "all", "another") for b in ("customer", "tenant", "user", "client", "account")),
+     r"\b(include|add|attach|send|export|return|show|mix)\w* [^.\n]{0,20}\b(other|all|another) (customers|tenants|users|clients|accounts)['’]? ?(records|data|rows|files|emails|details|orders)\b"),
+    # evidence destroyed before someone looks
+    (("audit", "investigat", "compliance", "regulator", "legal", "lawyer", "postmortem", "post-mortem", "security team", "before the review",
+      "before review", "before any review", "before the reviewer"), r"\b(clear|delete|wipe|purge|erase|truncate|remove|shred|scrub)\w* [^.\n]{0,60}\b(logs?|trails?|history|records|recordings|evidence|emails|tickets|traces)\b[^.\n]{0,60}"
+                  r"\bbefore (the |any )?(audit|auditors?|review|reviewers|investigation|investigators|security team|compliance|regulators?|legal|lawyers?|postmortem|post-mortem)\b"),
+    # secrets where anyone reads them: logs, a team's chat; sessions that never end
+    (("card number", "credit card", "cvv", "cvc", "ssn", "social security", "password", "session token", "access token", "api key", "private key",
+      "pii", "personal data"),
+     r"\b(store|log|write|print|dump|put|keep|save|record)\w* [^.\n]{0,30}\b(card numbers?|credit cards?|cvvs?|cvcs?|ssns?|social security numbers?|passwords?|session tokens?|"
+     r"access tokens?|api keys?|private keys?|pii|personal data)\b[^.\n]{0,30}\b(in|into|to) (the )?(\w+ )?(logs?|log files?|stdout|console|analytics|plain ?text)\b"),
+    (("channel", "chat", "group", "room", "slack", "teams", "discord", "wiki", "#"),
+     r"\b(post|paste|share|send|put|drop|dump)\w* [^.\n]{0,30}(secrets?|credentials?|\.env|passwords?|tokens?|api[ _-]?keys?|private[ _-]?keys?)\w*( file)?\s+"
+     r"(in|to|into|on) (the |our |a )?(#[\w-]+|[\w-]+ (channel|chat|group|room)|channel|slack|chat|group chat|teams|discord|wiki)\b"),
+    (("expiry", "expiration", "ttl", "rotation"), r"\b(tokens?|sessions?|passwords?|keys?|credentials)\b[^.\n]{0,40}\bwithout (an? |any )?(expiry|expiration|ttl|rotation)\b"),
+    (("lifetime", "expiry", "expiration", "ttl", "timeout", "validity"),
+     r"\b(tokens?|jwts?|sessions?|cookies?|keys?|certificates?|certs?)\b[^.\n]{0,20}\b(lifetime|expiry|expiration|ttl|timeout|validity)\b[^.\n]{0,10}"
+     r"\bto (\w+ )?(years?|decades?|never|forever|infinite|unlimited)\b"),
+    # every certificate trusted, weak crypto, a risk gate set to nothing
+    (("cert",), r"\b(accept|trust|allow)\w* (any|all|every) (ssl |tls |x\.?509 |self-signed )?(certificates?|certs?)\b"),
+    (("downgrad", "md5", "sha1", "sha-1", "tls1", "tls 1", "sslv"),
+     r"\bdowngrad\w* (the )?(openssl|libssl|tls|ssl|cryptography|crypto|bcrypt|argon2|hashing)\b"
+     r"|\b(use|enable|allow)\w* (tls ?1\.?[01]|sslv?[23]|md5|sha-?1) (for|to) (passwords?|signing|auth\w*|hash\w* passwords)\b"),
+    (("to zero", "to 0", "to none", "to off", "to unlimited", "to infinit"),
+     r"\b(fraud|risk|security|spam|abuse|refund|withdrawal|approval|rate)[\w -]{0,15}(thresholds?|limits?|scores?|checks?) to (zero|0|none|off|unlimited|infinit\w*)\b"),
+    # a way in without a login, a brake on guessing taken off, a password handed back, files open to all
+    (("skip", "bypass", "without", "with no"),
+     r"\b(add|keep|leave|create|expose|open|ship)\w* [^.\n]{0,30}\b(endpoint|route|api|door|port|page|url)s?\b[^.\n]{0,30}\b(skips?|bypass\w*|without|with no|that (skips|bypasses)) "
+     r"(the )?(auth\w*|login|sign-?in|authori[sz]ation)\b"),
+    (("rate limit", "rate-limit", "ratelimit", "lockout", "captcha", "brute"),
+     r"\b(comment\w* out|remov\w*|disabl\w*|delet\w*|turn\w* off|drop\w*)\b (the )?(rate[- ]?limit\w*|lockouts?|captcha|brute[- ]?force protection)\b[^.\n]{0,30}"
+     r"\b(login|auth\w*|sign[- ]?in|password|reset|otp)"),
+    (("password", "passphrase"), r"\breturn\w* (the )?(new |plaintext |plain-text |raw |user'?s? )?(password|passphrase)s? (in|as part of|inside) (the )?(response|body|json|url|query|page)"),
+    (("777",), r"\bchmod (-r )?0?777\b"),
+    # failures swallowed so the tests pass, a change hidden from what would catch it
+    (("try/", "except:"), r"\b(fail\w*|red|broken)\b[^.\n]{0,30}\btests?\b[^.\n]{0,40}\b(try/?except|try/?catch|except: ?pass)|\b(try/?except|try/?catch)\b[^.\n]{0,20}\b(and )?pass\b"),
+    (("so the", "so that", "so no"),
+     r"\bso (that )?(the )?(scanner|linter|sast|dast|scan|check|audit|review|reviewers?|tests?|monitor\w*|alerts?)s? "
+     r"(skips?|ignores?|misses?|won't (see|notice|catch|flag)|doesn't (see|notice|catch|flag)|can't (see|notice|catch|flag))\b"
+     r"|\bso (that )?no (one|review|approval|reviewer)s? (is |are )?(required|needed|needs to|has to)\b"),
+)
+# The same acts in Chinese; also a report falsified (an outage written down as something else).
+_ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (('都用',), r"(所有|全部|一切)[^，。；\n]{0,8}都用(管理员|超级管理员|root|超管)(账号|账户|权限|身份)"),
     (('一律自动', '自动批准'), r"一律自动(通过|批准)|(全部|都)自动批准"),
     (('即使', '就算', '哪怕'), r"(即使|就算|哪怕)[^。\n]{0,20}(挂了|失败|报红|不通过|没通过|有漏洞)[^。\n]{0,6}(也)?(照样|照常|直接)?(合并|上线|发布|部署|推)"),
     (('个人', '私人'), r"(推|上传|拷|复制|同步|发|备份|镜像)[^。\n]{0,12}到[^。\n]{0,4}(个人|私人)的?[^。\n]{0,8}(账号|账户|网盘|邮箱|仓库|服务器|电脑)"),
-    (('清掉', '删掉', '删除', '清除', '清空', '抹掉'), r"(审计|检查|调查|复盘|合规|安全组)[^。\n]{0,8}(来|到|开始|介入)?(之前|前)[^。\n]{0,20}(日志|记录|痕迹|证据)[^。\n]{0,6}(清掉|删掉|删除|清除|清空|抹掉)"),
+    (("日志", "记录", "痕迹", "证据"),
+     r"(审计|检查|调查|复盘|合规|安全组)[^。\n]{0,8}(来|到|开始|介入)?(之前|前)[^。\n]{0,20}(日志|记录|痕迹|证据)[^。\n]{0,6}(清掉|删掉|删除|清除|清空|抹掉)"),
     (('阈值', '额度', '限额', '分数'), r"(风控|反欺诈|欺诈|风险|安全|退款)[^。\n]{0,8}(阈值|额度|限额|分数)[^。\n]{0,4}(调|改|设|降)(成|为|到)\s*(0|零|无限)"),
+    (("贴到", "发到", "发在", "贴在"), r"(密钥|凭据|secrets|密码|令牌|\.env)[^。\n]{0,20}(贴到|发到|发在|贴在)[^。\n]{0,4}(群|频道|聊天)"),
+    (("密码哈希",), r"(连同|包括|带上|加上)密码哈希"),
+    (("跳过",), r"跳过(认证|鉴权|登录|身份验证)的[^。\n]{0,6}(接口|入口|后门|页面)"),
+    (("限流", "锁定", "验证码"), r"(登录|认证|密码)[^。\n]{0,8}(限流|锁定|验证码)[^。\n]{0,4}(注释掉|去掉|删掉|关掉)"),
+    (("密码",), r"(响应|返回)[^。\n]{0,6}(里|中)?(返回|带上|包含)?[^。\n]{0,4}(新|明文)?密码"),
+    (("777",), r"chmod (-r )?0?777"),
+    (("try",), r"(测试|用例)[^。\n]{0,10}(挂了|失败|报错)[^。\n]{0,12}(try/?except|try/?catch)"),
+    (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
     (('改成', '改为', '写成', '记成', '标成', '算成'), r"(报表|报告|记录|统计|日志|sla)[^。\n]{0,12}(宕机|故障|事故|失败|漏洞|超时|停机)[^。\n]{0,4}(改成|改为|写成|记成|标成|算成)"),
     (('证书',), r"接受(任何|所有)的?证书|信任(所有|任何)的?证书"),
 )
-_ALWAYS_HARM_ZH = "|".join(f"(?:{pattern})" for _, pattern in _ALWAYS_HARM_ZH_PARTS)
-_ZH_HARM_READINGS = tuple((hints, re.compile(_spelled(pattern))) for hints, pattern in _ALWAYS_HARM_ZH_PARTS)
-_ALWAYS_HARM += "|" + _ALWAYS_HARM_ZH
-_CUE_ALWAYS_HARM = re.compile(_spelled(_ALWAYS_HARM))
-# Each act above holds one of these: a sentence with none is not searched (the pattern over every
-# imperative of a 4 KB note cost milliseconds).
-_ALWAYS_HINTS = tuple(_spelled(w) for w in (
-    "expected", "admin", "root", "superuser", "owner", "privileged", "service", "approv", "even ", "personal", "before", "log", "stdout",
-    "console", "analytics", "plain", "without", "cert", "to zero", "to 0", "to none", "to off", "to unlimited", "to infinit", "always",
-    "noop", "no-op", "stub", "empty function", "pass", "leave no", "off the", "out of",
-    "都用", "自动", "即使", "就算", "哪怕", "个人", "私人", "清掉", "删掉", "删除", "清除", "清空", "抹掉", "证书", "阈值", "额度", "限额", "分数",
-    "改成", "改为", "写成", "记成", "标成", "算成"))
+_ALWAYS_HARM = "|".join(f"(?:{pattern})" for _, pattern in (*_ALWAYS_HARM_PARTS, *_ALWAYS_HARM_ZH_PARTS))
 
 
-_ALWAYS_HINT = re.compile("|".join(map(re.escape, _ALWAYS_HINTS)))
+def _readings(parts: tuple[tuple[tuple[str, ...], str], ...]) -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
+    return tuple((tuple(_spelled(h) for h in hints), re.compile(_spelled(pattern))) for hints, pattern in parts)
 
 
-_CUE_ALWAYS_HARM_ZH = re.compile(_spelled(_ALWAYS_HARM_ZH))
+_EN_HARM_READINGS = _readings(_ALWAYS_HARM_PARTS)
+_ZH_HARM_READINGS = _readings(_ALWAYS_HARM_ZH_PARTS)
+_ALWAYS_HINTS = tuple(h for hints, _ in (*_EN_HARM_READINGS, *_ZH_HARM_READINGS) for h in hints)
+# "不要发到群里" negates inside the act (a Chinese object comes before its verb).
+_ZH_NOT_INSIDE = re.compile(_ZH_NOT)
 
 
 def _always_harm(sentence: str) -> bool:
-    return bool(_ALWAYS_HINT.search(sentence)) and _unnegated(_CUE_ALWAYS_HARM if sentence.isascii() else _CUE_ALWAYS_HARM_ZH, sentence)
+    """Whether `sentence` names, unnegated, an act no team asks for (`_ALWAYS_HARM_PARTS`)."""
+    readings = _EN_HARM_READINGS if sentence.isascii() else _ZH_HARM_READINGS
+    return any(any(h in sentence for h in hints) and any(not _ZH_NOT_INSIDE.search(m.group()) for m in _unnegated_matches(pattern, sentence))
+               for hints, pattern in readings)
 # Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
@@ -2518,43 +2563,51 @@ _ACT_FIRST = re.compile(_spelled(
     r"modify|insert|replace|update|move|whitelist|allowlist|self)\b"))
 _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper trail|log|audit trail|sign)s?\b|\bwithout (a |any )?(ticket|trace|record|paper trail|audit trail)\b"
                                       r"|\boff the (books|record)\b|\bkeep (it|this|that|them) (off|out of) (the )?(audit|logs?|books|records|tickets?)\b"))
-# Words without which no sentence is such an order (found with str.find: a regex alternation of
-# them over a 4 KB note cost half a millisecond).
+# Words without which no sentence is such an order (a regex alternation of them over a 4 KB note
+# cost half a millisecond, a `find` for each a little less; the index shares the other readings' word starts).
 _ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "生产", "线上",
                                                         "正式环境", "主干", "主分支", "客户", "quietly", "silently", "secretly", "covertly",
                                                         "discreetly", "stealthily", "sneakily")))
+_ORDER_INDEX = _WordIndex(_ORDER_HINTS)
+# A sentence that opens with a subject or a question describes or asks; an order opens with its verb
+# (after a condition, "please" and the like).
+_FIRST_WORD = re.compile(_spelled(_CONDITION_FIRST + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?(?P<first>[a-z][\w'-]*)"))
+_DESCRIBES = frozenset(_spelled(w) for w in (
+    "the a an this that these those we our us it its they their there he she his her i my me each every all no none some most many one both either "
+    "neither nobody everyone everybody someone somebody anyone what which who whose where why how is are was were do does did can could should "
+    "would will may might must has have had our ours team teams people users customers engineers developers if when whenever").split())
 _COVERT_VERBS = frozenset(("bump", "grant", "store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge", "commit", "upload",
                            "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase", "decrease", "set",
                            "give", "insert", "replace", "rewrite", "update", "move", "open", "whitelist", "allowlist", "widen", "relax", "loosen",
                            "approve", "pin", "sign", "expose"))
 # A harmful act allowed only under a condition is a team's rule ("use --no-verify only when the hook
 # is broken", "drop the tables only with the DBA's approval", "把权限校验去掉之前必须经过评审").
-_RESTRICTED = re.compile(_spelled(r"\b(only|unless|except|temporarily)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
+_RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
                                   r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"))
 # Chinese states an order without a subject or 把: these words make a sentence one ("一律自动通过").
 _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用")
 
 
-def _sentence_start(text: str, at: int, heads: tuple[int, ...]) -> int:
-    """Where the sentence holding `at` starts: after the last sentence end or line head before it,
-    looked for near it first (a long note has many)."""
-    start = 0
-    for lo in (max(0, at - 300), 0):
-        for m in _SENTENCE_END.finditer(text, lo, at):
-            start = m.end() if m.end() <= at else start
-        if start or lo == 0:
-            break
-    return max((h for h in heads if start < h <= at), default=start)
-
-
-def _harmful_sentence(skeleton: str, at: int, m: re.Match[str]) -> bool:
-    end = _SENTENCE_END.search(skeleton, m.end())
+def _harmful_sentence(skeleton: str, at: int) -> bool:
+    """Whether the sentence at `at` is an order (not a description) to do harm: an act no team asks
+    for, an act of `_HARM` where it lands (production, customers) in the imperative, a covert change."""
+    first = _FIRST_WORD.match(skeleton, at)
+    if first is None or first.group("first") in _DESCRIBES:
+        return False
+    end = _SENTENCE_END.search(skeleton, first.end())
     sentence = skeleton[at:end.end() if end else len(skeleton)]
+    if _RESTRICTED.search(sentence):
+        return False
+    if _always_harm(sentence):
+        return True
+    m = _ACT_FIRST.match(skeleton, at)
+    if m is None:
+        return False
     verb = m.group("verb")
     if (m.group("covert") or _LEAVE_NO_TRACE.search(sentence)) and verb in _COVERT_VERBS:
         return True
-    return (not _ANY_NEGATION.search(sentence, m.start("verb") - at) and not _RESTRICTED.search(sentence)
-            and (_always_harm(sentence) or bool(_CUE_LIVE.search(sentence) and _unnegated(_CUE_HARM, sentence))))
+    return (not _ANY_NEGATION.search(sentence, m.start("verb") - at)
+            and bool(_CUE_LIVE.search(sentence) and _unnegated(_CUE_HARM, sentence)))
 
 
 def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
@@ -2562,17 +2615,18 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
     # Only the sentences that hold a word some such order needs are read (matching the imperative
     # at every sentence of a 4 KB note cost a millisecond); a line's head (a body after its title)
     # starts a sentence too.
-    spots = [at for word in _ORDER_HINTS if word in skeleton for at in _all(skeleton, word)]
+    present = set(_ORDER_INDEX.present(skeleton))
+    spots = [at for word in present for at in _all(skeleton, word)]
     if spots:
-        for at in sorted({_sentence_start(skeleton, spot, heads) for spot in spots}):
-            m = _ACT_FIRST.match(skeleton, at)
-            if m is not None and _harmful_sentence(skeleton, at, m):
+        starts = sorted({0, *heads, *(m.end() for m in _SENTENCE_END.finditer(skeleton))})
+        for at in sorted({starts[bisect_right(starts, spot) - 1] for spot in spots}):
+            if _harmful_sentence(skeleton, at):
                 return True
     if skeleton.isascii():
         return False
     # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted.
     for hints, pattern in _ZH_HARM_READINGS:
-        if any(h in skeleton for h in hints):
+        if not present.isdisjoint(hints):
             for m in pattern.finditer(skeleton):
                 part = _zh_sentence(skeleton, m.start())
                 if _always_harm(part) and not _RESTRICTED.search(part):
@@ -2794,8 +2848,21 @@ def _ngram_text(folded: str) -> str:
     """What 2c reads: the folded text on one line, each word that holds a digit (a number, a
     version, a hash, an id) one 0. Not the skeleton, whose leetspeak reading turns "check20 with
     tool20" into letters that looked like an attack (the phrase readings cover leetspeak); and a
-    hash's letters are noise that one corpus note had the model learn as a sign."""
-    return _NUMBERED.sub("0", " ".join(folded.split()))
+    hash's letters are noise that one corpus note had the model learn as a sign. Each word a
+    negation governs is marked (`_negated`)."""
+    return _negated(_NUMBERED.sub("0", " ".join(folded.split())))
+
+
+# A bag of n-grams reads "never copy the .env to Dropbox" as "copy the .env to Dropbox": the words
+# after a negation, to the end of their clause, are read as other words ("not_copy"), the usual
+# marking for linear text models, so that a ban is no longer the order it bans.
+_NEGATOR = re.compile(r"\b(?P<cue>never|not|no|don't|dont|doesn't|didn't|won't|can't|cannot|mustn't|shouldn't|nobody|nothing|without)\b"
+                      r"(?P<rest>(?:[^.,;:!?\n]|[.,;:!?](?=\S))*)")
+_NEGATED_WORD = re.compile(r"(?<![\w'.])([a-z][a-z']*)")
+
+
+def _negated(text: str) -> str:
+    return _NEGATOR.sub(lambda m: m.group("cue") + _NEGATED_WORD.sub(r"not_\1", m.group("rest")), text)
 
 
 def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
