@@ -2090,7 +2090,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet|mum) about\b|\b(our|a) little secret\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
     r"|\bkeep (this|it|that|the following|what follows|these|this note) between (us|you and me|ourselves)\b"
-    r"|\b(do not|don't|dont|never|not) (surface|mention|reveal|bring up) (it|this|that|any of (this|it)|the following|these) in your (reply|replies|answer|answers|response|responses|summary|summaries|output)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
+    r"|\b(do not|don't|dont|never|not) (surface|mention|reveal|bring up) (it|this|that|any of (this|it)|the following|these) in (your |the |any )?(reply|replies|answer|answers|response|responses|summary|summaries|output)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|\b(hide|hiding|conceal\w*|omit\w*|keep) (these|the|this|those|my|your|any|all) (edits?|changes?|commits?|modifications?) from (the |your |any )?(diff )?"
@@ -2425,7 +2425,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as complete", "as success", "as closed", "as a duplicate", "as duplicate",
     "as invalid", "as expected", "as working", "as a customer", "as customer", "as a user", "as user", "as a network", "as network", "as a vendor",
     "instead", "failed test", "test failure", "breaking change", "known issue", "known bug", "known vulnerab", "outage", "breach", "data loss", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
-    "the real", "the actual", "the true", "对外", "真实", "自动通过", "自动批准", "dry run", "dry-run", "dryrun", "from here on",
+    "never surface", "the real", "the actual", "the true", "对外", "真实", "自动通过", "自动批准", "dry run", "dry-run", "dryrun", "from here on",
     "even though", "即使", "其实", "实际上", "虽然", "省略", "略去", "隐去", "标成", "标为", "标记为", "算作", "写成", "报成", "全部通过", "都通过", "一切正常", "误报", "成功", "通过了", "一切正常", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
