@@ -48,7 +48,7 @@ _STOP = frozenset(
 # Chinese function words as bigrams: they say how something is asked, not what.
 _STOP_ZH = frozenset(
     "怎么 什么 哪里 哪个 如何 为什么 可以 需要 应该 一下 这个 那个 这些 那些 我们 你们 他们 是否 还是 有没 没有 多久 "
-    "怎样 么样 是什 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 吗 呢".split()
+    "怎样 么样 是什 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 期间 吗 呢".split()
 )
 
 # The index's columns, in order, with their BM25 weights.

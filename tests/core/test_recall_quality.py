@@ -55,12 +55,12 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
                                              ("heldout17.json", 0.9), ("heldout18.json", 0.8), ("heldout21.json", 0.9),
                                              ("heldout22.json", 0.8), ("heldout23.json", 0.9),
                                              ("heldout24.json", 0.8), ("heldout25.json", 0.73),
-                                             ("heldout26.json", 0.9), ("heldout27.json", 0.9)])
+                                             ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: twenty-five sets written after the method, and measured once before it was changed for
+    """Issue 15: twenty-six sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 27 at 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 28 at about 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= 0.95 and figures["no-answer"]["quiet_rate"] >= quiet
@@ -69,14 +69,15 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
 @pytest.mark.parametrize(("name", "cls", "floor"), [("heldout1.json", "cross-lingual", 1.0), ("heldout7.json", "cross", 0.9),
                                                     ("heldout8.json", "cross", 0.5), ("heldout9.json", "cross", 0.7),
                                                     ("heldout14.json", "cross", 0.85), ("heldout26.json", "cross", 0.5),
-                                                    ("heldout27.json", "cross", 0.75)])
+                                                    ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
     and 9 were written after them and measured once (docs/BENCH.md); held-out 14 (firmware) found 3 of
     7 before the glossary learnt hardware words; held-out 26 (a hotel's words) 1 of 6 before the
     dictionary's names (core/cedict.py) and 3 after; held-out 27 (a veterinary chain), written after
-    them and measured once, 6 of 8 (2 of 8 with the code before them)."""
+    them and measured once, 6 of 8 (2 of 8 with the code before them); held-out 28 (a law firm's
+    e-discovery team) 5 of 8 on first write."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
