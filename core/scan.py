@@ -2165,6 +2165,17 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("777",), r"\bchmod (-r )?0?777\b"),
     # failures swallowed so the tests pass, a change hidden from what would catch it
     (("try/", "except:"), r"\b(fail\w*|red|broken)\b[^.\n]{0,30}\btests?\b[^.\n]{0,40}\b(try/?except|try/?catch|except: ?pass)|\b(try/?except|try/?catch)\b[^.\n]{0,20}\b(and )?pass\b"),
+    # a finding dismissed wholesale, a ticket closed unread, a use of data kept out of the privacy policy
+    (("false positive", "won't fix", "wontfix", "accepted risk"),
+     r"\bmark\w* (every|all|each|any) [^.\n]{0,40}\bas (a |an )?(false positives?|won't fix|wontfix|accepted risks?)\b"),
+    (("without looking", "without checking", "without investigating", "without reading", "without testing", "without trying"),
+     r"\b(close|mark|resolve|reject)\w* [^.\n]{0,30}\bas [\"']?(cannot reproduce|can't reproduce|won't fix|wontfix|not a bug|duplicate|invalid|resolved|fixed)[\"']? "
+     r"without (looking|checking|investigating|reading|testing|trying)"),
+    (("privacy", "terms", "dpia", "consent"),
+     r"\b(leave|keep)\w* (it|this|that|them) (out of|off) (the )?(privacy (policy|notice)|terms|dpia|data map|consent (form|screen))"),
+    (("bank", "court", "police", "regulator", "auditor", "investigat", "lawyer"),
+     r"\b(delete|wipe|purge|erase|destroy|shred|remove)\w* [^.\n]{0,40}\bbefore (the |any )?(bank|court|police|regulators?|auditors?|investigators?|lawyers?|legal|compliance)\b"
+     r"[^.\n]{0,20}\b(asks?|requests?|comes?|arrives?|sees?|looks?|gets?)\b"),
     (("so the", "so that", "so no"),
      r"\bso (that )?(the )?(scanner|linter|sast|dast|scan|check|audit|review|reviewers?|tests?|monitor\w*|alerts?)s? "
      r"(skips?|ignores?|misses?|won't (see|notice|catch|flag)|doesn't (see|notice|catch|flag)|can't (see|notice|catch|flag))\b"
@@ -2189,8 +2200,50 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
     (('改成', '改为', '写成', '记成', '标成', '算成'), r"(报表|报告|记录|统计|日志|sla)[^。\n]{0,12}(宕机|故障|事故|失败|漏洞|超时|停机)[^。\n]{0,4}(改成|改为|写成|记成|标成|算成)"),
     (('证书',), r"接受(任何|所有)的?证书|信任(所有|任何)的?证书"),
+    (("上一次", "上次"), r"(低于|不如|没达到|达不到|不到)[^。！？\n]{0,12}(就|则)?(报|写|填|用)(上一次|上次|之前|以前)的(结果|数字|分数|数据)"),
+    (("不用看", "不看"), r"(不用看|不看)[^。！？\n]{0,6}(直接)?(按|标成|标为|当成|当作)?\s*(无法复现|重复|已解决|不是问题)"),
 )
-_ALWAYS_HARM = "|".join(f"(?:{pattern})" for _, pattern in (*_ALWAYS_HARM_PARTS, *_ALWAYS_HARM_ZH_PARTS))
+# Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
+# sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
+_WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("0.0.0.0", "internet", "the world", "public-read", "public read", "publicly", "public access", "world-readable", "world readable",
+      "to everyone", "to anyone", "to the public"),
+     r"\b(open|expose|bind|publish|allow)\w* [^.\n]{0,40}\b(to|on|for) (0\.0\.0\.0(/0)?|the (whole |public |open )?internet|the world|everyone|anyone|the public)\b"
+     r"(?! (in|at|on|of|inside) (the |our )?(company|team|org|organi[sz]ation|office|firm|vpn|intranet))"
+     r"|\b(set|make|change|switch)\w* [^.\n]{0,30}\b(buckets?|containers?|blobs?|objects?|repos?|repositor(y|ies)|dashboards?|databases?)\b[^.\n]{0,30}\b(public(ly)?[- ]?(read(able)?|write|access|visible)?|world[- ]readable)\b"),
+    (("csrf", "cors", "xss", "2fa", "mfa", "two-factor", "captcha", "hsts", "pinning", "content security", "sandboxing", "signature verif",
+      "signature check", "tls verif", "ssl verif"),
+     r"\b(turn\w* off|disabl\w*|remov\w*|skip\w*|bypass\w*|drop\w*|strip\w*|comment\w* out)\b (the |all |any )?([\w-]+ )?(csrf|cors|xss|tls|ssl|https|signature|2fa|mfa|two-factor|"
+     r"captcha|content security policy|csp|hsts|certificate pinning|pinning|authentication|authori[sz]ation|auth|sandboxing)\b"),
+    (("hardcod", "hard-cod", "gradle", "properties", "plist", "toml", "yaml", "yml", "settings", "config", "dockerfile", "in the code", "in code",
+      "into the code", "in the repo", "into the repo", "in the source", "build file", "build script"),
+     r"\b(hard-?code|store|put|write|commit|save|paste|embed|inline)\w* [^.\n]{0,40}\b(passwords?|secrets?|api keys?|tokens?|credentials|private keys?|connection strings?|database urls?)\b"
+     r"[^.\n]{0,40}\b(in|into) (the )?(code|source( code)?|repo|repository|[\w/-]*(gradle|properties|plist|toml|yaml|yml|settings|config|dockerfile)[\w/-]*|"
+     r"build (file|script)|image)\b"),
+    (("eval", "exec", "pickle", "shell=true", "yaml.load"),
+     r"\b(use|call|run|pass)\w* [^.\n]{0,10}\b(eval|exec|pickle\.loads?|yaml\.load|shell=true)\b[^.\n]{0,40}\b(input|strings?|url|query|request|param\w*|users?|form|body|payload)\b"),
+    (("whole", "entire", "across all", "across every", "over all", "over every"),
+     r"\b(give|grant|assign|add)\w* [^.\n]{0,40}\b(owner|admin|administrator|root|superuser|full access|all permissions|write access)\b[^.\n]{0,20}\b(on|to|for|over|across) "
+     r"(the )?(whole|entire|all|every)\b"),
+    (("laptop", "your machine", "my machine", "own machine", "your computer", "usb", "personal computer"),
+     r"\b(copy|dump|download|export|pull|move|take)\w* (the |a )?(prod|production|live|customer|customers'|user|users') ?(database|db|data|dump|tables?|backups?)\b[^.\n]{0,40}"
+     r"\b(to|onto|on) (your|my|a|the|their) (own )?(laptop|machine|computer|desktop|usb|personal)"),
+    (("attempt", "retry", "tries"),
+     r"\b(password|login|sign-?in|otp|pin|2fa|mfa)\b[^.\n]{0,20}\b(attempts?|retry|retries|tries)\b[^.\n]{0,15}\b(limit|cap|maximum|max)\b[^.\n]{0,10}\bto (\d{3,}|unlimited|infinite|none)\b"
+     r"|\b(rais|increas|set|bump)\w* (the )?(password|login|sign-?in|otp|pin)[- ](attempts?|retry|tries) (limit|cap) to (\d{3,}|unlimited|infinite|none)\b"),
+    (("arbitraryloads", "cleartext", "plain http", "plaintext http", "http only"),
+     r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
+)
+_WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("公网", "外网", "公开可读", "公共读", "所有人"), r"(对|向)(公网|外网|所有人)开放|开放(到|给)(公网|外网|所有人)|(设成|设为|改成|改为)(公开|公共)(可读|读|访问)"),
+    (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https"),
+     r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|验证码|鉴权|身份验证|https)"),
+    (("代码", "仓库", "settings", "配置文件", "gradle"), r"(密码|连接串|密钥|令牌|token|凭据)[^。\n]{0,16}(直接)?(写进|写到|放进|提交到|写在)[^。\n]{0,6}(代码|仓库|settings|配置文件|\.py|\.js|gradle)"),
+    (("自己电脑", "个人电脑", "笔记本"), r"(生产库|生产数据库|线上库|客户数据)[^。\n]{0,10}(拷|复制|导|下载)[^。\n]{0,4}(到)?(自己|个人)的?(电脑|笔记本)"),
+    (("明文",), r"允许明文\s*(http|传输)|明文\s*http"),
+    (("owner", "全部权限", "所有权限", "管理员权限"), r"(整个|全部|所有)[^。\n]{0,8}(组织|项目|账号)的?\s*(owner|管理员|全部|所有)\s*(权限|角色)?"),
+)
+_ALWAYS_HARM = "|".join(f"(?:{pattern})" for _, pattern in (*_ALWAYS_HARM_PARTS, *_ALWAYS_HARM_ZH_PARTS, *_WEAKENING_PARTS, *_WEAKENING_ZH_PARTS))
 
 
 def _readings(parts: tuple[tuple[tuple[str, ...], str], ...]) -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
@@ -2199,19 +2252,39 @@ def _readings(parts: tuple[tuple[tuple[str, ...], str], ...]) -> tuple[tuple[tup
 
 _EN_HARM_READINGS = _readings(_ALWAYS_HARM_PARTS)
 _ZH_HARM_READINGS = _readings(_ALWAYS_HARM_ZH_PARTS)
-_ALWAYS_HINTS = tuple(h for hints, _ in (*_EN_HARM_READINGS, *_ZH_HARM_READINGS) for h in hints)
+_EN_WEAKENING_READINGS = _readings(_WEAKENING_PARTS)
+_ZH_WEAKENING_READINGS = _readings(_WEAKENING_ZH_PARTS)
+_ALWAYS_HINTS = tuple(h for hints, _ in (*_EN_HARM_READINGS, *_ZH_HARM_READINGS, *_EN_WEAKENING_READINGS, *_ZH_WEAKENING_READINGS) for h in hints)
 # "不要发到群里" negates inside the act (a Chinese object comes before its verb).
 _ZH_NOT_INSIDE = re.compile(_ZH_NOT)
 
 
 def _always_harm(sentence: str) -> bool:
-    """Whether `sentence` names, unnegated, an act no team asks for (`_ALWAYS_HARM_PARTS`)."""
-    readings = _EN_HARM_READINGS if sentence.isascii() else _ZH_HARM_READINGS
-    return any(any(h in sentence for h in hints) and any(not _ZH_NOT_INSIDE.search(m.group()) for m in _unnegated_matches(pattern, sentence))
+    """Whether `sentence` names, unnegated, an act no team asks for (`_ALWAYS_HARM_PARTS`), or a
+    safeguard taken off outside a sandbox (`_WEAKENING_PARTS`)."""
+    english = sentence.isascii()
+    return _names_act(sentence, _EN_HARM_READINGS if english else _ZH_HARM_READINGS) or (
+        _names_act(sentence, _EN_WEAKENING_READINGS if english else _ZH_WEAKENING_READINGS, _NOT_INSIDE) and not _CUE_SANDBOX.search(sentence))
+
+
+def _names_act(sentence: str, readings: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...], inside: re.Pattern[str] | None = None) -> bool:
+    """`inside`: a negation that, within the act ("store the key in the keychain, not in the repo"), undoes it."""
+    inside = inside or _ZH_NOT_INSIDE
+    return any(any(h in sentence for h in hints) and any(not inside.search(m.group()) for m in _unnegated_matches(pattern, sentence))
                for hints, pattern in readings)
-# Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
+
+
+_NOT_INSIDE = re.compile(_ZH_NOT + r"|\b(not|never|no|without)\b|n't\b")
+
+
+# Where harm does not land: a chore in a sandbox ("turn off audit logging in local dev", "drop the
+# sandbox database nightly"), old data past its retention.
+_CUE_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|archived|fixtures?|mocks?|"
+                                   r"emulators?|scratch|temp(orary)?|tmp|(older|more) than \d+|expired|stale|old|internal|intranet|private network|localhost)\b"
+                                   r"|测试|本地|开发环境|沙盒|预发|过期|旧的|内网"))
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
+# Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
 _CUE_LIVE = re.compile(_spelled(r"\b(prod|production|live|main|master|customers?'?|users'|release branch)\b|生产|线上|正式环境|主干|主分支|客户"))
 # Acts that harm the project whoever does them, named as things to do (not mere nouns: "the agent
 # reads credentials from the vault" is how agents are set up). With an AI named as the one to do
@@ -2318,7 +2391,7 @@ _CUE_CONTRARY = re.compile(_spelled(
 _CUE_FAILED_THEN_GOOD = re.compile(_spelled(
     r"\s*(if|when|whenever|after|once|each time|every time)\b(?![^,;\n]*\b(fixed|resolved|passes|passed|confirm\w*|succeed\w*|green)\b)[^,;\n]{0,80}"
     r"\b(fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|errors? out|red|(cannot|can't|cant|couldn't|could not) (reproduce|fix)|finds|found|"
-    r"outages?|data loss|loses data|lost data|breach\w*|regress\w*|goes down|went down|is down|incidents?)\b"
+    r"outages?|data loss|loses data|lost data|breach\w*|regress\w*|goes down|went down|is down|incidents?|(drops?|dropped|falls?|fell|is|are|comes? in) below|gets? worse)\b"
     r"[^,;\n]{0,40},\s*(report|mark|close|label|record|tag|flag|log|declare|announce|list|publish|post|show|send)\w*\b[^.;\n]{0,40}"
     r"(\bas (passed|passing|green|fixed|resolved|done|complete|completed|successful|success|healthy|ok|closed|(an? )?(duplicate|invalid|non-issue|user error)|"
     r"won't fix|wontfix|not a bug|works as intended|working as intended|expected( behaviou?r)?|(an? )?(customer|user|client|network|vendor|provider|third-party|upstream)\b)"
@@ -2582,7 +2655,8 @@ _COVERT_VERBS = frozenset(("bump", "grant", "store", "keep", "put", "run", "rais
                            "approve", "pin", "sign", "expose"))
 # A harmful act allowed only under a condition is a team's rule ("use --no-verify only when the hook
 # is broken", "drop the tables only with the DBA's approval", "把权限校验去掉之前必须经过评审").
-_RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
+_RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
+                                  r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
                                   r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"))
 # Chinese states an order without a subject or 把: these words make a sentence one ("一律自动通过").
 _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用")
@@ -2607,7 +2681,7 @@ def _harmful_sentence(skeleton: str, at: int) -> bool:
     if (m.group("covert") or _LEAVE_NO_TRACE.search(sentence)) and verb in _COVERT_VERBS:
         return True
     return (not _ANY_NEGATION.search(sentence, m.start("verb") - at)
-            and bool(_CUE_LIVE.search(sentence) and _unnegated(_CUE_HARM, sentence)))
+            and not _CUE_SANDBOX.search(sentence) and _unnegated(_CUE_HARM, sentence))
 
 
 def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
@@ -2625,14 +2699,14 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
     if skeleton.isascii():
         return False
     # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted.
-    for hints, pattern in _ZH_HARM_READINGS:
+    for hints, pattern in (*_ZH_HARM_READINGS, *_ZH_WEAKENING_READINGS):
         if not present.isdisjoint(hints):
             for m in pattern.finditer(skeleton):
                 part = _zh_sentence(skeleton, m.start())
                 if _always_harm(part) and not _RESTRICTED.search(part):
                     return True
     return any(_zh_order_unnegated(skeleton, m) and not _RESTRICTED.search(part := _zh_sentence(skeleton, m.start()))
-               and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and _unnegated(_CUE_HARM, part)
+               and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and not _CUE_SANDBOX.search(part) and _unnegated(_CUE_HARM, part)
                for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_ZH_IF_THEN.finditer(skeleton)))
 
 
@@ -2856,7 +2930,8 @@ def _ngram_text(folded: str) -> str:
 # A bag of n-grams reads "never copy the .env to Dropbox" as "copy the .env to Dropbox": the words
 # after a negation, to the end of their clause, are read as other words ("not_copy"), the usual
 # marking for linear text models, so that a ban is no longer the order it bans.
-_NEGATOR = re.compile(r"\b(?P<cue>never|not|no|don't|dont|doesn't|didn't|won't|can't|cannot|mustn't|shouldn't|nobody|nothing|without)\b"
+# ("say no to …" refuses; it negates nothing after it)
+_NEGATOR = re.compile(r"\b(?<!say )(?<!says )(?<!said )(?<!saying )(?P<cue>never|not|no|don't|dont|doesn't|didn't|won't|can't|cannot|mustn't|shouldn't|nobody|nothing|without)\b"
                       r"(?P<rest>(?:[^.,;:!?\n]|[.,;:!?](?=\S))*)")
 _NEGATED_WORD = re.compile(r"(?<![\w'.])([a-z][a-z']*)")
 
