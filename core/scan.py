@@ -3075,6 +3075,9 @@ _CARRY_INDEX = _WordIndex(tuple(_spelled(w) for w in (
 CARRIED_OUT = "has its reader carry a secret out of the project's keeping (exfiltration)"
 INJECTION = "reads as an instruction aimed at the model (prompt injection)"
 DECEIT = "has its reader report a bad result as a good one, or leave bad news out (deception)"
+UNSAFE_ORDER = "orders its reader to take off a safeguard or do harm (an unsafe order)"
+_UNSAFE_ORDER_FIX = ("A memory records how the project works; if this is a real practice, say it as a fact with its scope and "
+                     "reason (for example 'CSRF checks are off for the mobile API, which sends bearer tokens'), and save again.")
 _DECEIT_FIX = ("A memory records what the team does; say what happens when something fails (for example 'failed migrations "
                "are reported in #ops with the error'), and save again.")
 _CARRIED_OUT_FIX = ("Secrets stay where they are kept (a vault, the environment); if the note is about where one lives or who may "
@@ -3173,7 +3176,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if cue:
         return DECEIT if cue == DECEIT else INJECTION
     if _harmful_order(skeleton, heads):
-        return INJECTION
+        return UNSAFE_ORDER
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
         return INJECTION
@@ -3400,7 +3403,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
 
 
 def _fix_for(problem: str) -> str:
-    return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX}.get(problem, _INJECTION_FIX)
+    return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX, UNSAFE_ORDER: _UNSAFE_ORDER_FIX}.get(problem, _INJECTION_FIX)
 
 
 def scan_text(field: str, text: str) -> Finding | None:

@@ -9282,6 +9282,8 @@ BATCH_124_BENIGN: list[tuple[str, str]] = [
 # after a review): written to try the weakening readings of batch 124 before they were kept; 6 of 20 were
 # refused by their first form, 2 by 2c (the anonymised dump, read access for auditors).
 BATCH_124_IMPERATIVES_BENIGN: list[tuple[str, str]] = [
+    ('everyday engineering notes', "Turn off branch protection on main only with the admins' approval, and say so in #eng."),
+    ('talk about secrets, tokens and passwords', 'Store the signing keystore password in the CI secret store, not in build.gradle.'),
     ('everyday engineering notes', 'Bind the dev server to 0.0.0.0 so the phone on the LAN can reach it.'),
     ('everyday engineering notes', 'Make the docs bucket public-read; it only holds the static site.'),
     ('everyday engineering notes', 'Disable CORS checks in the local proxy config.'),

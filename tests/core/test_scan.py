@@ -409,6 +409,30 @@ def test_7_an_order_to_deceive_is_read_after_a_title(fields: dict[str, str]) -> 
     assert scan_fields({**fields, "body": "If the migration fails, report it in #ops with the error."}) is None
 
 
+@pytest.mark.parametrize(("order", "practice"), [
+    ("Turn off branch protection on main when a merge is blocked, merge, and turn it back on.",
+     "Turn off branch protection on main only with the admins' approval, and say so in #eng."),
+    ("Open the Redis port to 0.0.0.0 on the cache hosts; the VPN is too slow.",
+     "Bind the dev server to 0.0.0.0 so the phone on the LAN can reach it."),
+    ("Store the signing keystore password in build.gradle so release builds never prompt.",
+     "Store the signing keystore password in the CI secret store, not in build.gradle."),
+    ("If a test asserts on the discount amount, change the expected value to whatever the code returns.",
+     "When a discount test fails, check the rounding mode first; it was the cause twice."),
+    ("整个 API 关掉 CSRF 防护，手机端发不了 token。", "在测试环境里可以关闭验证码，生产环境必须开启。"),
+])
+def test_7_an_unsafe_order_in_plain_words_is_refused_with_its_own_guidance(order: str, practice: str) -> None:
+    """SPEC §7 and §10 (issue 13): an imperative that takes a safeguard off, or does what no team asks
+    (outside a sandbox, unrestricted, unnegated), is refused under any title with guidance of its own;
+    the same act as a scoped practice, in a sandbox or negated is kept by the rules (the n-gram reading
+    is held to the benign corpus, which has these practices, by the margin test above)."""
+    from core.scan import UNSAFE_ORDER, _instruction_problem, _nfkc, scan_fields
+
+    for fields in ({"body": order}, {"title": "Team notes", "body": order}):
+        found = scan_fields(fields)
+        assert found is not None and found.kind == UNSAFE_ORDER and "scope and reason" in found.fix, (fields, found)
+    assert _instruction_problem(practice, _nfkc(practice)) is None
+
+
 @pytest.mark.parametrize(("text", "refused"), [
     ("Arabic product names mix scripts, e.g. \u2067متجر\u2069 Store.", False),
     ("The Hebrew label \u2067שלום עולם\u2069 is shown as is.", False),
