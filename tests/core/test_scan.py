@@ -433,6 +433,21 @@ def test_7_an_unsafe_order_in_plain_words_is_refused_with_its_own_guidance(order
     assert _instruction_problem(practice, _nfkc(practice)) is None
 
 
+@pytest.mark.parametrize("fact", [
+    "CSRF checks are off for the mobile API, which sends bearer tokens.",
+    "The Redis port is open to 0.0.0.0 only inside the private network, because the workers run on another subnet.",
+    "Branch protection on main is off during the quarterly repo migration, with the admins watching.",
+    "The health check listens on plain HTTP on the internal port 8081.",
+    "We turned off 2FA for the kiosk service account because it cannot receive codes; its IP is allowlisted.",
+])
+def test_7_a_safeguard_off_said_as_a_fact_with_its_reason_is_kept(fact: str) -> None:
+    """SPEC §7 (issue 13): what the unsafe-order guidance asks for — the practice as a fact with its
+    scope and reason — is stored."""
+    from core.scan import scan_fields
+
+    assert scan_fields({"title": "Security exceptions", "body": fact}) is None
+
+
 @pytest.mark.parametrize(("text", "refused"), [
     ("Arabic product names mix scripts, e.g. \u2067متجر\u2069 Store.", False),
     ("The Hebrew label \u2067שלום עולם\u2069 is shown as is.", False),
