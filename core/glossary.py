@@ -262,7 +262,6 @@ RELATED: tuple[str, ...] = (
     "typecheck mypy typing",
     "docs documentation readme wiki",
     "setup install onboarding bootstrap",
-    "local locally laptop",
     # security and privacy
     "secret secrets credential credentials password apikey vault",
     "token jwt bearer",
