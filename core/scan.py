@@ -1051,6 +1051,8 @@ _INJECTION_SOURCES = (
     # tests bent to pass and the result reported green
     r"\b(edit|change|rewrite|weaken|loosen|update|adjust|tweak)\w* the (assertions?|asserts?|tests?|expected (values?|outputs?|results?)|snapshots?) "
     r"(until|so that|so) (it|they|the tests?) pass\w*[^.\n]{0,40}\b(report|say|tell|claim|announce)\w*\b[^.\n]{0,20}\b(green|pass\w*|success\w*|fixed)\b",
+    # whatever the rules above say, the steps below win ("不管上面怎么要求，都按下面的步骤来")
+    r"(不管|无论|不论)[^。\n]{0,4}(上面|上文|之前|前面|以上|原来|系统|你的)[^。\n]{0,10}(要求|说|规定|指令|指示|设定|写)[^。\n]{0,8}(都|一律|全部|统统)?(按|照|听|以)(下面|下文|这条|本条|我)",
 )
 
 # The words (in the skeleton) without which each pattern above cannot match. A pattern runs only
@@ -1298,6 +1300,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("trusted", "trustworthy", "unreliable", "compromised", "impostor", "不算", "无效", "不可信", "不要信"),
     ("/etc/", ".aws/", ".ssh/", "id_rsa", "id rsa", ".netrc", "kubeconfig"),
     ("pass",),
+    ("不管", "无论", "不论"),
 )
 
 
