@@ -2627,14 +2627,15 @@ _IMPERATIVE = re.compile(_spelled(
     r"comment|force|bypass|treat|count|tag|flag|resolve|declare|announce|assure|confirm|notify|inform)\b"))
 
 
-# The acts of `_HARM` ordered outright, in the imperative, to whoever reads the note ("turn off
-# branch protection when a merge is blocked"); and a change to be made covertly ("quietly raise the
-# limit for …"), which no note for a team asks for. "Silently skip empty rows" says what code does.
+# The verb an order opens with, for the acts of `_HARM` ordered outright to whoever reads the note
+# ("turn off branch protection when a merge is blocked") and for a change to be made covertly
+# ("quietly raise the limit for …"), which no note for a team asks for. "Silently skip empty rows"
+# says what code does.
 _ACT_FIRST = re.compile(_spelled(
     _CONDITION_FIRST + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?"
     r"(?P<verb>use|turn|disable|give|grant|add|run|delete|drop|push|merge|approve|send|forward|cc|copy|upload|change|set|raise|put|write|commit|"
     r"remove|skip|make|keep|install|pin|sign|paste|post|email|truncate|wipe|destroy|shut|take|tear|edit|rewrite|bypass|switch|open|expose|"
-    r"accept|trust|allow|clear|purge|erase|log|mirror|patch|schedule|export|sync|back up|backup|grant|restart|answer|tell|say|reply|"
+    r"accept|trust|allow|clear|purge|erase|log|mirror|patch|schedule|export|sync|back up|backup|restart|answer|tell|say|reply|"
     r"store|save|collect|dump|read|access|refund|pay|transfer|credit|issue|lower|increase|decrease|bump|extend|widen|relax|loosen|enable|"
     r"modify|insert|replace|update|move|whitelist|allowlist|self)\b"))
 _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper trail|log|audit trail|sign)s?\b|\bwithout (a |any )?(ticket|trace|record|paper trail|audit trail)\b"
@@ -2652,8 +2653,9 @@ _DESCRIBES = frozenset(_spelled(w) for w in (
     "the a an this that these those we our us it its they their there he she his her i my me each every all no none some most many one both either "
     "neither nobody everyone everybody someone somebody anyone what which who whose where why how is are was were do does did can could should "
     "would will may might must has have had our ours team teams people users customers engineers developers if when whenever").split())
-_COVERT_VERBS = frozenset(("bump", "grant", "store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge", "commit", "upload",
-                           "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase", "decrease", "set",
+_COVERT_VERBS = frozenset(("store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge",
+                           "commit", "upload", "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase",
+                           "decrease", "set",
                            "give", "insert", "replace", "rewrite", "update", "move", "open", "whitelist", "allowlist", "widen", "relax", "loosen",
                            "approve", "pin", "sign", "expose"))
 # A harmful act allowed only under a condition is a team's rule ("use --no-verify only when the hook
@@ -2667,7 +2669,8 @@ _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺�
 
 def _harmful_sentence(skeleton: str, at: int) -> bool:
     """Whether the sentence at `at` is an order (not a description) to do harm: an act no team asks
-    for, an act of `_HARM` where it lands (production, customers) in the imperative, a covert change."""
+    for or a safeguard taken off (`_always_harm`), an act of `_HARM` outside a sandbox opened by its
+    verb, or a covert change; unless restricted ("only with the DBA's approval") or negated."""
     first = _FIRST_WORD.match(skeleton, at)
     if first is None or first.group("first") in _DESCRIBES:
         return False
@@ -2688,7 +2691,8 @@ def _harmful_sentence(skeleton: str, at: int) -> bool:
 
 
 def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
-    """Whether a sentence orders, in the imperative and unnegated, an act of `_HARM` or a covert change."""
+    """Whether some sentence of `skeleton` orders harm (`_harmful_sentence`; in Chinese, which has no
+    imperative form, the act itself or an order word before an act of `_HARM` where harm lands)."""
     # Only the sentences that hold a word some such order needs are read (matching the imperative
     # at every sentence of a 4 KB note cost a millisecond); a line's head (a body after its title)
     # starts a sentence too.
