@@ -30,6 +30,8 @@ from .workspace import Workspace, open_workspace
 MAX_CARDS = 3
 MAX_BYTES = 1200
 DEADLINE_MS = 150.0
+# `select`'s default semantic budget: the tier's share of whatever deadline it was given (None: no budget).
+OF_DEADLINE = -1.0
 CANDIDATES = 24  # index matches per layer that recall looks at a page at a time
 RECALL_NEAREST = 8  # notes per layer the semantic tier offers recall: three cards, and room for the gate
 PAGES = 3
@@ -218,7 +220,7 @@ def select(
     ctx: dict[str, Any],
     *,
     deadline_ms: float = DEADLINE_MS,
-    semantic_budget_ms: float | None = DEADLINE_MS * semantic.HOOK_SHARE,
+    semantic_budget_ms: float | None = OF_DEADLINE,
     before_publish: Callable[[], None] | None = None,
     trace: list[dict[str, Any]] | None = None,
     tier: dict[str, Any] | None = None,
@@ -228,6 +230,8 @@ def select(
     when given, gets one line per candidate with the score parts and what decided it (--explain);
     `tier` gets which tiers ranked and, when the semantic one could not, why."""
     started = time.monotonic()
+    if semantic_budget_ms == OF_DEADLINE:
+        semantic_budget_ms = deadline_ms * semantic.HOOK_SHARE
     # Each layer's index is checked against its file once for the whole choice (not at each of the
     # dozen lookups); the generation is checked again below, and a change drops the batch.
     # A card's first rescan loads the scanner (~50-100 ms) and keeps its verdict: a one-off the
@@ -409,8 +413,7 @@ def recall(
 
         note_feedback(ws, ctx, message)
     tier: dict[str, Any] = {}
-    chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, semantic_budget_ms=deadline_ms * semantic.HOOK_SHARE,
-                               before_publish=before_publish, tier=tier)
+    chosen, text, why = select(ws, message, ctx, deadline_ms=deadline_ms, before_publish=before_publish, tier=tier)
     if tier.get("semantic"):  # a model is installed but could not rank this time: say so, never fail
         why = f"{why}; " * bool(why) + f"lexical only: {tier['semantic']}"
     report = {"why": why, "cards": [{"id": r["id"], "layer": layer, "title": r.get("title", "")} for r, layer in chosen],

@@ -2122,7 +2122,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"for (everything|anything|(all|every|any) (\w+ )?(queries|query|requests?|commands?|operations?|calls?|jobs?|tasks?|scripts?|connections?))\b"),
     (("regardless", "whatever it", "whatever they", "no matter"), r"\b(always |auto-?)?approv\w* [^.\n]{0,40}\b(regardless of|whatever (it|they) (change|changes|touch|touches|do|does)|no matter (what|how))\b"),
     # a check that checks nothing
-    (("noop", "no-op", "stub", "empty function", "always return", "always pass", "always succeed", "a pass", "an pass"),
+    (("noop", "no-op", "stub", "empty function", "always return", "always pass", "always succeed", "a pass"),
      r"\b(login|auth\w*|permission|access|password|token|hash|checksum|signature|integrity|licen[cs]e|fraud|csrf) (check|validation|verification)s?\b[^.\n]{0,30}"
      r"(\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b|\b(with|by|into) an? (no-?op|noop|stub|empty function|pass)\b)"),
     # a change shipped though what guards it says no
@@ -2640,8 +2640,10 @@ _ACT_FIRST = re.compile(_spelled(
     r"modify|insert|replace|update|move|whitelist|allowlist|self)\b"))
 _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper trail|log|audit trail|sign)s?\b|\bwithout (a |any )?(ticket|trace|record|paper trail|audit trail)\b"
                                       r"|\boff the (books|record)\b|\bkeep (it|this|that|them) (off|out of) (the )?(audit|logs?|books|records|tickets?)\b"))
-# Words without which no sentence is such an order (a regex alternation of them over a 4 KB note
-# cost half a millisecond, a `find` for each a little less; the index shares the other readings' word starts).
+# The sentences read for such orders hold one of these: a word some act above needs, a place where
+# harm lands (an act of `_HARM` without one is left to the cue readings), a covert adverb. Found by
+# word starts (a regex alternation of them over a 4 KB note cost half a millisecond, a `find` for
+# each a little less; the index shares the other readings' word starts).
 _ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "生产", "线上",
                                                         "正式环境", "主干", "主分支", "客户", "quietly", "silently", "secretly", "covertly",
                                                         "discreetly", "stealthily", "sneakily")))
