@@ -249,6 +249,14 @@ def _fold(text: str) -> str:
     return text.casefold()
 
 
+@lru_cache(maxsize=4)
+def _card_reading(text: str) -> tuple[str, str]:
+    """The text folded and its skeleton, taken once for the card: the instruction readings and
+    2c read the same one."""
+    folded = _fold(text)
+    return folded, _skeleton(folded)
+
+
 def _skeleton(folded: str) -> str:
     """The folded text as one line, with leetspeak, hyphenation and letter-spacing undone."""
     text = folded
@@ -2957,15 +2965,16 @@ def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
 
 def _ngram_problem(text: str) -> bool:
     """2c over a text: a short one whole, a long one by its sentences that hold a cue or address
-    the model."""
+    the model. The triggers are spelled as the skeleton is ("siient"), so they are looked for in
+    it; a long note without any (most notes) is not put through 2c's own reading at all."""
     from .textmodel import score
 
-    skeleton = _ngram_text(_fold(text))
+    folded, skeleton = _card_reading(text)
     if len(skeleton) <= NGRAM_WHOLE_CHARS:
-        units = [skeleton]
+        units = [_ngram_text(folded)]
     else:
         words = [*_CUE_INDEX.present(skeleton), *_ADDRESS_INDEX.present(skeleton)]
-        units = [part for part in sentences(skeleton) if any(w in part for w in words)] if words else []
+        units = [_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _skeleton(part) for w in words)] if words else []
     model = _ngram_model()
     return any(score(model, unit) > NGRAM_THRESHOLD for unit in units if _ngram_words(unit) >= NGRAM_MIN_WORDS)
 
@@ -3171,11 +3180,11 @@ def _line_heads(folded: str, skeleton: str) -> tuple[int, ...]:
 
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
-    folded = _fold(text)
+    folded, plain = _card_reading(text)
     role = _role_problem(folded, nfkc)
     if role:
         return role
-    skeleton = _safeguards_out(_skeleton(folded))
+    skeleton = _safeguards_out(plain)
     if _carried_out(skeleton):
         return CARRIED_OUT  # before the readings below, some of which also refuse it, for its own guidance
     if _injection(skeleton):
