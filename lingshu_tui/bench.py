@@ -86,13 +86,15 @@ def scan_body(rng: random.Random, size: int = 4096) -> str:
 
 
 def bench_scan(runs: int) -> dict[str, float]:
-    """The write safety scan on a 4 KB body, as `memory_save` runs it (libraries already loaded)."""
+    """The write safety scan on a 4 KB body, as `memory_save` runs it (libraries already loaded).
+    Each run scans a body of its own: the scan keeps its readings of the last few texts, which a
+    body scanned again would find."""
     from core.scan import scan_fields
 
-    body = scan_body(random.Random(7))
-    fields = {"title": "Deploy and release notes", "summary": "How we deploy", "body": body}
-    scan_fields(fields)
-    return {"scan_p95_ms": pct(timed(lambda: scan_fields(fields), runs), 95)}
+    cards = iter([{"title": "Deploy and release notes", "summary": "How we deploy", "body": scan_body(random.Random(n))}
+                  for n in range(runs + 1)])
+    scan_fields(next(cards))
+    return {"scan_p95_ms": pct(timed(lambda: scan_fields(next(cards)), runs), 95)}
 
 
 def build_dataset(home: Path, project: Path, per_layer: int = 200, seed: int = 42) -> Workspace:
