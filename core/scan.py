@@ -1657,10 +1657,10 @@ for _n, (_, _words) in enumerate(_RULES):
         _WORD_GROUPS.setdefault(_w, []).append(_n)
 
 
-# Each word's first characters up to 4 (as the text's word starts are cut): one set lookup rules
-# out every word that starts so. Words in scripts without spaces are looked for directly, those
-# whose first character the text holds.
-_START = re.compile(r"(?<![a-z0-9])[a-z0-9][^\s]{0,3}")
+# Each word's first letters and digits, up to 4 (as the text's word starts are cut): one set lookup
+# rules out every word that starts so. Words in scripts without spaces are looked for directly,
+# those whose first character the text holds.
+_RUN = re.compile(r"[a-z0-9]+")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
@@ -1677,11 +1677,10 @@ class _WordIndex:
             # which every note holds). "t tell" stands for "don't tell" and "not tell": a word
             # opening with a fragment (or a word of one or two letters, or a dot) is keyed by a
             # later part only. Words in scripts without spaces are looked for by their first character.
-            m = _START.match(word)
             parts = _NON_WORD.split(word) if word.isascii() else []
-            keys = [(len(part), -n, k.group()) for n, part in enumerate(parts[1:], 1) if (k := _START.match(part))]
-            if m and parts and len(word.split(" ", 1)[0]) >= 3:
-                keys.append((len(parts[0]), 0, m.group()))
+            keys = [(len(part), -n, part[:4]) for n, part in enumerate(parts[1:], 1) if part]
+            if parts and parts[0] and len(word.split(" ", 1)[0]) >= 3:
+                keys.append((len(parts[0]), 0, parts[0][:4]))
             if keys:
                 self.by_start.setdefault(max(keys)[2], []).append(word)
             else:
@@ -1704,8 +1703,18 @@ def _chars(skeleton: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4)
 def _starts(skeleton: str) -> frozenset[str]:
-    """Each word's first one to four characters ("you" is a start of "your")."""
-    return frozenset(start[:k] for start in set(_START.findall(skeleton)) for k in range(1, len(start) + 1))
+    """Each word's first one to four letters and digits ("you" is a start of "your"). Split at spaces
+    first: most words hold no mark, and `str.split` makes them far faster than a regex would."""
+    runs: set[str] = set()
+    for token in set(skeleton.split()):
+        if token.isascii() and token.isalnum():
+            runs.add(token[:4])
+        else:
+            runs.update(run[:4] for run in _RUN.findall(token))
+    starts = [runs]
+    for k in (3, 2, 1):
+        starts.append({start[:k] for start in starts[-1]})
+    return frozenset().union(*starts)
 
 
 _RULE_INDEX = _WordIndex(_WORD_GROUPS)
@@ -2315,12 +2324,30 @@ _ALWAYS_HINTS = tuple(h for hints, _ in (*_EN_HARM_READINGS, *_ZH_HARM_READINGS,
 _ZH_NOT_INSIDE = re.compile(_ZH_NOT)
 
 
-def _always_harm(sentence: str) -> bool:
+def _always_harm(sentence: str, present: frozenset[str] | None = None) -> bool:
     """Whether `sentence` names, unnegated, an act no team asks for (`_ALWAYS_HARM_PARTS`), or a
-    safeguard taken off outside a sandbox (`_WEAKENING_PARTS`)."""
+    safeguard taken off outside a sandbox (`_WEAKENING_PARTS`). `present`, when known: the hints the
+    whole text holds (`_ORDER_INDEX`), which rule out most acts before any search of the sentence."""
     english = sentence.isascii()
-    return _names_act(sentence, _EN_HARM_READINGS if english else _ZH_HARM_READINGS) or (
-        _names_act(sentence, _EN_WEAKENING_READINGS if english else _ZH_WEAKENING_READINGS, _NOT_INSIDE) and not _CUE_SANDBOX.search(sentence))
+    harm, weakening = (_EN_HARM_READINGS, _EN_WEAKENING_READINGS) if english else (_ZH_HARM_READINGS, _ZH_WEAKENING_READINGS)
+    if present is not None:
+        harm, weakening = _acts_holding(present, english)
+    return _names_act(sentence, harm) or (_names_act(sentence, weakening, _NOT_INSIDE) and not _CUE_SANDBOX.search(sentence))
+
+
+# A file's suffix is joined to its name in a skeleton ("build.gradle" reads "buiidgradie"), where the
+# word index cannot see it begin: the acts that name one are read whatever the index found.
+_SUFFIX_HINTS = frozenset(_spelled(w) for w in ("gradle", "properties", "plist", "toml", "yaml", "yml"))
+
+
+@lru_cache(maxsize=16)
+def _acts_holding(present: frozenset[str], english: bool) -> tuple[_Readings, _Readings]:
+    """The harmful acts and the weakenings that name a hint of `present` or a file's suffix."""
+    harm, weakening = (_EN_HARM_READINGS, _EN_WEAKENING_READINGS) if english else (_ZH_HARM_READINGS, _ZH_WEAKENING_READINGS)
+
+    def holding(readings: _Readings) -> _Readings:
+        return tuple(r for r in readings if not (present.isdisjoint(r[0]) and _SUFFIX_HINTS.isdisjoint(r[0])))
+    return holding(harm), holding(weakening)
 
 
 def _names_act(sentence: str, readings: _Readings, inside: re.Pattern[str] | None = None) -> bool:
@@ -2723,7 +2750,7 @@ _RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept
 _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用")
 
 
-def _harmful_sentence(skeleton: str, at: int) -> bool:
+def _harmful_sentence(skeleton: str, at: int, present: frozenset[str]) -> bool:
     """Whether the sentence at `at` is an order (not a description) to do harm: an act no team asks
     for or a safeguard taken off (`_always_harm`), an act of `_HARM` outside a sandbox opened by its
     verb, or a covert change; unless restricted ("only with the DBA's approval") or negated."""
@@ -2734,7 +2761,7 @@ def _harmful_sentence(skeleton: str, at: int) -> bool:
     sentence = skeleton[at:end.end() if end else len(skeleton)]
     if _RESTRICTED.search(sentence):
         return False
-    if _always_harm(sentence):
+    if _always_harm(sentence, present):
         return True
     m = _ACT_FIRST.match(skeleton, at)
     if m is None:
@@ -2752,12 +2779,12 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
     # Only the sentences that hold a word some such order needs are read (matching the imperative
     # at every sentence of a 4 KB note cost a millisecond); a line's head (a body after its title)
     # starts a sentence too.
-    present = set(_ORDER_INDEX.present(skeleton))
+    present = frozenset(_ORDER_INDEX.present(skeleton))
     spots = [at for word in present for at in _all(skeleton, word)]
     if spots:
-        starts = sorted({0, *heads, *(m.end() for m in _SENTENCE_END.finditer(skeleton))})
-        for at in sorted({starts[bisect_right(starts, spot) - 1] for spot in spots}):
-            if _harmful_sentence(skeleton, at):
+        heads = (0, *heads)
+        for at in sorted({max(heads[bisect_right(heads, spot) - 1], _sentence_start(skeleton, spot)) for spot in spots}):
+            if _harmful_sentence(skeleton, at, present):
                 return True
     if skeleton.isascii():
         return False
@@ -2766,7 +2793,7 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
         if not present.isdisjoint(hints):
             for m in pattern.finditer(skeleton):
                 part = _zh_sentence(skeleton, m.start())
-                if _always_harm(part) and not _RESTRICTED.search(part):
+                if _always_harm(part, present) and not _RESTRICTED.search(part):
                     return True
     return any(_zh_order_unnegated(skeleton, m) and not _RESTRICTED.search(part := _zh_sentence(skeleton, m.start()))
                and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and not _CUE_SANDBOX.search(part) and _unnegated(_CUE_HARM, part)
@@ -2778,8 +2805,16 @@ def _zh_order_unnegated(text: str, m: re.Match[str]) -> bool:
     return not _ZH_ANY_NEGATION.search(text, max(0, m.start() - 4), m.end() + 2)
 
 
+def _sentence_start(skeleton: str, at: int) -> int:
+    """Where the sentence holding position `at` begins: after the last `_SENTENCE_END` before it.
+    A skeleton is one line with single spaces, so each end is a fixed string found backwards (a note
+    has many sentence ends; a reading asks about a few spots)."""
+    return max(0, *(skeleton.rfind(end, 0, at + 1) + 1 for end in (". ", "! ", "? ", "; ")),
+               *(skeleton.rfind(end, 0, at) + 1 for end in "。！？；"))
+
+
 def _zh_sentence(text: str, at: int) -> str:
-    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    start = _sentence_start(text, at)
     end = _SENTENCE_END.search(text, at)
     return text[start:end.end() if end else len(text)]
 
