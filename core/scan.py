@@ -2781,11 +2781,9 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
     # starts a sentence too.
     present = frozenset(_ORDER_INDEX.present(skeleton))
     spots = [at for word in present for at in _all(skeleton, word)]
-    if spots:
-        heads = (0, *heads)
-        for at in sorted({max(heads[bisect_right(heads, spot) - 1], _sentence_start(skeleton, spot)) for spot in spots}):
-            if _harmful_sentence(skeleton, at, present):
-                return True
+    for at in _spot_sentences(skeleton, (0, *heads), spots):
+        if _harmful_sentence(skeleton, at, present):
+            return True
     if skeleton.isascii():
         return False
     # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted.
@@ -2797,7 +2795,21 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
                     return True
     return any(_zh_order_unnegated(skeleton, m) and not _RESTRICTED.search(part := _zh_sentence(skeleton, m.start()))
                and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and not _CUE_SANDBOX.search(part) and _unnegated(_CUE_HARM, part)
-               for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_ZH_IF_THEN.finditer(skeleton)))
+               for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_if_then(skeleton)))
+
+
+def _spot_sentences(skeleton: str, heads: tuple[int, ...], spots: list[int]) -> list[int]:
+    """Where the sentences holding `spots` begin (a line's head begins one too), each once: a
+    sentence's end is looked for after its first spot, and the spots before it are skipped."""
+    starts, end = [], -1
+    for spot in sorted(spots):
+        if spot < end:
+            continue
+        n = bisect_right(heads, spot)
+        starts.append(max(heads[n - 1], _sentence_start(skeleton, spot)))
+        stop = _SENTENCE_END.search(skeleton, spot)
+        end = min(stop.end() if stop else len(skeleton), heads[n] if n < len(heads) else len(skeleton))
+    return starts
 
 
 def _zh_order_unnegated(text: str, m: re.Match[str]) -> bool:
@@ -2826,6 +2838,11 @@ _ZH_ANY_NEGATION = re.compile(r"不|没|别|勿|禁止|严禁")
 _ZH_BA = re.compile("把")
 # ... as is the consequent of a condition ("如果部署失败，就在发布说明里写…"): the 就 clause is the order.
 _ZH_IF_THEN = re.compile(r"(?<=[，,])\s*(那就|就|则|便)(?=[^。！？\n]{2})")
+
+
+def _if_then(text: str) -> Iterator[re.Match[str]]:
+    # (a pattern that opens with a look-behind is tried at every position: its words are looked for first)
+    return _ZH_IF_THEN.finditer(text) if "就" in text or "则" in text or "便" in text else iter(())
 # Such an order names no negation after its verb: "mark skipped tests …, never as passed" is the team's rule against it.
 _ANY_NEGATION = re.compile(_spelled(r"\b(never|not|no|don't|dont|doesn't|isn't|aren't|cannot|can't|avoid)\b"))
 
@@ -2891,7 +2908,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     orders = [] if addressed else [m for m in (_IMPERATIVE.match(sentence, h) for h in starts) if m]
     ordered = (addressed or any(not _ANY_NEGATION.search(sentence, m.start("verb")) for m in orders)
                or (not sentence.isascii() and any(not _ZH_ANY_NEGATION.search(sentence, max(0, m.start() - 4))
-                                                  for m in (*_ZH_BA.finditer(sentence), *_ZH_IF_THEN.finditer(sentence)))
+                                                  for m in (*_ZH_BA.finditer(sentence), *_if_then(sentence)))
                     or any(_zh_order_unnegated(sentence, m) for m in _ZH_ORDERED.finditer(sentence))))
     if ordered and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)
                     or any(_CUE_FAILED_THEN_GOOD.match(sentence, h) for h in starts)):
