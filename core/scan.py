@@ -2646,7 +2646,7 @@ def _all(text: str, word: str) -> list[int]:
 
 # (a dot inside a path or file name, "~/.aws/", ends no clause)
 _NEGATION_ZH_SOURCE = _ZH_NOT + r"[^，。；,;\n]{0,12}$"
-_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$|" + _NEGATION_ZH_SOURCE)
+_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without|(refus|declin)(e|es|ed|ing) to)\b(?:[^.,;:\n]|\.(?=\S)){0,25}$|" + _NEGATION_ZH_SOURCE)
 _NEGATION_ZH = re.compile(_NEGATION_ZH_SOURCE)
 
 
@@ -2658,7 +2658,7 @@ _BANNED_AFTER = re.compile(r"[`'\"]?\s*" + _BANNED)
 def _unnegated_matches(pattern: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
     """The matches of `pattern` not governed by a negation just before them ("never commit
     passwords" names a danger to avoid) or a ban just after them."""
-    # (no match of `_NEGATION` is longer than 32 characters)
+    # (no match of `_NEGATION` is longer than 36 characters)
     return (m for m in pattern.finditer(sentence)
             if not _NEGATION.search(sentence, max(0, m.start() - 40), m.start()) and not _BANNED_AFTER.match(sentence, m.end()))
 
@@ -2913,7 +2913,8 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     if ordered and ((has(_CUE_REPORTED) and has(_CUE_CONTRARY)) or _unnegated(_CUE_OMIT, sentence) or _unnegated(_CUE_RELABELED, sentence)
                     or any(_CUE_FAILED_THEN_GOOD.match(sentence, h) for h in starts)):
         return DECEIT
-    return has(_CUE_LEAK)
+    # ("the bot refuses to reveal its system prompt" is what the team tests for)
+    return _unnegated(_CUE_LEAK, sentence)
 
 
 # ---------------------------------------------------------------- 2b a learned reading of each sentence
@@ -3046,7 +3047,7 @@ def _ngram_text(folded: str) -> str:
 # after a negation, to the end of their clause, are read as other words ("not_copy"), the usual
 # marking for linear text models, so that a ban is no longer the order it bans.
 # ("say no to …" refuses; it negates nothing after it)
-_NEGATOR = re.compile(r"\b(?<!say )(?<!says )(?<!said )(?<!saying )(?P<cue>never|not|no|don't|dont|doesn't|didn't|won't|can't|cannot|mustn't|shouldn't|nobody|nothing|without)\b"
+_NEGATOR = re.compile(r"\b(?<!say )(?<!says )(?<!said )(?<!saying )(?P<cue>never|not|no|don't|dont|doesn't|didn't|won't|can't|cannot|mustn't|shouldn't|nobody|nothing|without|refuses to|refused to|declines to|declined to)\b"
                       r"(?P<rest>(?:[^.,;:!?\n]|[.,;:!?](?=\S))*)")
 _NEGATED_WORD = re.compile(r"(?<![\w'.])([a-z][a-z']*)")
 
@@ -3398,7 +3399,8 @@ _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
-_LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)\s*(?:[:=]|is)?\s*[\w.@\-]+\s*/\s*(?P<value>[^\s/]{6,})")
+# "login: root / hunter22x", "Admin login for the Grafana box: admin / Tr0ub4dor&3"
+_LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)s?\b(?:[^\n:=/]{0,40}?[:=]|\s*is)?\s*[\w.@\-]+\s*/\s*(?P<value>[^\s/]{6,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
