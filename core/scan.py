@@ -2107,8 +2107,9 @@ _CUE_HANDOUT = re.compile(_spelled(
     r"\b(read|open|cat|share|send|upload|post|paste|copy|print)s?\b[^.\n]{0,40}(/etc/(passwd|shadow)|\.config/gh/hosts\.?yml|\.docker/config\.?json|\.aws/credentials|"
     r"\.netrc|\.npmrc|\.pypirc|\.git-?credentials|\.kube/config|kubeconfig|id[ _]?(rsa|ed25519|ed2ssi9)(?![. ]?pub)|\.env\b)"
     r"|\b(print|dump|output|echo|show|list)(ing|s|ed)?\b[^.\n]{0,12}(`?env`?(?![\w.])|`?printenv`?|(all |the |every )?environment variables|the (whole |entire )?environment)"))
-# What an engineer ignores (warnings, errors, case, a flaky test) is no rule set aside.
-_CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(ing)?|forget(ting)?|waive|waiving|bypass(ing)?|overrid(e|ing)|supersed(e|ing)|neglect(ing)?|discard(ing)?|abandon(ing)?)\b"
+# What an engineer ignores (warnings, errors, case, a flaky test) is no rule set aside, nor what one
+# forgets to do ("the bot does it weekly if you forget").
+_CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(ing)?|forget(ting)?(?!\s*([.,;:!?)]|$)| to \w)|waive|waiving|bypass(ing)?|overrid(e|ing)|supersed(e|ing)|neglect(ing)?|discard(ing)?|abandon(ing)?)\b"
                                 r"(?! (the |any |all |these |those )?(warnings?|errors?|case|whitespace|files?|folders?|directories|tests?|flaky|noise|output|logs?|"
                                 r"timeouts?|exit codes?|deprecation|stderr|stdout|comments?|blank lines|trailing)\b)"
                                 r"|\bset aside\b|\b(whatever|regardless of( what)?|no matter what|irrespective of( what)?) (your|the model's|the assistant's|its) (instructions|rules|guidelines|directives|system prompt|prompt|guidance|policy|policies|orders)\b|\b(stop|quit|no longer) (following|obeying|applying|respecting|honou?ring)\b"
@@ -3445,6 +3446,19 @@ def _literal_secret(value: str) -> bool:
     return (has_digit and has_alpha) or has_symbol or (len(value) >= 16 and _entropy(value) >= 3.5)
 
 
+def _encoded_json(value: str, light: bool) -> bool:
+    """A run that is JSON in base64 ("eyJhbGciOi…", a JWT's header alone) holding no credential: a
+    key is random bytes, which decode to no text. Its decoded text is judged as the note's is."""
+    import json
+
+    try:
+        decoded = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("utf-8")
+        json.loads(decoded)
+    except ValueError:
+        return False
+    return _credential_problem(_nfkc(decoded), light=light) is None
+
+
 def _keylike(value: str) -> bool:
     """A long random-looking run (an AWS secret key, a token) in free text: letters of both cases and digits."""
     if "/" in value and value.count("/") > 3 or value.startswith(("http", "sha", "/")):
@@ -3494,7 +3508,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             if _literal_secret(m.group("value") or m.group("value2") or m.group("value3") or m.group("value4")):
                 return "contains a password given on a command line"
         for m in _KEYLIKE.finditer(sample):
-            if _keylike(m.group()) and not _FINGERPRINT.search(sample, 0, m.start()):
+            if _keylike(m.group()) and not _FINGERPRINT.search(sample, 0, m.start()) and not _encoded_json(m.group(), light):
                 return "contains a long random-looking key or token"
     for window in _windows(text, _NAME_WORDS, 30, 80, find_in=lower):
         # Each pattern needs a character or word the window may lack: that test is far cheaper.
