@@ -55,21 +55,28 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
                                              ("heldout17.json", 0.9), ("heldout18.json", 0.8), ("heldout21.json", 0.9),
                                              ("heldout22.json", 0.8), ("heldout23.json", 0.9),
                                              ("heldout24.json", 0.8), ("heldout25.json", 0.73),
-                                             ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9)])
+                                             ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9),
+                                             ("heldout29.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: twenty-six sets written after the method, and measured once before it was changed for
+    """Issue 15: twenty-seven sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 28 at about 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 29 at 60 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
-    assert figures["direct"]["hit_rate"] >= 0.95 and figures["no-answer"]["quiet_rate"] >= quiet
+    assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
+
+
+# Held-out 29 missed one direct question of 14 when written: "when are deploys not allowed" finds
+# the note on app releases (deploy→release, allowed), not "No deploys during the peaks".
+_DIRECT_FLOORS = {"heldout29.json": 0.9}
 
 
 @pytest.mark.parametrize(("name", "cls", "floor"), [("heldout1.json", "cross-lingual", 1.0), ("heldout7.json", "cross", 0.9),
                                                     ("heldout8.json", "cross", 0.5), ("heldout9.json", "cross", 0.7),
                                                     ("heldout14.json", "cross", 0.85), ("heldout26.json", "cross", 0.5),
-                                                    ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6)])
+                                                    ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6),
+                                                    ("heldout29.json", "cross", 0.7)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
