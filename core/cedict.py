@@ -59,6 +59,7 @@ def derive(lines: list[str]) -> list[str]:
         if (not 2 <= len(word) <= MAX_WORD or _HAN.fullmatch(word) is None or pinyin[:1].isupper()
                 or word[0] in _NUMERALS or word in _STOP_ZH):
             continue
+        # (the package joins some of CC-CEDICT's senses with "; " inside one pair of slashes)
         for sense in re.split(r"[/;]", senses):
             low = sense.strip().lower()
             if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low):
