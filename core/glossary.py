@@ -240,7 +240,7 @@ RELATED: tuple[str, ...] = (
     "index indexes indices",
     "transaction rollback commit",
     "cache caching cached stale ttl",
-    "queue broker bus kafka rabbitmq sqs nats pulsar pubsub",
+    "queue broker kafka rabbitmq sqs nats pulsar pubsub",
     "consumer subscriber worker",
     "duplicate duplicated twice idempotent idempotency dedupe",
     "cron schedule scheduled nightly",
