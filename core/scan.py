@@ -3064,19 +3064,24 @@ def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
 
 
 def _ngram_problem(text: str) -> bool:
-    """2c over a text: a short one whole, a long one by its sentences that hold a cue or address
-    the model. The triggers are spelled as the skeleton is ("siient"), so they are looked for in
-    it; a long note without any (most notes) is not put through 2c's own reading at all."""
+    """2c over a text (`_ngram_units`)."""
     from .textmodel import score
 
+    model = _ngram_model()
+    return any(score(model, unit) > NGRAM_THRESHOLD for unit in _ngram_units(text) if _ngram_words(unit) >= NGRAM_MIN_WORDS)
+
+
+def _ngram_units(text: str) -> list[str]:
+    """What 2c scores: a short text whole, a long one by its sentences that hold a cue or address
+    the model. The triggers are spelled as a skeleton spells them ("siient"): the card's skeleton,
+    whose word starts are at hand, says which may be present (a long note without any, most notes,
+    is not put through 2c's own reading at all), and each sentence is then tested as written, with
+    no leetspeak read into it ("zz41" holds no "ai")."""
     folded, skeleton = _card_reading(text)
     if len(skeleton) <= NGRAM_WHOLE_CHARS:
-        units = [_ngram_text(folded)]
-    else:
-        words = [*_CUE_INDEX.present(skeleton), *_ADDRESS_INDEX.present(skeleton)]
-        units = [_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _skeleton(part) for w in words)] if words else []
-    model = _ngram_model()
-    return any(score(model, unit) > NGRAM_THRESHOLD for unit in units if _ngram_words(unit) >= NGRAM_MIN_WORDS)
+        return [_ngram_text(folded)]
+    words = [*_CUE_INDEX.present(skeleton), *_ADDRESS_INDEX.present(skeleton)]
+    return [_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _spelled(part) for w in words)] if words else []
 
 
 _SPLIT_KEYWORDS = ("ignore", "disregard", "previous", "prior", "instructions", "directions", "system", "prompt", "forget", "override",
@@ -3446,6 +3451,16 @@ def _literal_secret(value: str) -> bool:
     return (has_digit and has_alpha) or has_symbol or (len(value) >= 16 and _entropy(value) >= 3.5)
 
 
+def _ssh_public_key(value: str) -> bool:
+    """An SSH public key's base64 ("AAAAC3NzaC1lZDI1NTE5…"): it opens with its type's name, which
+    a secret does not; a public key is meant to be handed out."""
+    try:
+        head = base64.b64decode(value[:32])
+    except ValueError:
+        return False
+    return head[:3] == b"\0\0\0" and head[4:].startswith((b"ssh-", b"ecdsa-", b"sk-ssh-", b"sk-ecdsa-"))
+
+
 def _encoded_json(value: str, light: bool) -> bool:
     """A run that is JSON in base64 ("eyJhbGciOi…", a JWT's header alone) holding no credential: a
     key is random bytes, which decode to no text. Its decoded text is judged as the note's is."""
@@ -3508,7 +3523,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             if _literal_secret(m.group("value") or m.group("value2") or m.group("value3") or m.group("value4")):
                 return "contains a password given on a command line"
         for m in _KEYLIKE.finditer(sample):
-            if _keylike(m.group()) and not _FINGERPRINT.search(sample, 0, m.start()) and not _encoded_json(m.group(), light):
+            if (_keylike(m.group()) and not _FINGERPRINT.search(sample, 0, m.start()) and not _ssh_public_key(m.group())
+                    and not _encoded_json(m.group(), light)):
                 return "contains a long random-looking key or token"
     for window in _windows(text, _NAME_WORDS, 30, 80, find_in=lower):
         # Each pattern needs a character or word the window may lack: that test is far cheaper.
