@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from .records import record_problem
-from .scan import scan_fields
 from .store import BODY_BYTES, HARD_ACTIVE, Tx, archived_record, load, transact
 from .tools import MEMORY_OFF, dispatch
 from .workspace import Workspace
@@ -134,6 +133,8 @@ def parse_markdown(text: str, source: str) -> list[dict[str, Any]]:
 
 def plan_file(path: Path, scope: str) -> list[dict[str, Any]]:
     """What importing one file would write, with a reason on every item that will be skipped."""
+    from .scan import scan_fields  # (compiled on first use: see core/tools.py)
+
     text = path.read_text(encoding="utf-8", errors="replace")
     meta, body = front_matter(text) if path.suffix == ".mdc" else ({}, text)
     items = parse_markdown(body, path.name)
@@ -241,6 +242,8 @@ def import_json(ws: Workspace, data: dict[str, Any], *, dry_run: bool = False) -
     """Restore records exactly as exported (ids, revisions, times, versions, archived bodies).
     Each still passes the safety scan; an id already present is left as it is. `dry_run` runs the
     very same decisions on a copy of each layer and writes nothing: it predicts the apply exactly."""
+    from .scan import scan_fields  # (compiled on first use: see core/tools.py)
+
     if not ws.memory_on:
         # the same switch as every save: off is a permission change, so nothing is restored
         return [{"source": "json", "title": "Lingshu export", "status": "refused", "reason": MEMORY_OFF}]

@@ -21,7 +21,6 @@ from .models import TOOL_INPUTS, ForgetInput, ReadInput, RouteInput, SaveInput, 
 from .recall import card_content, verdict_key
 from .records import ID_RE, record_problem
 from .routing import global_refusal
-from .scan import scan_fields
 from .search import similarity
 from .statuses import Status
 from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, take_recovery_news, transact, utc_now
@@ -310,6 +309,10 @@ def _precheck(ws: Workspace, inp: SaveInput) -> dict[str, Any] | None:
     if inp.body is not None and len(inp.body.encode("utf-8", "surrogatepass")) > BODY_BYTES:
         n = len(inp.body.encode("utf-8", "surrogatepass"))
         return _fail("invalid", f"The body is {n} bytes; the limit is {BODY_BYTES}. Nothing was written and nothing was cut: split it into several records or shorten it, then save again.", write=True, rid=inp.id or "")
+    # Imported on the first write: compiling the scan's patterns costs ~0.35 s, which `lingshu mcp`
+    # would otherwise pay before it can list its tools.
+    from .scan import scan_fields
+
     finding = scan_fields(_text_fields(inp))
     if finding:
         return _gate("unsafe", "safety_scan", finding.message(), "Rewrite the named field as the message says, then save again.", rid=inp.id or "",
