@@ -2155,6 +2155,7 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bkeep (this|it|that|the following|what follows|these|this note) between (us|you and me|ourselves)\b"
     r"|\b(do not|don't|dont|never|not) (surface|mention|reveal|bring up) (it|this|that|any of (this|it)|the following|these) in (your |the |any )?(reply|replies|answer|answers|response|responses|summary|summaries|output)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
+    r"|\b(do not|don't|dont|never) tell (them |him |her |the (user|developer|human|reviewers?|team) )?the truth\b|(不要|别|不准|千万别|不能)(说|讲)实话(?![会的是也])|隐瞒(真相|实情)"
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|\b(hide|hiding|conceal\w*|omit\w*|keep) (these|the|this|those|my|your|any|all) (edits?|changes?|commits?|modifications?) from (the |your |any )?(diff )?"
     r"(summary|summaries|user|person|developer|owner|reviewers?|team|report)\b"
@@ -3407,6 +3408,8 @@ _VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
 # "login: root / hunter22x", "Admin login for the Grafana box: admin / Tr0ub4dor&3"
 _LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)s?\b(?:[^\n:=/]{0,40}?[:=]|\s*is)?\s*[\w.@\-]+\s*/\s*(?P<value>[^\s/]{6,})")
+# A superuser's name and its password ("线上 MySQL：root / Pr0d_Mysql#2026"): the name says what the value is.
+_ACCOUNT_PAIR = re.compile(r"(?<![\w/.-])(?P<name>root|admin|administrator|postgres|superuser)\s*/\s*(?P<value>[^\s/]{6,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
@@ -3496,7 +3499,8 @@ _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key
 _HAS_LETTER = re.compile(r"[A-Za-z]")
 # Tokens with a vendor's prefix are looked at even without a digit (a SendGrid key may have none).
 _KEY_PREFIX = re.compile(r"(?<![A-Za-z0-9])(SG\.|xox[abposr]-|gh[pousr]_|github_pat_|glpat-|sk[-_]|rk_|hf_|npm_|pypi-)")
-_NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "密码", "口令", "密钥", "令牌", "秘钥")
+_NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
+               "superuser", "密码", "口令", "密钥", "令牌", "秘钥")
 
 
 def _credential_problem(text: str, *, light: bool = False) -> str | None:
@@ -3531,7 +3535,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
         lowered = window.lower()
         regexes = [_PROSE, _WEAK_NAMED] if "auth" in lowered or "pass" in lowered else [_PROSE]
         if "/" in window:
-            regexes.append(_LOGIN_PAIR)
+            regexes += [_LOGIN_PAIR, _ACCOUNT_PAIR]
         if ":" in window or "=" in window:
             regexes.append(_ASSIGNED)
         if not window.isascii():
@@ -3543,7 +3547,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
         for regex in regexes:
             for m in regex.finditer(lowered):
                 if _literal_secret(written[m.start("value"):m.end("value")]):
-                    return f"contains what looks like a {m.group('name')} value"
+                    what = f"password for the {m.group('name')} account" if regex is _ACCOUNT_PAIR else f"{m.group('name')} value"
+                    return f"contains what looks like a {what}"
     return None
 
 
