@@ -498,3 +498,21 @@ def test_7_a_negated_act_without_confirmation_asks_for_it(text: str, refused: bo
     """SPEC §7: "never … without confirmation" requires the confirmation; acting without it, or a
     negation that only lifts a hesitation, still takes the person's say away."""
     assert (scan_fields({"body": text}) is not None) == refused
+
+
+def test_7_a_long_alternation_searched_branch_by_branch_finds_what_the_whole_pattern_finds() -> None:
+    """SPEC §7 (the scan's speed must not change its verdicts): the harmful and dangerous acts are
+    searched one top-level branch at a time; the branches are the whole pattern, split only at its
+    top level, and each finds where the one pattern finds."""
+    import re
+
+    from core import scan
+
+    for alternation in (scan._CUE_HARM, scan._CUE_DANGER):
+        branches = scan._top_level(alternation.pattern)
+        assert "|".join(branches) == alternation.pattern and len(branches) == len(alternation.branches) > 50
+        whole = re.compile(alternation.pattern)
+        for text in [t for _, t in HOSTILE[:1500]] + [t for _, t in BENIGN[:1500]]:
+            folded = scan._skeleton(scan._fold(text))
+            assert bool(alternation.search(folded)) == bool(whole.search(folded)), text
+    assert scan._top_level(r"a(b|c)|[|(]d|\|e") == ["a(b|c)", "[|(]d", r"\|e"]
