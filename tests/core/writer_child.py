@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
+import core.scan  # noqa: F401  (loaded before "ready", as a server that has written once has it: the kills should land in writes, not in the first write's import)
 from core.errors import Busy
 from core.store import transact
 from core.tools import dispatch
