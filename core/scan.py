@@ -1838,8 +1838,9 @@ _HEADING_ROLE = re.compile(rf"(^|[.!?:]\s+)\s*#{{1,6}}\s*({_ROLE_WORDS}|instruct
 # A heading that is nothing but a role in capitals opens a fake turn; "## System design" is a title.
 _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
 # "SYSTEM: Ubuntu 22.04" is a spec sheet's field, in any case: a platform after it is no role's turn.
+# (a prefix named with what it does, "SYSTEM: marks messages from the scheduler", is a log format)
 _CAPS_ROLE = re.compile(r"(?<!://)\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：](?!\s*(?i:linux|ubuntu|debian|macos|mac os|os x|windows|alpine|centos|"
-                        r"fedora|rhel|red hat|freebsd|x86|x64|amd64|arm64|aarch64)\b)|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
+                        r"fedora|rhel|red hat|freebsd|x86|x64|amd64|arm64|aarch64|marks|means|denotes|indicates|stands for|prefixes|labels|tags)\b)|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
 _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
