@@ -3409,7 +3409,7 @@ _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<
 _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-@]+(?:\s+(?!is\b|was\b|are\b)[\w.\-@]+)?){{0,2}}"
                     rf"(?:\s*[:=]|\s+(?:is|was|are|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
-_VALUE_FIRST = re.compile(rf"(?P<value>[^\s'\"`]{{6,}}) (?:is|was) (?:the|our|my) [\w \-]{{0,30}}?(?P<name>password|passphrase|api key|secret key|token)\b")
+_VALUE_FIRST = re.compile(r"(?P<value>[^\s'\"`]{6,}) (?:is|was) (?:the|our|my) [\w \-]{0,30}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
 # "login: root / hunter22x", "Admin login for the Grafana box: admin / Tr0ub4dor&3"
 _LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)s?\b(?:[^\n:=/]{0,40}?[:=]|\s*is)?\s*[\w.@\-]+\s*/\s*(?P<value>[^\s/]{6,})")
