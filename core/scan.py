@@ -1764,6 +1764,9 @@ class _Alternation:
         return (m for branch in self.branches for m in branch.finditer(text))
 
 
+_Searcher = re.Pattern[str] | _Alternation
+
+
 # Ignoring or forgetting the instructions in scripts whose letters the skeleton maps only in part
 # (Cyrillic, kana with its voicing marks): the words are put through the same skeleton as the text,
 # so homoglyph-mixed spellings land on the same letters. Built on first use: it needs the
@@ -2662,7 +2665,7 @@ _BANNED = r"(is|are) (banned|forbidden|not allowed|prohibited|blocked|disallowed
 _BANNED_AFTER = re.compile(r"[`'\"]?\s*" + _BANNED)
 
 
-def _unnegated_matches(pattern: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
+def _unnegated_matches(pattern: _Searcher, sentence: str) -> Iterator[re.Match[str]]:
     """The matches of `pattern` not governed by a negation just before them ("never commit
     passwords" names a danger to avoid) or a ban just after them."""
     # (no match of `_NEGATION` is longer than 36 characters)
@@ -2670,7 +2673,7 @@ def _unnegated_matches(pattern: re.Pattern[str], sentence: str) -> Iterator[re.M
             if not _NEGATION.search(sentence, max(0, m.start() - 40), m.start()) and not _BANNED_AFTER.match(sentence, m.end()))
 
 
-def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
+def _unnegated(pattern: _Searcher, sentence: str) -> bool:
     return any(_unnegated_matches(pattern, sentence))
 
 
@@ -2857,9 +2860,9 @@ _ANY_NEGATION = re.compile(_spelled(r"\b(never|not|no|don't|dont|doesn't|isn't|a
 def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
-    found: dict[re.Pattern[str], bool] = {}
+    found: dict[_Searcher, bool] = {}
 
-    def has(pattern: re.Pattern[str]) -> bool:
+    def has(pattern: _Searcher) -> bool:
         if pattern not in found:
             text = sentence
             if pattern in (_CUE_BYPASS, _CUE_SECRET) and not has(_CUE_DANGER):

@@ -46,6 +46,11 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
     assert figures["all"]["hit_rate"] >= 0.8 and figures["all"]["quiet_rate"] >= 0.92
 
 
+# Held-out 29 missed one direct question of 14 when written: "when are deploys not allowed" finds
+# the note on app releases (deploy→release, allowed), not "No deploys during the peaks".
+_DIRECT_FLOORS = {"heldout29.json": 0.9}
+
+
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
                                              ("heldout4.json", 0.8), ("heldout5.json", 0.85), ("heldout6.json", 0.55),
                                              ("heldout7.json", 0.85), ("heldout8.json", 0.9), ("heldout9.json", 0.9),
@@ -65,11 +70,6 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
-
-
-# Held-out 29 missed one direct question of 14 when written: "when are deploys not allowed" finds
-# the note on app releases (deploy→release, allowed), not "No deploys during the peaks".
-_DIRECT_FLOORS = {"heldout29.json": 0.9}
 
 
 @pytest.mark.parametrize(("name", "cls", "floor"), [("heldout1.json", "cross-lingual", 1.0), ("heldout7.json", "cross", 0.9),
