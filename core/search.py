@@ -333,8 +333,10 @@ class Scorer:
         self.judges = total >= SMALL_MEMORY
         # The terms that can name a note from its title: a word more than one note in eight holds
         # in some field ("go" in a Go team's notes, "data" in a data team's) does not (judged,
-        # like coverage, only once the memory is large enough for counts to mean something).
-        self.naming = [t for t in terms if not self.judges or df.get(t, 0) <= NAMING_SHARE * total]
+        # like coverage, only once the memory is large enough for counts to mean something). A
+        # title holding any of their forms is a title hit.
+        naming = [t for t in terms if not self.judges or df.get(t, 0) <= NAMING_SHARE * total]
+        self.title_forms = frozenset(f for t in naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
 
     def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool, float]:
         """(score, distinct query terms matched, title hit, coverage) from a row's analysed
@@ -367,7 +369,7 @@ class Scorer:
                 held += self.idf[term] * (self.share[term] if f else DICTIONARY)
                 f += loose
                 score += self.idf[term] * f * (K1 + 1) / (f + norm)
-        title_hit = any(f in lists[0] for t in self.naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
+        title_hit = not self.title_forms.isdisjoint(lists[0])
         if len(self.terms) > 1 and matched == len(self.terms):
             score += ALL_TERMS_BONUS
         if self.pairs and matched > 1 and any(p in f" {col} " for p in self.pairs for col in columns):

@@ -201,6 +201,22 @@ def test_3_6_the_index_stays_whole_and_merged_over_many_generations(home: Path, 
     assert index.search(ref, "v3") == []
 
 
+def test_3_6_every_few_generations_the_index_is_merged_into_one_segment(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §3.6: each query term is looked up in every full-text segment, so every
+    OPTIMIZE_EVERY-th generation merges them all; between, they pile up again, and a search finds
+    the same notes either way."""
+    ids = [mem.save(f"Note {k}", f"Body of note {k} about caches and queues.")["id"] for k in range(12)]
+    ref = open_workspace(home, project).project_layer
+    counts = {}
+    for k in range(2 * index.OPTIMIZE_EVERY):
+        mem.save(f"Queue note {k}", f"Queue depth alarm {k} for the cart service.")
+        generation = read_layer(home, project)["generation"]
+        counts[generation % index.OPTIMIZE_EVERY] = index.current(ref).db.execute("SELECT count(DISTINCT segid) FROM fts_idx").fetchone()[0]
+    assert counts[0] == 1
+    assert max(counts.values()) > 1
+    assert {h.id for h in index.search(ref, "caches", limit=100)} == set(ids)
+
+
 HOOK_READS = """
 import sys
 opened = []
