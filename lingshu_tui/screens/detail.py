@@ -10,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from lingshu_tui.i18n import Labels
 from lingshu_tui.screens.base import BACK, SHARED
 from lingshu_tui.widgets.attention import Attention
+from lingshu_tui.widgets.footer import Footer
 
 
 def local_time(value: object) -> str:

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.views import Snapshot
@@ -17,6 +17,7 @@ from lingshu_tui.i18n import Labels
 from lingshu_tui.screens.base import BACK, SHARED
 from lingshu_tui.screens.detail import local_time
 from lingshu_tui.widgets.attention import Attention
+from lingshu_tui.widgets.footer import Footer
 from lingshu_tui.widgets.palace import ago
 
 

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from lingshu_tui.i18n import Labels
 from lingshu_tui.screens.base import SHARED
 from lingshu_tui.widgets.attention import Attention
 from lingshu_tui.widgets.citations import Citations
+from lingshu_tui.widgets.footer import Footer
 from lingshu_tui.widgets.palace import Palace
 
 

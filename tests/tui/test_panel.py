@@ -401,6 +401,32 @@ async def test_unreviewed_mark_and_mark_reviewed(demo, size) -> None:  # type: i
         assert all(rec_by_title(demo, f"Imported rule {i} q{i}")["reviewState"] == "reviewed" for i in range(3))
 
 
+async def test_13_a_burst_of_binding_changes_rebuilds_the_footer_once_and_keeps_its_keys(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §13: the footer names the keys the screen offers; five changes announced together
+    (as opening the panel does) rebuild it once, with the same keys."""
+    from lingshu_tui.widgets.footer import Footer
+
+    app = demo.app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(Footer)
+        keys = [k.description for k in footer.query("FooterKey")]
+        assert keys
+        rebuilt = []
+        recompose = footer.recompose
+
+        async def counting() -> None:
+            rebuilt.append(1)
+            await recompose()
+
+        footer.recompose = counting  # type: ignore[method-assign]
+        for _ in range(5):
+            app.screen.refresh_bindings()
+        await settle(pilot)
+        assert len(rebuilt) == 1
+        assert [k.description for k in footer.query("FooterKey")] == keys
+
+
 def test_every_binding_has_help_text() -> None:
     """STYLE 12: every binding has a description for the footer and a tooltip for the palette."""
     from lingshu_tui.screens.confirm import Confirm
