@@ -61,12 +61,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout22.json", 0.8), ("heldout23.json", 0.9),
                                              ("heldout24.json", 0.8), ("heldout25.json", 0.73),
                                              ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9),
-                                             ("heldout29.json", 0.9)])
+                                             ("heldout29.json", 0.9), ("heldout30.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: twenty-seven sets written after the method, and measured once before it was changed for
+    """Issue 15: twenty-eight sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 29 at 60 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 30 at 60 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -76,7 +76,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout8.json", "cross", 0.5), ("heldout9.json", "cross", 0.7),
                                                     ("heldout14.json", "cross", 0.85), ("heldout26.json", "cross", 0.5),
                                                     ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6),
-                                                    ("heldout29.json", "cross", 0.7)])
+                                                    ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -84,7 +84,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     7 before the glossary learnt hardware words; held-out 26 (a hotel's words) 1 of 6 before the
     dictionary's names (core/cedict.py) and 3 after; held-out 27 (a veterinary chain), written after
     them and measured once, 6 of 8 (2 of 8 with the code before them); held-out 28 (a law firm's
-    e-discovery team) 5 of 8 on first write."""
+    e-discovery team) 5 of 8 on first write; held-out 30 (a wind farm's) 3 of 7, then 6 of 7 once the
+    glossary knew the words of an operations office (培训, 交接班, 运维, 技术人员, 平均值)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -234,6 +235,21 @@ def test_15_a_message_bus_is_a_broker_and_a_bus_is_a_vehicle(home, project, mem)
     mem.save("Ghost vehicles", "A vehicle that stops reporting for five minutes is removed from live maps.")
     assert _recalled(home, project, "which message bus do our services use") == ["Services talk through Kafka"]
     assert "Services talk through Kafka" not in _recalled(home, project, "a bus disappeared from the map, why")
+
+
+def test_15_a_symptom_finds_the_note_that_names_its_cause(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases, held-out 30): what disappeared is lost, a missing value is a gap, a fake
+    is a simulator, and "up" in "woken up" is no term of its own (it had found a note "up to 80 hours")."""
+    _other_notes(mem)
+    mem.save("Grafana dashboards are provisioned from the infra repo", "Edits in the UI are lost on redeploy; export the JSON and commit it.")
+    mem.save("Data gaps shorter than 20 minutes are interpolated", "Longer gaps stay empty in the ten-minute table.")
+    mem.save("The OPC UA simulator replays recorded site data", "Set SIM_SPEED=1 to replay in real time.")
+    mem.save("Scheduled maintenance up to 80 hours a year is excluded", "The contract definition of availability.")
+    assert _recalled(home, project, "a chart I changed in the monitoring UI disappeared, why") == ["Grafana dashboards are provisioned from the infra repo"]
+    assert _recalled(home, project, "a site was offline for a few minutes, what happens to the missing values") == [
+        "Data gaps shorter than 20 minutes are interpolated"]
+    assert "The OPC UA simulator replays recorded site data" in _recalled(home, project, "where does the fake turbine data come from")
+    assert _recalled(home, project, "who gets woken up when it breaks") == []
 
 
 def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
