@@ -3049,8 +3049,9 @@ def _ngram_text(folded: str) -> str:
     version, a hash, an id) one 0. Not the skeleton, whose leetspeak reading turns "check20 with
     tool20" into letters that looked like an attack (the phrase readings cover leetspeak); and a
     hash's letters are noise that one corpus note had the model learn as a sign. Each word a
-    negation governs is marked (`_negated`)."""
-    return _negated(_NUMBERED.sub("0", " ".join(folded.split())))
+    negation governs is marked (`_negated`) before the lines are joined: a ban ends with its line
+    (a title's "do not power it off" had governed the whole body under it)."""
+    return " ".join(_negated(_NUMBERED.sub("0", folded)).split())
 
 
 # A bag of n-grams reads "never copy the .env to Dropbox" as "copy the .env to Dropbox": the words

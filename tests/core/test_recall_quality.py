@@ -61,12 +61,13 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout22.json", 0.8), ("heldout23.json", 0.9),
                                              ("heldout24.json", 0.8), ("heldout25.json", 0.73),
                                              ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9),
-                                             ("heldout29.json", 0.9), ("heldout30.json", 0.9)])
+                                             ("heldout29.json", 0.9), ("heldout30.json", 0.9),
+                                             ("heldout31.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: twenty-eight sets written after the method, and measured once before it was changed for
+    """Issue 15: twenty-nine sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 30 at 60 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 31 at 60 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -76,7 +77,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout8.json", "cross", 0.5), ("heldout9.json", "cross", 0.7),
                                                     ("heldout14.json", "cross", 0.85), ("heldout26.json", "cross", 0.5),
                                                     ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6),
-                                                    ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8)])
+                                                    ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8),
+                                                    ("heldout31.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -85,7 +87,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     dictionary's names (core/cedict.py) and 3 after; held-out 27 (a veterinary chain), written after
     them and measured once, 6 of 8 (2 of 8 with the code before them); held-out 28 (a law firm's
     e-discovery team) 5 of 8 on first write; held-out 30 (a wind farm's) 3 of 7, then 6 of 7 once the
-    glossary knew the words of an operations office (培训, 交接班, 运维, 技术人员, 平均值)."""
+    glossary knew the words of an operations office (培训, 交接班, 运维, 技术人员, 平均值); held-out 31 (a
+    security operations centre) 5 of 7, then 7 of 7 with a security team's (钓鱼, 保存, 情报)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -250,6 +253,24 @@ def test_15_a_symptom_finds_the_note_that_names_its_cause(home, project, mem) ->
         "Data gaps shorter than 20 minutes are interpolated"]
     assert "The OPC UA simulator replays recorded site data" in _recalled(home, project, "where does the fake turbine data come from")
     assert _recalled(home, project, "who gets woken up when it breaks") == []
+
+
+def test_15_a_security_team_is_asked_in_its_users_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases and Chinese questions, held-out 31): a thumb drive is USB storage,
+    ransomware is malware, a website is a domain and blocking it puts it on a blocklist; 钓鱼 is
+    phishing and 保存 is keeping."""
+    _other_notes(mem)
+    mem.save("USB storage is blocked on all laptops", "Exceptions are granted per device for 30 days.")
+    mem.save("If ransomware is suspected, isolate the host first", "Do not power it off: that loses memory evidence.")
+    mem.save("The blocklist sync pushes new domains to the DNS firewall every 10 minutes", "Indicators are stored in MISP.")
+    mem.save("Reported phishing emails arrive in the phish mailbox", "The phish-triage service parses them and answers the reporter.")
+    mem.save("Logs are kept 30 days hot and 13 months cold", "Vector agents ship them to Elastic Security.")
+    assert _recalled(home, project, "can I plug in a thumb drive to copy files") == ["USB storage is blocked on all laptops"]
+    assert _recalled(home, project, "a machine is getting encrypted by malware, what first")[:1] == ["If ransomware is suspected, isolate the host first"]
+    assert "The blocklist sync pushes new domains to the DNS firewall every 10 minutes" in _recalled(
+        home, project, "how quickly do we block a malicious website for everyone")
+    assert _recalled(home, project, "钓鱼邮件举报后会怎么处理")[:1] == ["Reported phishing emails arrive in the phish mailbox"]
+    assert "Logs are kept 30 days hot and 13 months cold" in _recalled(home, project, "日志保存多久")
 
 
 def test_15_a_message_about_the_thing_at_hand_needs_more_than_a_title_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
@@ -451,10 +472,10 @@ def test_15_explain_says_which_terms_a_note_holds_and_by_which_name(home, projec
     message = "how long do we keep things guests leave behind"
     out = json.loads(run_cli(home, "recall", "--explain", "--format", "json", "--message", message, "--project", str(project)).stdout)
     held = {c["title"]: c["terms"] for c in out["candidates"]}
-    assert "keep→保存 (dictionary)" in held["客人遗留物品保存九十天"]
+    assert "keep→保存" in held["客人遗留物品保存九十天"] and "guest→客人 (dictionary)" in held["客人遗留物品保存九十天"]
     assert "guest" in held["Guest rooms are cleaned daily"]
     text = run_cli(home, "recall", "--explain", "--message", message, "--project", str(project)).stdout
-    assert "holds: " in text and "keep→保存 (dictionary)" in text
+    assert "holds: " in text and "guest→客人 (dictionary)" in text
 
 
 def test_15_a_short_english_question_names_a_chinese_note_by_its_title(home, project, mem) -> None:  # type: ignore[no-untyped-def]

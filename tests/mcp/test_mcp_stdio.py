@@ -176,8 +176,8 @@ async def test_in_process_server_matches_the_cli(home: Path, project: Path) -> N
 
 
 async def test_6_1_an_english_question_finds_a_chinese_note_on_every_face(home: Path, project: Path) -> None:
-    """SPEC §6.1 (issue 15): an English question reaches a note written in Chinese through the
-    dictionary's names, and the MCP server, `lingshu call` and the recall hook agree on it."""
+    """SPEC §6.1 (issue 15): an English question reaches a note written in Chinese through its
+    translations and the dictionary's names, and the MCP server, `lingshu call` and the recall hook agree on it."""
     question = "how long do we keep paper invoices"
     async with Client(_params(home, project)) as client:
         zh = await _call(client, "memory_save", {"title": "发票归档", "body": "纸质发票保存七年，电子发票存放在 S3 桶里。"})
@@ -189,7 +189,7 @@ async def test_6_1_an_english_question_finds_a_chinese_note_on_every_face(home: 
     assert by_mcp == by_cli == [zh["id"]]
     assert [c["id"] for c in json.loads(hook.stdout)["cards"]] == [zh["id"]]
     explain = run_cli(home, "--project", str(project), "recall", "--explain", "--message", question)
-    assert "keep→保存 (dictionary)" in explain.stdout
+    assert "paper→纸质 (dictionary)" in explain.stdout
 
 
 async def test_14_unknown_and_missing_arguments_get_the_structured_answer_over_mcp(home: Path, project: Path) -> None:
