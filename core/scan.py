@@ -2746,11 +2746,14 @@ _DESCRIBES = frozenset(_spelled(w) for w in (
     "the a an this that these those we our us it its they their there he she his her i my me each every all no none some most many one both either "
     "neither nobody everyone everybody someone somebody anyone what which who whose where why how is are was were do does did can could should "
     "would will may might must has have had our ours team teams people users customers engineers developers if when whenever").split())
-_COVERT_VERBS = frozenset(("store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge",
+# "Exfiltration usually shows up as uploads to personal storage": how often a thing happens, right
+# after the first word, says the sentence describes (an order's verb takes no such adverb after it).
+_HOW_OFTEN = re.compile(_spelled(r"\s+(usually|often|typically|sometimes|commonly|frequently|rarely|seldom|generally|normally|mostly|occasionally|tends? to)\b"))
+_COVERT_VERBS = frozenset(_spelled(w) for w in ("store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge",
                            "commit", "upload", "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase",
                            "decrease", "set",
                            "give", "insert", "replace", "rewrite", "update", "move", "open", "whitelist", "allowlist", "widen", "relax", "loosen",
-                           "approve", "pin", "sign", "expose"))
+                           "approve", "pin", "sign", "expose"))  # spelled as the skeleton spells them ("deiete")
 # A harmful act allowed only under a condition is a team's rule ("use --no-verify only when the hook
 # is broken", "drop the tables only with the DBA's approval", "把权限校验去掉之前必须经过评审").
 _RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
@@ -2765,7 +2768,7 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str]) -> bool:
     for or a safeguard taken off (`_always_harm`), an act of `_HARM` outside a sandbox opened by its
     verb, or a covert change; unless restricted ("only with the DBA's approval") or negated."""
     first = _FIRST_WORD.match(skeleton, at)
-    if first is None or first.group("first") in _DESCRIBES:
+    if first is None or first.group("first") in _DESCRIBES or _HOW_OFTEN.match(skeleton, first.end()):
         return False
     end = _SENTENCE_END.search(skeleton, first.end())
     sentence = skeleton[at:end.end() if end else len(skeleton)]
