@@ -2609,6 +2609,18 @@ _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _CUE_INDEX = _WordIndex(_CUE_TRIGGERS)
 
 
+# "Users sometimes ask the bot to reveal its system prompt; it declines": a request someone else makes
+# of a bot, reported with the bot's refusal in the same sentence, is a fact about the bot. Only with a
+# third party as the subject (an order opens with its verb) and the refusal after the request.
+_SAY_INSTEAD = re.compile(_spelled(r"(就|只)(说|讲|回答|回复|告诉)|\b(just|only|instead) (say|tell|answer|reply)\b|\bsay instead\b"))
+_REPORTED_ASK = re.compile(_spelled(
+    r"\s*(users?|customers?|people|visitors?|clients?|players?|students?|patients?|attackers?|someone|somebody|testers?|red teamers?)\b"
+    r"( \w+){0,2} (ask|asks|asked|tell|tells|told|try to get|tries to get|tried to get|get|gets) (the |our |a |an )?(support |help |chat )?"
+    r"(bot|chatbot|assistant|model|agent|ai|llm)s? to\b"))
+_REFUSES = re.compile(_spelled(r"\b(it|they|the (bot|chatbot|assistant|model|agent|ai))( always| politely| correctly| still)? "
+                               r"(declines|refuses|refused|declined|says no|won't|will not)\b"))
+
+
 def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     """True (or DECEIT, for an order to report a bad result as good) when a sentence combines the
     cues of an instruction aimed at the model. `heads`: where the text's lines (a card's title, its
@@ -2635,6 +2647,9 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     clause_ends, sentence_ends = _CLAUSE_END, _SENTENCE_END
     triggered = sorted({span(at, clause_ends) for at in found})
     for a, b in triggered:
+        asked = _REPORTED_ASK.match(skeleton, a, b)
+        if asked and _REFUSES.search(skeleton, asked.end(), span(b - 1, sentence_ends)[1]):
+            continue  # what people ask a bot, and that it says no: what the team tests for
         verdict = _cue_sentence(skeleton[a:b], tuple(h - a for h in heads if a < h < b))
         if verdict:
             return verdict
@@ -2896,6 +2911,8 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
         return True
     if has(_CUE_SECRET) and (has(_CUE_DANGER) or has(_CUE_PERSON)):
         return True
+    if has(_CUE_SECRET) and _SAY_INSTEAD.search(sentence) and _unnegated(_CUE_SECRET, sentence):
+        return DECEIT  # the truth kept back and a story told in its place ("别说实话，就说服务器在维护")
     if has(_CUE_STATUS) and has(_CUE_DANGER) and has(_CUE_RULES):
         return True
     if has(_CUE_THIS) and ((has(_CUE_AUTHORITY) and _apart(_CUE_AUTHORITY, _PERSON_WINS, sentence)) or has(_CUE_BYPASS)) and (
