@@ -101,6 +101,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "恶意软件": ("malware",), "勒索软件": ("ransomware",), "入侵": ("intrusion", "breach"), "攻击": ("attack",), "隔离": ("isolate", "quarantine"),
     "取证": ("forensics",), "情报": ("intel", "intelligence"), "威胁": ("threat",), "泄露": ("leak", "breach"), "外泄": ("exfiltration", "leak"),
     "演练": ("drill", "exercise"),
+    "夜间": ("nightly", "night"), "开始": ("start", "begin"), "门禁卡": ("badge", "card", "keycard"), "门禁": ("access", "badge"),
+    "挂失": ("lost",),
     # everyday words of the businesses software is written for
     "预约": ("appointment", "booking"), "提醒": ("reminder",), "患者": ("patient",), "病人": ("patient",), "医生": ("doctor",),
     "诊所": ("clinic",), "医院": ("hospital",), "预览": ("preview",), "创建": ("create",), "删除": ("delete", "remove"),
@@ -387,7 +389,7 @@ RELATED: tuple[str, ...] = (
     "proforma quote quotation",
     # what people say when something is wrong
     "complaint complaints angry upset",
-    "accessibility blind",
+    "accessibility blind disability disabilities",
     "notebook notebooks jupyter",
     "cheat cheating cheater cheaters anticheat",
     # the people a product serves and employs
@@ -441,6 +443,9 @@ RELATED: tuple[str, ...] = (
     "country countries continent continents abroad",
     "block blocked blocking blocklist denylist blacklist",
     "website websites domain domains",
+    "leak leaked leaks torrent torrents piracy pirated",
+    "audio sound sounds soundbank soundbanks",
+    "console consoles playstation ps5 xbox nintendo",
     "filter filtered filtering",
     "import imported importing ingest ingestion",
     "sync synced syncing synchronise synchronize synchronisation synchronization",

@@ -156,6 +156,15 @@ def _joined(m: re.Match[str]) -> str:
     return f"{m.group(0)} {one}" if one else m.group(0)
 
 
+# A version number ("Unreal Engine 5.3", "Python 3.12", "Ubuntu 22.04") says which version, as the word
+# would: "which version of Unreal" finds the note that names one. Not a measure ("16.6 ms", "1.2 GB").
+_VERSION = re.compile(r"(?<![\w.$€£¥])v?\d+\.\d{1,3}(?:\.\d{1,3})?(?![\w.%/:]|\.\d|\s*(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|h|days?|"
+                      r"weeks?|months?|years?|gb|mb|kb|tb|gib|mib|kib|k|m|x|px|pt|em|rem|hz|khz|mhz|ghz|kg|g|mm|cm|km|°|degrees?|percent|times|"
+                      r"points?|stars?|euros?|dollars?|usd|eur|gbp|cny|rmb|yuan|cents?|pounds?|yen)\b)")
+# (nor a price: "a price of 19.99", "costs 4.50")
+_PRICED = re.compile(r"\b(price|prices|priced|cost|costs|total|totals|paid|pay|pays|fee|fees|charge|charged|amount|balance|refund|of)\s+$")
+
+
 def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
     "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
@@ -164,7 +173,11 @@ def _words(low: str) -> list[str]:
         low = _SHORT_PHRASES.sub(_phrase_short, low)
     low = _JOINABLE.sub(_joined, low)
     out = []
-    for word in _WORD.findall(low):
+    versions = "." in low and any(c.isdigit() for c in low)
+    for m in _WORD.finditer(low):
+        word = m.group()
+        if versions and _VERSION.match(low, m.start()) and not _PRICED.search(low, max(0, m.start() - 12), m.start()):
+            out.append("version")
         parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
         for w in (word, *parts):
             if (w not in _STOP and len(w) > 1) or w.isdigit():
