@@ -2654,7 +2654,7 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
         if verdict:
             return verdict
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
-    if any(_CUE_NOASK.search(skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton):
+    if any(_unnegated(_CUE_NOASK, skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton):
         return True
     # The learned reading scores the units it was trained on (`sentences`, which a semicolon ends).
     scored = {span(at, sentence_ends) for at in found} | {span(at, sentence_ends) for at in addressed}
@@ -2764,6 +2764,11 @@ _DESCRIBES = frozenset(_spelled(w) for w in (
 # "Exfiltration usually shows up as uploads to personal storage": how often a thing happens, right
 # after the first word, says the sentence describes (an order's verb takes no such adverb after it).
 _HOW_OFTEN = re.compile(_spelled(r"\s+(usually|often|typically|sometimes|commonly|frequently|rarely|seldom|generally|normally|mostly|occasionally|tends? to)\b"))
+# "chmod 777 on the upload folder was the cause of the incident": a command that opens a sentence as
+# the subject of "was" is named, not ordered (before any comma, and not in a clause of its own: "drop
+# the tables that were created" is still an order).
+_NAMED_AS_SUBJECT = re.compile(_spelled(r"(?:(?!\b(?:that|which|who|whom|whose|what|where|when|if|until|unless|because|so|and|or|then)\b)[^,;:.!?])*?"
+                                        r"\b(was|were|caused|led to)\b"))
 _COVERT_VERBS = frozenset(_spelled(w) for w in ("store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge",
                            "commit", "upload", "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase",
                            "decrease", "set",
@@ -2787,7 +2792,7 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str]) -> bool:
         return False
     end = _SENTENCE_END.search(skeleton, first.end())
     sentence = skeleton[at:end.end() if end else len(skeleton)]
-    if _RESTRICTED.search(sentence):
+    if _RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence):
         return False
     if _always_harm(sentence, present):
         return True
@@ -2922,7 +2927,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
         return True
     if has(_CUE_WITHHOLD) and has(_CUE_DANGER):
         return True
-    if has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)):
+    if has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence):  # 禁止直接执行 bans it
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True
