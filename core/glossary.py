@@ -103,6 +103,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "演练": ("drill", "exercise"),
     "夜间": ("nightly", "night"), "开始": ("start", "begin"), "门禁卡": ("badge", "card", "keycard"), "门禁": ("access", "badge"),
     "挂失": ("lost",),
+    "机组": ("crew",), "乘务员": ("crew", "attendant"), "飞行员": ("pilot", "pilots"), "制服": ("uniform", "uniforms"), "素食": ("vegetarian", "vegan"),
+    "饮食": ("diet", "dietary", "meal"), "换证": ("renew", "renewal"),
     # everyday words of the businesses software is written for
     "预约": ("appointment", "booking"), "提醒": ("reminder",), "患者": ("patient",), "病人": ("patient",), "医生": ("doctor",),
     "诊所": ("clinic",), "医院": ("hospital",), "预览": ("preview",), "创建": ("create",), "删除": ("delete", "remove"),
@@ -443,6 +445,8 @@ RELATED: tuple[str, ...] = (
     "country countries continent continents abroad",
     "block blocked blocking blocklist denylist blacklist",
     "website websites domain domains",
+    "sick sickness ill illness unwell",
+    "fatigue fatigued tired exhausted exhaustion",
     "leak leaked leaks torrent torrents piracy pirated",
     "audio sound sounds soundbank soundbanks",
     "console consoles playstation ps5 xbox nintendo",

@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "20"
+SCHEMA = "21"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles): chosen on all recall sets, 2 found
 # two more notes and 3 one more paraphrase lost.
@@ -501,6 +501,13 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     variants = _variants(conn, terms)
     foreign, naming, loose = _translations(conn, terms, borrowed)
     own = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
+    # A term no note holds in the question's language can be found only by its other names: those
+    # are asked for with the question's own words ("new uniforms" in a memory whose English notes
+    # all say "crew" finds 制服 only so).
+    if foreign or loose:
+        held = set(_held(conn, tuple(own)))
+        own += [n for t in terms if t not in held and not held.intersection(variants.get(t, ()))
+                for n in (*foreign.get(t, ()), *loose.get(t, ())) if n not in own]
     # Translations widen only a page the question's own language leaves short: in a memory that
     # speaks both languages they would double the matches to rank, and a translation counts for
     # less than the word itself anyway. Whether it is short is counted first (a tenth of a page).

@@ -62,12 +62,13 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout24.json", 0.8), ("heldout25.json", 0.73),
                                              ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9),
                                              ("heldout29.json", 0.9), ("heldout30.json", 0.9),
-                                             ("heldout31.json", 0.9), ("heldout32.json", 0.9)])
+                                             ("heldout31.json", 0.9), ("heldout32.json", 0.9),
+                                             ("heldout33.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-one sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 32 at 54 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 33 at 48 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -78,7 +79,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout14.json", "cross", 0.85), ("heldout26.json", "cross", 0.5),
                                                     ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6),
                                                     ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8),
-                                                    ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8)])
+                                                    ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8),
+                                                    ("heldout33.json", "cross", 0.8)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -89,7 +91,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     e-discovery team) 5 of 8 on first write; held-out 30 (a wind farm's) 3 of 7, then 6 of 7 once the
     glossary knew the words of an operations office (培训, 交接班, 运维, 技术人员, 平均值); held-out 31 (a
     security operations centre) 5 of 7, then 7 of 7 with a security team's (钓鱼, 保存, 情报); held-out 32
-    (a game studio) 4 of 7, then 6 of 7 (夜间, 门禁卡, 挂失)."""
+    (a game studio) 4 of 7, then 6 of 7 (夜间, 门禁卡, 挂失); held-out 33 (an airline's crew) 3 of 7, then 7
+    of 7 once a word no English note holds is asked for by its Chinese names."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -281,12 +284,24 @@ _IN_THEIR_WORDS = {
          ("our game is on a torrent site, who do we tell", "among", "If a build leaks, the producer and legal are told at once"),
          ("I lost my office access card, what should I do", "only", "工作室的门禁卡丢了要马上找前台挂失"),
          ("夜间构建几点开始", "only", "The nightly build starts at 01:00")]),
+    # held-out 33: unwell is sick, "no internet" is offline; an English word no English note holds
+    # ("uniforms", "vegetarian") is asked for by its Chinese name even when its other words fill a page
+    "an airline's crew": (
+        [("Crew report sickness through crew control by phone", "Crew control updates the roster and calls standby."),
+         ("The crew app works offline with the last synced roster", "Changes made offline sync when back online."),
+         ("乘务员制服每年三月统一发放", "尺码要在一月底前报给后勤。"),
+         ("机组餐有特殊饮食需求要提前三天登记", "清真餐和素食都可以申请。"),
+         *[(f"Crew rule {i}: crew duties for new crew", f"Crew planning note {i} for the crew roster.") for i in range(30)]],
+        [("a flight attendant feels unwell before a trip, how do they tell us", "among", "Crew report sickness through crew control by phone"),
+         ("the crew app has no internet at the outstation, can crew see the roster", "first", "The crew app works offline with the last synced roster"),
+         ("when do cabin crew get their new uniforms", "among", "乘务员制服每年三月统一发放"),
+         ("can I order a vegetarian crew meal", "first", "机组餐有特殊饮食需求要提前三天登记")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-32): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-33): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
@@ -337,14 +352,16 @@ def test_15_a_question_about_the_thing_at_hand_asks_what_the_project_knows(home,
 def test_15_a_question_anyone_could_answer_needs_more_than_a_title_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (quietness): "what is the difference between let and const in typescript" names
     the language a note's title names, but asks what anyone knows, not what the project remembers:
-    no card comes, nor for a good name, the time somewhere or how a thing works in general. Asked
-    about the project, the same title word brings the note."""
+    no card comes, nor for a good name, the time somewhere, how a thing works in general or what is
+    so "in the world" (held-out 33). Asked about the project, the same title word brings the note."""
     _other_notes(mem)
     mem.save("The API is NestJS on Node 20 with TypeScript", "The web app is Next.js; both live in one pnpm workspace.")
     mem.save("Tickets are QR codes signed with an Ed25519 key", "Scanners verify the signature offline.")
     mem.save("Event times are stored in UTC with the venue's timezone", "Always show the venue's local time.")
+    mem.save("Flights longer than 3 hours are booked in the lowest available cabin", "Positioning flights count as duty.")
     for message in ("what is the difference between let and const in typescript", "how does a qr code store data",
-                    "what time is it in tokyo", "what's a good name for a ticket scanner app", "how do I reverse an array in typescript"):
+                    "what time is it in tokyo", "what's a good name for a ticket scanner app", "how do I reverse an array in typescript",
+                    "what is the longest flight in the world"):
         assert _recalled(home, project, message) == [], message
     assert _recalled(home, project, "which language is the api written in, typescript?") == ["The API is NestJS on Node 20 with TypeScript"]
     assert _recalled(home, project, "how are tickets signed") == ["Tickets are QR codes signed with an Ed25519 key"]
@@ -592,9 +609,10 @@ def test_15_the_learned_reading_carries_over_to_a_set_it_never_saw() -> None:
 
 
 def test_15_recall_stays_quiet_for_what_anyone_could_answer(home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (quietness): "tell me a joke about invoices" shares the note's title word and no
-    rule names its form; the learned reading takes it for a message anyone could answer, so no card
-    comes. A question about the project with the same word still gets the note."""
+    """Issue 15 (quietness): "tell me a joke about invoices" shares the note's title word; it asks for
+    what anyone could write (a joke, a poem, a story about a thing), so no card comes. (The learned
+    reading had answered for this form, and a relearning with held-out 32 moved it to 0.69, under the
+    line: a rule names the form now.) A question about the project with the same word still gets the note."""
     _other_notes(mem)
     mem.save("Invoice numbers are sequential per company and never reused", "A voided invoice keeps its number.")
     assert _recalled(home, project, "tell me a joke about invoices") == []
