@@ -116,13 +116,14 @@ _PHRASE_SHORT = {
     r"text messages?": "sms", r"(message|event|service|enterprise service) bus(es)?": "broker",
     r"(thumb|flash|pen) ?drives?|(usb|memory) sticks?": "usb",
     r"no (internet|connection|connectivity|signal|network)( connection| access)?": "offline",
+    r"forg[eo]t(ten)? (my |their |his |her |the |a |your )?(password|passcode|login|pin)s?": "password reset",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # A piece every phrase above holds: the substitution runs only on text that may have one ("end" or
 # "text" alone would let nearly every note through to the regex).
 _PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
-                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no ")
+                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no ", "forg")
 
 
 def _phrase_short(m: re.Match[str]) -> str:

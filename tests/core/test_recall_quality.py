@@ -63,12 +63,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9),
                                              ("heldout29.json", 0.9), ("heldout30.json", 0.9),
                                              ("heldout31.json", 0.9), ("heldout32.json", 0.9),
-                                             ("heldout33.json", 0.9)])
+                                             ("heldout33.json", 0.9), ("heldout34.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-one sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-two sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 33 at 48 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 34 at 44 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -80,7 +80,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6),
                                                     ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8),
                                                     ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8),
-                                                    ("heldout33.json", "cross", 0.8)])
+                                                    ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -92,7 +92,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     glossary knew the words of an operations office (培训, 交接班, 运维, 技术人员, 平均值); held-out 31 (a
     security operations centre) 5 of 7, then 7 of 7 with a security team's (钓鱼, 保存, 情报); held-out 32
     (a game studio) 4 of 7, then 6 of 7 (夜间, 门禁卡, 挂失); held-out 33 (an airline's crew) 3 of 7, then 7
-    of 7 once a word no English note holds is asked for by its Chinese names."""
+    of 7 once a word no English note holds is asked for by its Chinese names; held-out 34 (a school
+    district) 4 of 7, then 7 of 7 (档案, 钥匙, 借用, 出差)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -296,12 +297,26 @@ _IN_THEIR_WORDS = {
          ("the crew app has no internet at the outstation, can crew see the roster", "first", "The crew app works offline with the last synced roster"),
          ("when do cabin crew get their new uniforms", "among", "乘务员制服每年三月统一发放"),
          ("can I order a vegetarian crew meal", "first", "机组餐有特殊饮食需求要提前三天登记")]),
+    # held-out 34: a cracked screen is broken, hackers are a breach, a forgotten login asks for a
+    # password reset; 档案 are records, 钥匙 a key, 出差 travel
+    "a school district's teachers": (
+        [("Broken Chromebooks go to the school library desk", "A loaner is handed out the same day."),
+         ("A suspected data breach is reported to the CTO at once", "The district has 72 hours to notify the state."),
+         ("Student passwords are reset by teachers in ClassLink", "Staff passwords only by the helpdesk."),
+         ("Students sign in with ClassLink SSO", "Kindergarten to grade 2 use QR badges."),
+         ("机房钥匙在教务处保管，借用要登记时间和用途", "下班前必须归还。"),
+         ("Student records live in PowerSchool", "It is the source of truth for enrolment.")],
+        [("a kid dropped their laptop and the screen cracked, what now", "first", "Broken Chromebooks go to the school library desk"),
+         ("we think hackers got into the shared files, what do we do", "among", "A suspected data breach is reported to the CTO at once"),
+         ("a student forgot their login", "first", "Student passwords are reset by teachers in ClassLink"),
+         ("where do I borrow the server room key", "only", "机房钥匙在教务处保管，借用要登记时间和用途"),
+         ("学生档案存在哪里", "first", "Student records live in PowerSchool")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-33): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-34): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
