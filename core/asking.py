@@ -43,9 +43,10 @@ _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(
 _QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was|were|does|do|did|can|could|should|has|have)\b")
 
 # A question anyone could answer asks nothing of what the project remembers: the difference
-# between two things, a good name for one, a joke or a poem about one, why a thing is called so, what
-# time it is or which time zone a place is in, what is so "in the world", how a thing (with "a": any
-# such thing) works, how many days until a date, how to do something in a language.
+# between two things, a good name for one, a joke or a poem about one, who heads or made something
+# that is not ours ("who is the ceo of github"), why a thing is called so, what time it is or which
+# time zone a place is in, what is so "in the world", how a thing (with "a": any such thing) works,
+# how many days until a date, how to do something in a language.
 # The one word it shares with a note names the subject, not a topic of the project's.
 _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
               r"react( native)?|vue|django|rails)")
@@ -54,6 +55,7 @@ _GENERAL = re.compile(
     r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
     r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
+    r"|^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"
     r"|^\s*what time is it\b|^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b)"
     r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)\w+( \w+)? in\s*\??$"
     r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"

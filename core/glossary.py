@@ -107,6 +107,9 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "饮食": ("diet", "dietary", "meal"), "换证": ("renew", "renewal"),
     "档案": ("records", "record", "file"), "钥匙": ("key", "keys"), "借用": ("borrow", "borrowing"), "出差": ("travel", "trip"),
     "成绩单": ("report", "transcript", "grades"), "生成": ("generate", "generated"),
+    "欺诈": ("fraud",), "评分": ("score", "rating"), "案件": ("case", "claim"), "调查": ("investigation", "investigate"),
+    "理赔员": ("adjuster", "handler"), "独立": ("alone", "independent", "independently"), "市场": ("market",), "价值": ("value",),
+    "市场价值": ("market", "value"),
     # everyday words of the businesses software is written for
     "预约": ("appointment", "booking"), "提醒": ("reminder",), "患者": ("patient",), "病人": ("patient",), "医生": ("doctor",),
     "诊所": ("clinic",), "医院": ("hospital",), "预览": ("preview",), "创建": ("create",), "删除": ("delete", "remove"),
@@ -452,6 +455,8 @@ RELATED: tuple[str, ...] = (
     "laptop laptops chromebook chromebooks macbook macbooks",
     "breach breached hacked hacker hackers intrusion",
     "camera cameras cctv footage surveillance",
+    "storm storms hailstorm hailstorms snowstorm thunderstorm windstorm",
+    "status statuses state states",
     "leak leaked leaks torrent torrents piracy pirated",
     "audio sound sounds soundbank soundbanks",
     "console consoles playstation ps5 xbox nintendo",

@@ -63,12 +63,13 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout26.json", 0.9), ("heldout27.json", 0.9), ("heldout28.json", 0.9),
                                              ("heldout29.json", 0.9), ("heldout30.json", 0.9),
                                              ("heldout31.json", 0.9), ("heldout32.json", 0.9),
-                                             ("heldout33.json", 0.9), ("heldout34.json", 0.9)])
+                                             ("heldout33.json", 0.9), ("heldout34.json", 0.9),
+                                             ("heldout35.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-two sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-three sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 34 at 44 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 35 at 42 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -80,7 +81,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout27.json", "cross", 0.75), ("heldout28.json", "cross", 0.6),
                                                     ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8),
                                                     ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8),
-                                                    ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8)])
+                                                    ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8),
+                                                    ("heldout35.json", "cross", 0.8)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -93,7 +95,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     security operations centre) 5 of 7, then 7 of 7 with a security team's (钓鱼, 保存, 情报); held-out 32
     (a game studio) 4 of 7, then 6 of 7 (夜间, 门禁卡, 挂失); held-out 33 (an airline's crew) 3 of 7, then 7
     of 7 once a word no English note holds is asked for by its Chinese names; held-out 34 (a school
-    district) 4 of 7, then 7 of 7 (档案, 钥匙, 借用, 出差)."""
+    district) 4 of 7, then 7 of 7 (档案, 钥匙, 借用, 出差); held-out 35 (an insurer) 5 of 7, then 6 of 7
+    (欺诈, 评分, 案件)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -311,12 +314,20 @@ _IN_THEIR_WORDS = {
          ("a student forgot their login", "first", "Student passwords are reset by teachers in ClassLink"),
          ("where do I borrow the server room key", "only", "机房钥匙在教务处保管，借用要登记时间和用途"),
          ("学生档案存在哪里", "first", "Student records live in PowerSchool")]),
+    # held-out 35: a hailstorm is a storm, a state is a status; 欺诈 is fraud, 评分 a score
+    "an insurer's adjusters": (
+        [("After a storm warning, claim intake switches to event mode", "Claims are tagged with the event code and triaged in bulk."),
+         ("Do not change the claim status codes without telling the actuaries", "Status code changes break their models."),
+         ("Claims with a fraud score above 0.8 go to the special investigations unit", "They are never paid automatically.")],
+        [("a hailstorm hit the whole region overnight and claims are flooding in", "first", "After a storm warning, claim intake switches to event mode"),
+         ("I want to rename a claim state, who should I warn", "among", "Do not change the claim status codes without telling the actuaries"),
+         ("欺诈评分高的案件怎么处理", "first", "Claims with a fraud score above 0.8 go to the special investigations unit")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-34): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-35): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
@@ -376,7 +387,7 @@ def test_15_a_question_anyone_could_answer_needs_more_than_a_title_word(home, pr
     mem.save("Flights longer than 3 hours are booked in the lowest available cabin", "Positioning flights count as duty.")
     for message in ("what is the difference between let and const in typescript", "how does a qr code store data",
                     "what time is it in tokyo", "what's a good name for a ticket scanner app", "how do I reverse an array in typescript",
-                    "what is the longest flight in the world"):
+                    "what is the longest flight in the world", "who is the ceo of github"):
         assert _recalled(home, project, message) == [], message
     assert _recalled(home, project, "which language is the api written in, typescript?") == ["The API is NestJS on Node 20 with TypeScript"]
     assert _recalled(home, project, "how are tickets signed") == ["Tickets are QR codes signed with an Ed25519 key"]
