@@ -110,6 +110,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "欺诈": ("fraud",), "评分": ("score", "rating"), "案件": ("case", "claim"), "调查": ("investigation", "investigate"),
     "理赔员": ("adjuster", "handler"), "独立": ("alone", "independent", "independently"), "市场": ("market",), "价值": ("value",),
     "市场价值": ("market", "value"),
+    "罚单": ("fine", "fines", "ticket"), "罚款": ("fine", "penalty"), "交通": ("traffic",), "停车": ("parking", "park"),
+    "停车费": ("parking", "fee"),
     # everyday words of the businesses software is written for
     "预约": ("appointment", "booking"), "提醒": ("reminder",), "患者": ("patient",), "病人": ("patient",), "医生": ("doctor",),
     "诊所": ("clinic",), "医院": ("hospital",), "预览": ("preview",), "创建": ("create",), "删除": ("delete", "remove"),

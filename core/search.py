@@ -117,13 +117,15 @@ _PHRASE_SHORT = {
     r"(thumb|flash|pen) ?drives?|(usb|memory) sticks?": "usb",
     r"no (internet|connection|connectivity|signal|network)( connection| access)?": "offline",
     r"forg[eo]t(ten)? (my |their |his |her |the |a |your )?(password|passcode|login|pin)s?": "password reset",
+    r"(speeding|parking|traffic) (tickets?|fines?)": "fine", r"crash(ed|es|ing)? into": "accident",
+    r"fill(ed|s|ing)? up (the |their |his |her |my )?(tank|car)": "refuel",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # A piece every phrase above holds: the substitution runs only on text that may have one ("end" or
 # "text" alone would let nearly every note through to the regex).
 _PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
-                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no ", "forg")
+                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no ", "forg", "ticket", "fine", "into", "fill")
 
 
 def _phrase_short(m: re.Match[str]) -> str:
@@ -144,7 +146,7 @@ _JOINED = {
     ("screen", "reader"): "screenreader", ("fall", "back"): "fallback", ("call", "back"): "callback", ("feed", "back"): "feedback",
     ("opt", "out"): "optout", ("opt", "in"): "optin", ("pop", "up"): "popup", ("stand", "up"): "standup", ("hand", "over"): "handover",
     ("back", "end"): "backend", ("front", "end"): "frontend", ("user", "name"): "username", ("time", "stamp"): "timestamp",
-    ("pay", "out"): "payout", ("check", "in"): "checkin",
+    ("pay", "out"): "payout", ("check", "in"): "checkin", ("claim", "back"): "reimburse",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
     ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage",
 }

@@ -64,12 +64,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout29.json", 0.9), ("heldout30.json", 0.9),
                                              ("heldout31.json", 0.9), ("heldout32.json", 0.9),
                                              ("heldout33.json", 0.9), ("heldout34.json", 0.9),
-                                             ("heldout35.json", 0.9)])
+                                             ("heldout35.json", 0.9), ("heldout36.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-three sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-four sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 35 at 42 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 36 at 41 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -82,7 +82,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8),
                                                     ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8),
                                                     ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8),
-                                                    ("heldout35.json", "cross", 0.8)])
+                                                    ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -96,7 +96,7 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     (a game studio) 4 of 7, then 6 of 7 (夜间, 门禁卡, 挂失); held-out 33 (an airline's crew) 3 of 7, then 7
     of 7 once a word no English note holds is asked for by its Chinese names; held-out 34 (a school
     district) 4 of 7, then 7 of 7 (档案, 钥匙, 借用, 出差); held-out 35 (an insurer) 5 of 7, then 6 of 7
-    (欺诈, 评分, 案件)."""
+    (欺诈, 评分, 案件); held-out 36 (car sharing) 5 of 7, then 7 of 7 (罚单, 停车费, "claim back")."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -322,12 +322,24 @@ _IN_THEIR_WORDS = {
         [("a hailstorm hit the whole region overnight and claims are flooding in", "first", "After a storm warning, claim intake switches to event mode"),
          ("I want to rename a claim state, who should I warn", "among", "Do not change the claim status codes without telling the actuaries"),
          ("欺诈评分高的案件怎么处理", "first", "Claims with a fraud score above 0.8 go to the special investigations unit")]),
+    # held-out 36: a speeding ticket is a fine, crashing into something an accident, filling up the
+    # tank refuelling, claiming back a fee a reimbursement; 罚单 is a fine
+    "a car-sharing company's members": (
+        [("Traffic fines are matched to the trip by time and plate", "They are forwarded to the member with a handling fee."),
+         ("After an accident, the member calls the hotline", "The car is blocked for new trips at once."),
+         ("Members who refuel get 10 free minutes", "Each car has a fuel card in the sun visor."),
+         ("停车费和过路费可以报销，月底前提交发票", "超过三个月的发票不再受理。")],
+        [("someone got a speeding ticket during a rental", "first", "Traffic fines are matched to the trip by time and plate"),
+         ("a member crashed into a wall, what now", "first", "After an accident, the member calls the hotline"),
+         ("a member filled up the tank, do they get anything", "first", "Members who refuel get 10 free minutes"),
+         ("can I claim back parking fees", "first", "停车费和过路费可以报销，月底前提交发票"),
+         ("交通罚单怎么处理", "first", "Traffic fines are matched to the trip by time and plate")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-35): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-36): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
