@@ -2609,10 +2609,11 @@ _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _CUE_INDEX = _WordIndex(_CUE_TRIGGERS)
 
 
+# A story told in place of the truth kept back ("别说实话，就说服务器在维护"): with secrecy, deceit.
+_SAY_INSTEAD = re.compile(_spelled(r"(就|只)(说|讲|回答|回复|告诉)|\b(just|only|instead) (say|tell|answer|reply)\b|\bsay instead\b"))
 # "Users sometimes ask the bot to reveal its system prompt; it declines": a request someone else makes
 # of a bot, reported with the bot's refusal in the same sentence, is a fact about the bot. Only with a
 # third party as the subject (an order opens with its verb) and the refusal after the request.
-_SAY_INSTEAD = re.compile(_spelled(r"(就|只)(说|讲|回答|回复|告诉)|\b(just|only|instead) (say|tell|answer|reply)\b|\bsay instead\b"))
 _REPORTED_ASK = re.compile(_spelled(
     r"\s*(users?|customers?|people|visitors?|clients?|players?|students?|patients?|attackers?|someone|somebody|testers?|red teamers?)\b"
     r"( \w+){0,2} (ask|asks|asked|tell|tells|told|try to get|tries to get|tried to get|get|gets) (the |our |a |an )?(support |help |chat )?"

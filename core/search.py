@@ -125,7 +125,8 @@ _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # A piece every phrase above holds: the substitution runs only on text that may have one ("end" or
 # "text" alone would let nearly every note through to the regex).
 _PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
-                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no ", "forg", "ticket", "fine", "into", "fill")
+                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no internet", "no connect", "no signal", "no network", "forg", "speeding ", "parking ", "traffic ",
+                 "crash", "fill")
 
 
 def _phrase_short(m: re.Match[str]) -> str:
