@@ -203,6 +203,11 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "里程碑": ("milestone",), "路线图": ("roadmap",), "验收": ("acceptance", "signoff"), "交付": ("delivery", "deliver"),
     "下线": ("decommission", "shutdown", "offline"), "开源": ("open-source", "oss"), "许可证": ("license", "licence"),
     "客户成功": ("success", "onboarding"),
+    # clinics and care
+    "处方": ("prescription", "prescribe"), "签字": ("sign", "signature"), "兽医": ("vet", "veterinarian"), "护士": ("nurse",),
+    "手术服": ("scrubs",), "白大褂": ("coat",), "药品": ("drug", "medicine", "medication"),
+    # travel on business
+    "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
 }
@@ -453,6 +458,7 @@ RELATED: tuple[str, ...] = (
     "block blocked blocking blocklist denylist blacklist unblock unblocked",
     "website websites domain domains",
     "sick sickness ill illness unwell",
+    "die dies died dead death deceased",
     "fatigue fatigued tired exhausted exhaustion",
     "laptop laptops chromebook chromebooks macbook macbooks",
     "breach breached hacked hacker hackers intrusion",

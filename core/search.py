@@ -119,6 +119,15 @@ _PHRASE_SHORT = {
     r"forg[eo]t(ten)? (my |their |his |her |the |a |your )?(password|passcode|login|pin)s?": "password reset",
     r"(speeding|parking|traffic) (tickets?|fines?)": "fine", r"crash(ed|es|ing)? into": "accident",
     r"fill(ed|s|ing)? up (the |their |his |her |my )?(tank|car)": "refuel",
+    # everyday words for a death, and a pet's ("passed away", "was put to sleep")
+    r"pass(ed|es|ing)? away": "die", r"put to sleep": "euthanasia",
+    # moving work to production is deploying it ("how do I get my change onto production"); the words stay
+    r"(get|gets|getting|got|put|puts|putting|push|pushes|pushing|pushed|ship|ships|shipping|shipped|move|moves|moving|moved)"
+    r"( \w+){0,3} (on|onto|to|into|out to) (the )?(production|prod|live)( site| server| servers| environment)?": "+deploy",
+    # what was deleted by mistake, or is wanted back, is restored from a backup
+    r"(accidentally|by mistake) (deleted|removed|dropped|overwrote|overwritten|wiped)|(deleted|removed|dropped|overwrote|overwritten|wiped)"
+    r"( \w+){0,3} (by accident|by mistake|accidentally)|(get|getting|bring|bringing|recover|recovering) back (a |the |my |our |an? )?(deleted |lost )?"
+    r"(file|files|data|document|documents|doc|docs|email|emails|photo|photos|table|database)|(get|getting|bring|bringing) (it|them|\w+) back": "+restore backup",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
@@ -126,11 +135,12 @@ _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # "text" alone would let nearly every note through to the regex).
 _PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
                  "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no internet", "no connect", "no signal", "no network", "forg", "speeding ", "parking ", "traffic ",
-                 "crash", "fill")
+                 "crash", "fill", "away", "to sleep", "prod", "live", "accident", "mistake", " back")
 
 
 def _phrase_short(m: re.Match[str]) -> str:
-    return _PHRASE_SHORTS[int(str(m.lastgroup)[1:])]
+    short = _PHRASE_SHORTS[int(str(m.lastgroup)[1:])]
+    return f"{m.group()} {short[1:]}" if short.startswith("+") else short
 
 
 # A verb and its particle that engineers also write as one word ("back up the database" and "the

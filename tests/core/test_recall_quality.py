@@ -64,12 +64,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout29.json", 0.9), ("heldout30.json", 0.9),
                                              ("heldout31.json", 0.9), ("heldout32.json", 0.9),
                                              ("heldout33.json", 0.9), ("heldout34.json", 0.9),
-                                             ("heldout35.json", 0.9), ("heldout36.json", 0.8)])
+                                             ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-four sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-five sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 36 at 41 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 37 at 37 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -82,7 +82,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout29.json", "cross", 0.7), ("heldout30.json", "cross", 0.8),
                                                     ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8),
                                                     ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8),
-                                                    ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8)])
+                                                    ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8),
+                                                    ("heldout37.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -96,7 +97,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     (a game studio) 4 of 7, then 6 of 7 (夜间, 门禁卡, 挂失); held-out 33 (an airline's crew) 3 of 7, then 7
     of 7 once a word no English note holds is asked for by its Chinese names; held-out 34 (a school
     district) 4 of 7, then 7 of 7 (档案, 钥匙, 借用, 出差); held-out 35 (an insurer) 5 of 7, then 6 of 7
-    (欺诈, 评分, 案件); held-out 36 (car sharing) 5 of 7, then 7 of 7 (罚单, 停车费, "claim back")."""
+    (欺诈, 评分, 案件); held-out 36 (car sharing) 5 of 7, then 7 of 7 (罚单, 停车费, "claim back"); held-out 37
+    (a veterinary group) 5 of 7, then 7 of 7 (处方, 签字, 车费, 住宿)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -334,12 +336,30 @@ _IN_THEIR_WORDS = {
          ("a member filled up the tank, do they get anything", "first", "Members who refuel get 10 free minutes"),
          ("can I claim back parking fees", "first", "停车费和过路费可以报销，月底前提交发票"),
          ("交通罚单怎么处理", "first", "Traffic fines are matched to the trip by time and plate")]),
+    # held-out 37: a pet that passed away died, one put to sleep was euthanised; work got onto
+    # production is deployed, a file wanted back after a deletion is restored from a backup; a rare
+    # word of a long message in a note's title names it (TITLE_COVERAGE); 处方 is a prescription, 车费 a fare
+    "a veterinary group's staff": (
+        [("When a pet dies, its record is marked deceased", "No more reminders or marketing go out."),
+         ("Euthanasia appointments are booked by phone only", "Never send automatic reminders after one."),
+         ("Prescriptions are signed by a vet in the app", "Controlled drugs need a second signature."),
+         ("Deploys run from GitLab CI to the Kubernetes cluster", "No deploys during opening hours."),
+         ("Backups are immutable for 30 days", "Restores are tested monthly."),
+         ("Police requests for patient data need a written order", "They are handled only by the legal team."),
+         ("参加培训的车费和住宿费可以报销，回来后两周内提交", "超过标准的住宿要经理批准。")],
+        [("the family's rabbit passed away, how do we stop the mails", "first", "When a pet dies, its record is marked deceased"),
+         ("a dog was put to sleep today, what should we avoid", "first", "Euthanasia appointments are booked by phone only"),
+         ("处方需要谁签字", "first", "Prescriptions are signed by a vet in the app"),
+         ("how do I get my change onto production", "first", "Deploys run from GitLab CI to the Kubernetes cluster"),
+         ("can I get back a file from last week if it was deleted", "first", "Backups are immutable for 30 days"),
+         ("the police want to know what a client said on the phone last night", "among", "Police requests for patient data need a written order"),
+         ("can I claim train tickets for a training course", "first", "参加培训的车费和住宿费可以报销，回来后两周内提交")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-36): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-37): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
@@ -671,3 +691,16 @@ def test_15_the_glossary_names_each_chinese_word_once() -> None:
     counts = Counter(ast.literal_eval(k) for k in table.keys if k is not None)
     assert [w for w, n in counts.items() if n > 1] == []
     assert len(counts) == len(glossary.ZH_EN) > 600
+
+
+def test_15_a_rare_word_in_a_title_names_the_note_of_a_long_message() -> None:
+    """Issue 15 (held-out 33, 36): "the police want to know where a car was last night" holds 0.21 of
+    its information in "Police requests for trip data…": the title's word names the note (0.2 will do);
+    one word elsewhere in a note does not, and two shared words still need 0.25."""
+    from core.recall import MIN_COVERAGE, TITLE_COVERAGE, _relevant
+
+    assert TITLE_COVERAGE < 0.214 < MIN_COVERAGE
+    assert _relevant(1, 6, True, 0.214)
+    assert not _relevant(1, 6, False, 0.214)
+    assert not _relevant(2, 6, False, 0.214) and _relevant(2, 6, False, MIN_COVERAGE)
+    assert not _relevant(1, 6, True, 0.19)
