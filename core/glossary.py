@@ -206,6 +206,10 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # clinics and care
     "处方": ("prescription", "prescribe"), "签字": ("sign", "signature"), "兽医": ("vet", "veterinarian"), "护士": ("nurse",),
     "手术服": ("scrubs",), "白大褂": ("coat",), "药品": ("drug", "medicine", "medication"),
+    # utilities and field crews
+    "水表": ("meter", "meters"), "电表": ("meter", "meters"), "读数": ("reading", "readings"), "智能": ("smart",), "抄表": ("meter", "reading"),
+    "抢修": ("repair", "emergency"), "加班": ("overtime",), "加班费": ("overtime",), "实习": ("internship", "trainee"),
+    "班组长": ("supervisor", "foreman"), "调度": ("dispatch", "scheduling"), "调度室": ("dispatch",),
     # travel on business
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages

@@ -309,6 +309,17 @@ def analysed(record: dict[str, Any]) -> tuple[str, ...]:
     return tuple(" ".join(tokens(t) + segmented(t)) for t in texts)
 
 
+# Verbs any request is made of name no note from its title: "how do I write a LINQ query" is not
+# about "Complaints must get a written answer…", nor "who built the first aqueduct" about "field apps
+# are built with .NET MAUI". They still count as shared terms (session 21: counting them as none lost
+# "how long do we keep invoices" and "which email provider do we use"). Measured over 39 sets: 3 more
+# notes right, 25 fewer wrong cards, none lost; "run", "need", "look" and "change" stay naming words
+# ("how do I run everything on my machine" finds "Run the stack locally…").
+UNNAMING = frozenset(term(w) for w in ("write", "build", "use", "make", "go", "show", "read", "send", "take", "keep", "give",
+                                       "come", "want", "put", "let", "see", "know", "tell", "say", "find", "work", "try",
+                                       "start", "stop", "help", "ask", "add"))
+
+
 K1 = 1.2
 # A term's name in the other language counts for this much of an occurrence.
 TRANSLATED = 0.5
@@ -364,7 +375,7 @@ class Scorer:
         # in some field ("go" in a Go team's notes, "data" in a data team's) does not (judged,
         # like coverage, only once the memory is large enough for counts to mean something). A
         # title holding any of their forms is a title hit.
-        naming = [t for t in terms if not self.judges or df.get(t, 0) <= NAMING_SHARE * total]
+        naming = [t for t in terms if t not in UNNAMING and (not self.judges or df.get(t, 0) <= NAMING_SHARE * total)]
         self.title_forms = frozenset(f for t in naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
 
     def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool, float]:

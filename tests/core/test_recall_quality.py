@@ -64,12 +64,13 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout29.json", 0.9), ("heldout30.json", 0.9),
                                              ("heldout31.json", 0.9), ("heldout32.json", 0.9),
                                              ("heldout33.json", 0.9), ("heldout34.json", 0.9),
-                                             ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9)])
+                                             ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9),
+                                             ("heldout38.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-five sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-six sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 37 at 37 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 38 at 35 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -83,7 +84,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8),
                                                     ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8),
                                                     ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8),
-                                                    ("heldout37.json", "cross", 0.85)])
+                                                    ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -98,7 +99,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     of 7 once a word no English note holds is asked for by its Chinese names; held-out 34 (a school
     district) 4 of 7, then 7 of 7 (档案, 钥匙, 借用, 出差); held-out 35 (an insurer) 5 of 7, then 6 of 7
     (欺诈, 评分, 案件); held-out 36 (car sharing) 5 of 7, then 7 of 7 (罚单, 停车费, "claim back"); held-out 37
-    (a veterinary group) 5 of 7, then 7 of 7 (处方, 签字, 车费, 住宿)."""
+    (a veterinary group) 5 of 7, then 7 of 7 (处方, 签字, 车费, 住宿); held-out 38 (a water utility) 6 of 7, then
+    7 of 7 (水表, 读数, 智能)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -354,12 +356,23 @@ _IN_THEIR_WORDS = {
          ("can I get back a file from last week if it was deleted", "first", "Backups are immutable for 30 days"),
          ("the police want to know what a client said on the phone last night", "among", "Police requests for patient data need a written order"),
          ("can I claim train tickets for a training course", "first", "参加培训的车费和住宿费可以报销，回来后两周内提交")]),
+    # held-out 38: a verb any request is made of names no note from its title (`UNNAMING`): writing a
+    # query is not a written answer, building an aqueduct not an app built with MAUI; 水表 is a meter
+    "a water utility's crews": (
+        [("Complaints must get a written answer within ten working days", "Or the customer is paid compensation."),
+         ("Field apps are built with .NET MAUI", "The portal is Next.js on a .NET 8 API."),
+         ("Smart meters send a reading every hour over LoRaWAN", "Older meters are read by drive-by once a quarter."),
+         ("Run the stack locally with docker compose", "The seed data loads on first start.")],
+        [("how do I write a LINQ query with a group by", "only", None),
+         ("who built the first aqueduct", "only", None),
+         ("智能水表多久上报一次读数", "first", "Smart meters send a reading every hour over LoRaWAN"),
+         ("how do I run everything on my machine", "among", "Run the stack locally with docker compose")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-37): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-38): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
