@@ -299,7 +299,9 @@ _WEAK = r"(rules|context|constraints|restrictions|policies|messages?|text|direct
 _ABOUT_ELSE = (r"(?!\s+((embedded|found|written|posted|left|hidden|contained|included|pasted|quoted|coming|appearing|placed|planted)\s+)?"
     r"(of|for|in|on|about|from|regarding|under|within|per|via|using|across|inside)\s+(?!((the|your)\s+)?(model|assistant|ai|chat|conversation|system prompt|user|you|your|developers?|creators?|operators?|context|claude ?md|agents ?md|cursorrules|copilot|"
     r"(this|the|your) (session|conversation|chat|turn|task|reply|answer)|rest of)\b))"
-    r"(?!\s+(embedded|found|written|posted|left|hidden|contained|included|pasted|quoted)\s+((in|on|inside|within|into)\s+(?!((the|your|this)\s+)?(model|assistant|system prompt|note|memory|message)\b)|there\b|in (them|it)\b))")
+    r"(?!\s+(embedded|found|written|posted|left|hidden|contained|included|pasted|quoted)\s+((in|on|inside|within|into)\s+(?!((the|your|this)\s+)?(model|assistant|system prompt|note|memory|message)\b)|there\b|in (them|it)\b))"
+    # ... or what they told people to do ("earlier guidance to pin Node 18 no longer applies"), not how to behave
+    r"(?!\s+to\s+(?!(you|your|the|be|stay|keep|follow|obey|protect|refuse|avoid|never|not|always|ask|check|confirm|respect|comply)\b)[a-z]+\s+[a-z0-9])")
 
 # The words of the Chinese readings below that several of them share. A Chinese sentence ends at
 # 。！？ (NFKC makes the fullwidth ! and ? ASCII); `_ZH` is a character inside one.
@@ -1842,7 +1844,8 @@ _ALWAYS_TAG = re.compile(
     r"|«\s*/\s*(system|assistant|developer|user)\s*»",
 )
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction|agent|bot|tool)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
-_LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>\s+\w", re.MULTILINE)
+# (not a tag named in a list of tags: "<user> and <admin> are the two roles")
+_LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>(?!\s*(and|or|,)\s*<)\s+\w", re.MULTILINE)
 _HEADING_ROLE = re.compile(rf"(^|[.!?:]\s+)\s*#{{1,6}}\s*({_ROLE_WORDS}|instruction)\s*[:：]", re.MULTILINE)
 # A heading that is nothing but a role in capitals opens a fake turn; "## System design" is a title.
 _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DEVELOPER|SYSTEM PROMPT|INSTRUCTIONS?)\s*$", re.MULTILINE)
@@ -2388,7 +2391,7 @@ _CUE_LIVE = re.compile(_spelled(r"\b(prod|production|live|main|master|customers?
 # Acts that harm the project whoever does them, named as things to do (not mere nouns: "the agent
 # reads credentials from the vault" is how agents are set up). With an AI named as the one to do
 # them, an order to the model.
-_HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp |temporary |tmp )(\w+ )?(databases?|db|tables|cluster|buckets?|backups)\b"
+_HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp |temporary |tmp )(\w+ )?(databases?|db|tables|schemas?|cluster|buckets?|backups)\b"
          r"|\b(shut|take|tear) down (the )?(production|prod|live)\b|\b(shut|take|tear)s? (the )?(production|prod|live) [\w ]{0,20}down\b"
          r"|\b(turn(ing)? off|disabl\w*|remov\w*|bypass\w*) (the |all |any )?(2fa|mfa|two-?factor|2-?factor|permission checks?|auth(entication|ori[sz]ation)? checks?|"
          r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|(tls|ssl|https|hostname|certificate|cert) (verification|validation|checks?|verify)|certificate checks?|"
