@@ -210,6 +210,11 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "水表": ("meter", "meters"), "电表": ("meter", "meters"), "读数": ("reading", "readings"), "智能": ("smart",), "抄表": ("meter", "reading"),
     "抢修": ("repair", "emergency"), "加班": ("overtime",), "加班费": ("overtime",), "实习": ("internship", "trainee"),
     "班组长": ("supervisor", "foreman"), "调度": ("dispatch", "scheduling"), "调度室": ("dispatch",),
+    # libraries and lending
+    "借书": ("borrow", "loan"), "借阅": ("loan", "borrowing", "borrow"), "续借": ("renew", "renewal"), "电子书": ("ebook", "e-books"),
+    "图书": ("book", "books"), "损坏": ("damage", "damaged", "torn"), "遗失": ("lost",), "失物": ("lost",), "服务台": ("desk",),
+    "开门": ("open", "opening"), "闭馆": ("closing", "close"), "志愿者": ("volunteer", "volunteers"), "馆长": ("director",),
+    "周六": ("saturday",), "周日": ("sunday",),
     # travel on business
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages
@@ -407,7 +412,7 @@ RELATED: tuple[str, ...] = (
     "proforma quote quotation",
     # what people say when something is wrong
     "complaint complaints angry upset",
-    "accessibility blind disability disabilities",
+    "accessibility blind disability disabilities wcag a11y",
     "notebook notebooks jupyter",
     "cheat cheating cheater cheaters anticheat",
     # the people a product serves and employs
@@ -463,6 +468,10 @@ RELATED: tuple[str, ...] = (
     "website websites domain domains",
     "sick sickness ill illness unwell",
     "die dies died dead death deceased",
+    "borrow borrowed lend lending loan loans",
+    "kid kids child children minor minors",
+    "damage damaged torn ripped",
+    "analytics tracking telemetry",
     "fatigue fatigued tired exhausted exhaustion",
     "laptop laptops chromebook chromebooks macbook macbooks",
     "breach breached hacked hacker hackers intrusion",

@@ -127,7 +127,7 @@ _PHRASE_SHORT = {
     # what was deleted by mistake, or is wanted back, is restored from a backup
     r"(accidentally|by mistake) (deleted|removed|dropped|overwrote|overwritten|wiped)|(deleted|removed|dropped|overwrote|overwritten|wiped)"
     r"( \w+){0,3} (by accident|by mistake|accidentally)|(get|getting|bring|bringing|recover|recovering) back (a |the |my |our |an? )?(deleted |lost )?"
-    r"(file|files|data|document|documents|doc|docs|email|emails|photo|photos|table|database)|(get|getting|bring|bringing) (it|them|\w+) back": "+restore backup",
+    r"(file|files|data|document|documents|doc|docs|email|emails|photo|photos|table|database)": "+restore backup",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())

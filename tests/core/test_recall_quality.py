@@ -65,12 +65,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout31.json", 0.9), ("heldout32.json", 0.9),
                                              ("heldout33.json", 0.9), ("heldout34.json", 0.9),
                                              ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9),
-                                             ("heldout38.json", 0.9)])
+                                             ("heldout38.json", 0.9), ("heldout39.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-six sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-seven sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 38 at 35 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 39 at 35 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -84,7 +84,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout31.json", "cross", 0.85), ("heldout32.json", "cross", 0.8),
                                                     ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8),
                                                     ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8),
-                                                    ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85)])
+                                                    ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85),
+                                                    ("heldout39.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -100,7 +101,7 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     district) 4 of 7, then 7 of 7 (档案, 钥匙, 借用, 出差); held-out 35 (an insurer) 5 of 7, then 6 of 7
     (欺诈, 评分, 案件); held-out 36 (car sharing) 5 of 7, then 7 of 7 (罚单, 停车费, "claim back"); held-out 37
     (a veterinary group) 5 of 7, then 7 of 7 (处方, 签字, 车费, 住宿); held-out 38 (a water utility) 6 of 7, then
-    7 of 7 (水表, 读数, 智能)."""
+    7 of 7 (水表, 读数, 智能); held-out 39 (a public library) 2 of 7, then 6 of 7 (续借, 电子书, 周六, 开门, 损坏)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -367,12 +368,26 @@ _IN_THEIR_WORDS = {
          ("who built the first aqueduct", "only", None),
          ("智能水表多久上报一次读数", "first", "Smart meters send a reading every hour over LoRaWAN"),
          ("how do I run everything on my machine", "among", "Run the stack locally with docker compose")]),
+    # held-out 39: borrowing is lending, a kid is a child, a blind user asks for WCAG, tracking is
+    # analytics; 续借 is renewing, 电子书 an e-book, 损坏 damage (torn pages)
+    "a library's members": (
+        [("Books are lent for three weeks and can be renewed twice online", "DVDs are lent for one week."),
+         ("Library cards are issued with proof of address; children under 13 need a parent's signature", "Digital cards are for e-books only."),
+         ("The website and the app must meet WCAG 2.1 AA", "Screen reader tests run before each release."),
+         ("We use Plausible for website analytics", "Google Analytics is not allowed."),
+         ("图书损坏要拍照登记，再决定修补还是下架", "修补由装订组负责。")],
+        [("how long can books be borrowed", "first", "Books are lent for three weeks and can be renewed twice online"),
+         ("a kid wants a card but came alone", "first", "Library cards are issued with proof of address; children under 13 need a parent's signature"),
+         ("a blind user can't use our website", "among", "The website and the app must meet WCAG 2.1 AA"),
+         ("can we put Google tracking on the site", "first", "We use Plausible for website analytics"),
+         ("借书可以续借几次", "first", "Books are lent for three weeks and can be renewed twice online"),
+         ("a returned book has torn pages, what now", "among", "图书损坏要拍照登记，再决定修补还是下架")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-38): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-39): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
