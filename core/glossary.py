@@ -29,7 +29,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "接口": ("api", "endpoint", "interface"), "参数": ("parameter", "argument"), "依赖": ("dependency", "dependencies"),
     "版本": ("version",), "升级": ("upgrade",), "更新": ("update",), "补丁": ("patch",), "文档": ("docs", "documentation"),
     "模板": ("template",), "脚本": ("script",), "工具": ("tool",), "插件": ("plugin",), "配置": ("config", "configuration", "settings"),
-    "配置文件": ("config",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle"),
+    "配置文件": ("config",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle", "takeaway"),
     "调试": ("debug",), "日志": ("log", "logs", "logging"),
     "错误": ("error",), "报错": ("error",), "异常": ("exception",), "崩溃": ("crash",), "警告": ("warning",),
     # testing
@@ -215,6 +215,9 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "图书": ("book", "books"), "损坏": ("damage", "damaged", "torn"), "遗失": ("lost",), "失物": ("lost",), "服务台": ("desk",),
     "开门": ("open", "opening"), "闭馆": ("closing", "close"), "志愿者": ("volunteer", "volunteers"), "馆长": ("director",),
     "周六": ("saturday",), "周日": ("sunday",),
+    # kitchens
+    "围裙": ("apron",), "帽子": ("hat", "cap"), "刀具": ("knife", "knives"), "油烟机": ("hood", "extractor"),
+    "滤网": ("filter", "filters"), "打烊": ("closing",), "午班": ("lunch", "shift"), "主厨": ("chef",), "后厨": ("kitchen",),
     # travel on business
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages

@@ -124,6 +124,8 @@ _PHRASE_SHORT = {
     # moving work to production is deploying it ("how do I get my change onto production"); the words stay
     r"(get|gets|getting|got|put|puts|putting|push|pushes|pushing|pushed|ship|ships|shipping|shipped|move|moves|moving|moved)"
     r"( \w+){0,3} (on|onto|to|into|out to) (the )?(production|prod|live)( site| server| servers| environment)?": "+deploy",
+    # what is thrown away is waste ("how much food did we throw away")
+    r"(throw|throws|threw|thrown|throwing) (\w+ ){0,3}(away|out)|binned": "waste",
     # what was deleted by mistake, or is wanted back, is restored from a backup
     r"(accidentally|by mistake) (deleted|removed|dropped|overwrote|overwritten|wiped)|(deleted|removed|dropped|overwrote|overwritten|wiped)"
     r"( \w+){0,3} (by accident|by mistake|accidentally)|(get|getting|bring|bringing|recover|recovering) back (a |the |my |our |an? )?(deleted |lost )?"
@@ -135,7 +137,7 @@ _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # "text" alone would let nearly every note through to the regex).
 _PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
                  "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no internet", "no connect", "no signal", "no network", "forg", "speeding ", "parking ", "traffic ",
-                 "crash", "fill", "away", "to sleep", "prod", "live", "accident", "mistake", " back")
+                 "crash", "fill", "away", "to sleep", "prod", "live", "accident", "mistake", " back", "throw", "threw", "binned")
 
 
 def _phrase_short(m: re.Match[str]) -> str:
