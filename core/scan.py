@@ -1852,7 +1852,9 @@ _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DE
 # "SYSTEM: Ubuntu 22.04" is a spec sheet's field, in any case: a platform after it is no role's turn.
 # (a prefix named with what it does, "SYSTEM: marks messages from the scheduler", is a log format)
 _CAPS_ROLE = re.compile(r"(?<!://)\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：](?!\s*(?i:linux|ubuntu|debian|macos|mac os|os x|windows|alpine|centos|"
-                        r"fedora|rhel|red hat|freebsd|x86|x64|amd64|arm64|aarch64|marks|means|denotes|indicates|stands for|prefixes|labels|tags)\b)|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names)\b)"
+                        r"fedora|rhel|red hat|freebsd|x86|x64|amd64|arm64|aarch64|marks|means|denotes|indicates|stands for|prefixes|labels|tags)\b)|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names"
+                        # (what such a thing is shown in or stored as: "SYSTEM NOTICE banners in the admin UI")
+                        r"|banners?|templates?|tables?|fields?|columns?|types?|strings?|texts?|ids?|pages?|components?|styles?|emails?|logs?)\b)"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
 _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
@@ -2144,7 +2146,8 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(no longer|don't|do not|needn't|need not) (have|has|need|needs)? ?(to )?(follow|obey|respect|honou?r|abide by|comply with) (the |your |any )?"
     r"(user|developer|owner|operator|system|person|human|maintainer)s?['’]?s? (\w+ )?(rules|instructions|guidelines|guidance|policies|directions)\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b|\b(consent|approval|permission|sign-?off) (was|has been|is) (already )?(given|granted|obtained) in advance\b"
-    r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions|confirmations|confirmation prompts|approvals|reviews|permission checks) (were|are|have been|has been|got) "
+    r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions|confirmations|confirmation prompts|approvals|reviews|permission checks"
+    r"|(content|safety|usage) polic(y|ies)) (were|are|was|is|have been|has been|got) "
     r"(disabled|lifted|removed|turned off|suspended|switched off)\b"
     r"|\bpre-?approved\b|\bpre-?authori[sz]ed\b|\bpriority override\b"
     r"|\b(secrets?|keys?|tokens?|passwords?|credentials)\b[^.\n]{0,30}\b(are|is) not (sensitive|secret|confidential|private)\b"
