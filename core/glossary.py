@@ -218,6 +218,10 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # kitchens
     "围裙": ("apron",), "帽子": ("hat", "cap"), "刀具": ("knife", "knives"), "油烟机": ("hood", "extractor"),
     "滤网": ("filter", "filters"), "打烊": ("closing",), "午班": ("lunch", "shift"), "主厨": ("chef",), "后厨": ("kitchen",),
+    # warehouses
+    "危险品": ("dangerous", "hazmat"), "安全鞋": ("shoes", "boots"), "反光背心": ("vest", "hi-vis"), "休息": ("break", "breaks", "rest"),
+    "拣货": ("pick", "picking"), "拣货区": ("picking", "pick"), "储物柜": ("locker", "lockers"), "更衣室": ("locker", "changing"),
+    "午饭": ("lunch",), "班长": ("supervisor", "lead"), "冷库": ("cold", "chilled", "freezer"),
     # travel on business
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages
@@ -347,6 +351,7 @@ RELATED: tuple[str, ...] = (
     "sprint iteration",
     "ticket jira",
     "holiday vacation pto",
+    "christmas xmas festive",
     "salary payroll",
     "hiring recruiting recruit interview",
     "shipping shipment delivery courier parcel carrier",
@@ -473,7 +478,7 @@ RELATED: tuple[str, ...] = (
     "die dies died dead death deceased",
     "borrow borrowed lend lending loan loans",
     "kid kids child children minor minors",
-    "damage damaged torn ripped",
+    "damage damaged torn ripped crushed dented",
     "analytics tracking telemetry",
     "fatigue fatigued tired exhausted exhaustion",
     "laptop laptops chromebook chromebooks macbook macbooks",

@@ -66,12 +66,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout33.json", 0.9), ("heldout34.json", 0.9),
                                              ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9),
                                              ("heldout38.json", 0.9), ("heldout39.json", 0.9),
-                                             ("heldout40.json", 0.9)])
+                                             ("heldout40.json", 0.9), ("heldout41.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-eight sets written after the method, and measured once before it was changed for
+    """Issue 15: thirty-nine sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 40 at 34 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 41 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -86,7 +86,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout33.json", "cross", 0.8), ("heldout34.json", "cross", 0.8),
                                                     ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8),
                                                     ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85),
-                                                    ("heldout39.json", "cross", 0.85), ("heldout40.json", "cross", 0.85)])
+                                                    ("heldout39.json", "cross", 0.85), ("heldout40.json", "cross", 0.85),
+                                                    ("heldout41.json", "cross", 0.7)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -103,7 +104,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     (欺诈, 评分, 案件); held-out 36 (car sharing) 5 of 7, then 7 of 7 (罚单, 停车费, "claim back"); held-out 37
     (a veterinary group) 5 of 7, then 7 of 7 (处方, 签字, 车费, 住宿); held-out 38 (a water utility) 6 of 7, then
     7 of 7 (水表, 读数, 智能); held-out 39 (a public library) 2 of 7, then 6 of 7 (续借, 电子书, 周六, 开门, 损坏); held-out 40
-    (a restaurant group) 6 of 7 on first write."""
+    (a restaurant group) 6 of 7 on first write; held-out 41 (a warehouse) 3 of 7, then 5 of 7 (安全鞋, 储物柜,
+    拣货区; 危险品 still loses to a note holding two of its seam bigrams)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
