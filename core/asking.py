@@ -56,6 +56,9 @@ _GENERAL = re.compile(
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
     r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
     r"|^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"
+    # who made a thing of the world ("who created Ruby on Rails", "who wrote Pride and Prejudice"); not
+    # "who wrote the migration guide", "who created our staging cluster"
+    r"|^\s*who (first )?(invented|created|founded|discovered|designed|wrote|composed|painted) (?!(the|our|this|that|these|those|my|your|it|them)\b)"
     r"|^\s*what time is it\b|^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b)"
     r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)\w+( \w+)? in\s*\??$"
     r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"

@@ -196,7 +196,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "测序仪": ("sequencer",), "样本": ("sample", "samples"), "样品": ("sample",), "试剂": ("reagent",), "实验": ("experiment", "lab"),
     "复核": ("review", "double-check"), "论文": ("paper", "publication"), "发表": ("publish", "publication"), "图表绘制": ("plot", "figure"),
     # the calendar and the work week
-    "支持": ("support",), "续约": ("renewal", "renew"), "春节": ("holiday",), "节假日": ("holiday", "holidays"), "国庆": ("holiday",),
+    "支持": ("support",), "续约": ("renewal", "renew"), "春节": ("holiday",), "节假日": ("holiday", "holidays"), "国庆": ("holiday", "national"),
     "工作日": ("weekday", "workday", "business"), "上班": ("work", "office"), "排班": ("schedule", "rotation", "roster"),
     "值班表": ("rotation", "schedule", "on-call"), "工时": ("hours", "timesheet"), "季度": ("quarter", "quarterly"), "年度": ("annual", "yearly"),
     "紧急": ("urgent", "emergency"), "加急": ("urgent", "expedite"), "优先级": ("priority",), "截止": ("deadline", "due", "cutoff"),

@@ -66,12 +66,13 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout33.json", 0.9), ("heldout34.json", 0.9),
                                              ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9),
                                              ("heldout38.json", 0.9), ("heldout39.json", 0.9),
-                                             ("heldout40.json", 0.9), ("heldout41.json", 0.9)])
+                                             ("heldout40.json", 0.9), ("heldout41.json", 0.9),
+                                             ("heldout42.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: thirty-nine sets written after the method, and measured once before it was changed for
+    """Issue 15: forty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 41 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 42 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -87,7 +88,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8),
                                                     ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85),
                                                     ("heldout39.json", "cross", 0.85), ("heldout40.json", "cross", 0.85),
-                                                    ("heldout41.json", "cross", 0.7)])
+                                                    ("heldout41.json", "cross", 0.7), ("heldout42.json", "cross", 0.7)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -443,7 +444,8 @@ def test_15_a_question_anyone_could_answer_needs_more_than_a_title_word(home, pr
     """Issue 15 (quietness): "what is the difference between let and const in typescript" names
     the language a note's title names, but asks what anyone knows, not what the project remembers:
     no card comes, nor for a good name, the time somewhere, how a thing works in general or what is
-    so "in the world" (held-out 33). Asked about the project, the same title word brings the note."""
+    so "in the world" (held-out 33), nor who made a thing of the world (held-out 42). Asked about the
+    project, the same title word brings the note."""
     _other_notes(mem)
     mem.save("The API is NestJS on Node 20 with TypeScript", "The web app is Next.js; both live in one pnpm workspace.")
     mem.save("Tickets are QR codes signed with an Ed25519 key", "Scanners verify the signature offline.")
@@ -451,8 +453,11 @@ def test_15_a_question_anyone_could_answer_needs_more_than_a_title_word(home, pr
     mem.save("Flights longer than 3 hours are booked in the lowest available cabin", "Positioning flights count as duty.")
     for message in ("what is the difference between let and const in typescript", "how does a qr code store data",
                     "what time is it in tokyo", "what's a good name for a ticket scanner app", "how do I reverse an array in typescript",
-                    "what is the longest flight in the world", "who is the ceo of github"):
+                    "what is the longest flight in the world", "who is the ceo of github", "who created TypeScript"):
         assert _recalled(home, project, message) == [], message
+    # held-out 42: "who created Ruby on Rails" is the world's question; who made the project's own things is not
+    mem.save("The QR ticket scanner was written by the mobile team in 2024", "It runs on the venue's Android devices.")
+    assert _recalled(home, project, "who wrote the ticket scanner")[:1] == ["The QR ticket scanner was written by the mobile team in 2024"]
     assert _recalled(home, project, "which language is the api written in, typescript?") == ["The API is NestJS on Node 20 with TypeScript"]
     assert _recalled(home, project, "how are tickets signed") == ["Tickets are QR codes signed with an Ed25519 key"]
     assert _recalled(home, project, "what time zone are event times stored in") == ["Event times are stored in UTC with the venue's timezone"]
