@@ -137,9 +137,13 @@ _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # "text" alone would let nearly every note through to the regex).
 _PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
                  "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no internet", "no connect", "no signal", "no network", "forg", "speeding ", "parking ", "traffic ",
-                 "crash", "fill", "away", "to sleep", "prod", "live", "accident", "mistake", " back", "throw", "threw", "binned")
+                 "crash", "fill", "pass away", "passed away", "passes away", "passing away", "to sleep", "to prod", "to the prod", "on prod",
+                 "on the prod", "to live", "to the live", "on live", "on the live", "accident", "mistake", "get back", "getting back",
+                 "bring back", "bringing back", "recover back", "recovering back", "throw", "threw", "binned")
 
 
+# A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto
+# production" also reads "deploy"); any other replaces it.
 def _phrase_short(m: re.Match[str]) -> str:
     short = _PHRASE_SHORTS[int(str(m.lastgroup)[1:])]
     return f"{m.group()} {short[1:]}" if short.startswith("+") else short

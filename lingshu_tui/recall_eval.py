@@ -52,8 +52,10 @@ def _forbidden(note: dict[str, Any]) -> bool:
     return bool(note.get("replacedBy") or note.get("conditions") or note.get("unreviewed"))
 
 
-def build(home: Path, project: Path, data: dict[str, Any]) -> dict[str, str]:
-    """Save the notes; returns record id → note key."""
+def build(home: Path, project: Path, data: dict[str, Any], refused: list[str] | None = None) -> dict[str, str]:
+    """Save the notes; returns record id → note key. A note the safety scan refuses stops the
+    build, unless `refused` is given: then it is listed there (key: why) and the rest are saved,
+    so a set is measured as a user would meet it (the refused note's prompts find nothing)."""
     from core.tools import dispatch
 
     ids: dict[str, str] = {}
@@ -69,6 +71,9 @@ def build(home: Path, project: Path, data: dict[str, Any]) -> dict[str, str]:
             args["supersedes"] = next(rid for rid, key in ids.items() if key == predecessor)
         answer = dispatch("memory_save", args, home=home, project=project, actor="import" if note.get("unreviewed") else "user")
         if not answer.get("committed"):
+            if refused is not None and answer.get("status") == "unsafe":
+                refused.append(f"{note['key']}: {answer.get('message')}")
+                continue
             raise SetError(f"note {note['key']!r} was not saved: {answer.get('message') or answer.get('status')}")
         ids[answer["id"]] = note["key"]
     return ids
@@ -92,7 +97,8 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
             except semantic.Unavailable as err:
                 raise SetError(str(err)) from None
         progress(f"saving {len(data['notes'])} notes")
-        ids = build(home, project, data)
+        refused: list[str] = []
+        ids = build(home, project, data, refused)
         forbidden = {n["key"] for n in data["notes"] if _forbidden(n)}
         ws = open_workspace(home, project)
         rows: dict[str, dict[str, float]] = {}
@@ -126,7 +132,7 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
             ok = prompt["expect"] in keys if prompt.get("expect") else not keys
             if not ok:
                 misses.append(f"{prompt.get('class', '')}: {prompt['text']!r} expected {prompt.get('expect')} got {keys}")
-        out: dict[str, Any] = {"tiers": sorted(tiers), "classes": {}, "misses": misses}
+        out: dict[str, Any] = {"tiers": sorted(tiers), "classes": {}, "misses": misses, "refused": refused}
         for cls, row in rows.items():
             out["classes"][cls] = {
                 "prompts": int(row["prompts"]),
@@ -150,4 +156,7 @@ def render(figures: dict[str, Any]) -> str:
         cell = lambda v: "—" if v is None else f"{100 * v:.1f} %"  # noqa: E731
         rows.append(f"| {cls} | {f['prompts']} | {cell(f['hit_rate'])} | {cell(f['quiet_rate'])} | {f['forbidden_cards']} | "
                     f"{f['mean_cards']} | {f['mean_bytes']} |")
+    if figures.get("refused"):
+        rows += ["", f"notes the safety scan refused ({len(figures['refused'])}; their prompts count as missed):",
+                 *(f"  {line}" for line in figures["refused"])]
     return "\n".join(rows)
