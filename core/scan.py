@@ -3466,13 +3466,13 @@ def _local_default(user: str, pw: str, host: str) -> bool:
     """A local server's stock login, its password the user's name (postgres:postgres, guest:guest):
     what docker-compose files and READMEs print, no secret. "root:toor@localhost" still counts."""
     return host.lower() in _LOCAL_HOSTS and pw == user and pw.isalpha()
-_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?id)?|private[_\- ]?key(?:[_\- ]?id)?|"
+_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?(?:id|secret))?|private[_\- ]?key(?:[_\- ]?id)?|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
 _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
 _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-@]+(?:\s+(?!is\b|was\b|are\b)[\w.\-@]+)?){{0,2}}"
-                    rf"(?:\s*[:=]|\s+(?:is|was|are|is set to|reads))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
+                    rf"(?:\s*[:=：]|\s+(?:is|was|are|is set to|reads|是|为))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(r"(?P<value>[^\s'\"`]{6,}) (?:is|was) (?:the|our|my) [\w \-]{0,30}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
@@ -3618,7 +3618,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             for m in regex.finditer(lowered):
                 if _literal_secret(written[m.start("value"):m.end("value")]):
                     what = f"password for the {m.group('name')} account" if regex is _ACCOUNT_PAIR else f"{m.group('name')} value"
-                    return f"contains what looks like a {what}"
+                    return f"contains what looks like {'an' if what[0] in 'aeiou' else 'a'} {what}"
     return None
 
 
