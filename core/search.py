@@ -135,11 +135,14 @@ _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase i
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # A piece every phrase above holds: the substitution runs only on text that may have one ("end" or
 # "text" alone would let nearly every note through to the regex).
-_PHRASE_HINTS = ("request", "integration", "command", "single sign", "to live", "to-live", "level agreement", "arrival", "end of", "end-of",
-                 "of memory", "of-memory", "of concept", "mean time", "objective", "in time", "in-time", "text message", " bus", "drive", "stick", "no internet", "no connect", "no signal", "no network", "forg", "speeding ", "parking ", "traffic ",
-                 "crash", "fill", "pass away", "passed away", "passes away", "passing away", "to sleep", "to prod", "to the prod", "on prod",
-                 "on the prod", "to live", "to the live", "on live", "on the live", "accident", "mistake", "get back", "getting back",
-                 "bring back", "bringing back", "recover back", "recovering back", "throw", "threw", "binned")
+_PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
+                 "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",
+                 "objective", "in time", "in-time", "text message", "message bus", "event bus", "service bus", "thumb", "flash drive",
+                 "flashdrive", "pen drive", "pendrive", "usb stick", "memory stick", "no internet", "no connect", "no signal",
+                 "no network", "forg", "speeding ", "parking ", "traffic ", "crash into", "crashed into", "crashes into", "crashing into",
+                 "fill up", "filled up", "fills up", "filling up", "pass away", "passed away", "passes away", "passing away", "to sleep",
+                 "to prod", "to the prod", "on prod", "on the prod", "to the live", "on live", "on the live", "accident", "mistake",
+                 "get back", "getting back", "bring back", "bringing back", "recover back", "recovering back", "throw", "threw", "binned")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto
