@@ -1665,64 +1665,66 @@ for _n, (_, _words) in enumerate(_RULES):
         _WORD_GROUPS.setdefault(_w, []).append(_n)
 
 
-# Each word's first letters and digits, up to 4 (as the text's word starts are cut): one set lookup
-# rules out every word that starts so. Words in scripts without spaces are looked for directly,
-# those whose first character the text holds.
-_RUN = re.compile(r"[a-z0-9]+")
+# Every word the readings look for, found in one pass over a skeleton by an Aho-Corasick automaton
+# (pyahocorasick): a `find` per word, even after ruling most out by the text's word starts, cost a
+# millisecond of a 4 KB note's scan. Each index adds its words; the automaton is built on first use
+# (~2 ms), after every index is made.
+_INDEXED: dict[str, int] = {}
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
+def _word_start(word: str) -> int:
+    """Where in `word` a word of the text must begin for it to count (-1: anywhere). A phrase is
+    placed by its longest part ("the model" by "model", not by "the"): "ran" is not found in
+    "branch". A word opening with a fragment ("t tell" stands for "don't tell" and "not tell"),
+    one of one or two letters, and words in scripts without spaces are found anywhere."""
+    parts = _NON_WORD.split(word) if word.isascii() else []
+    keys, at = [], 0
+    for n, part in enumerate(parts):
+        if part and (n > 0 or len(word.split(" ", 1)[0]) >= 3):
+            keys.append((len(part), -n, word.index(part, at)))
+        at += len(part) + 1
+    return max(keys)[2] if keys else -1
+
+
 class _WordIndex:
-    """Words keyed by their start, so that a text is searched only for the words whose start
-    it holds (one `set` intersection instead of a `find` per word)."""
+    """Words looked for together: those of them a skeleton holds."""
 
     def __init__(self, words: Iterable[str]) -> None:
-        self.by_start: dict[str, list[str]] = {}
-        self.unspaced: dict[str, list[str]] = {}
-        for word in words:
-            # A later part of a word, after a space or a mark, begins a word wherever the whole
-            # occurs: a phrase is keyed by its longest part ("the model" by "mode", not by "the",
-            # which every note holds). "t tell" stands for "don't tell" and "not tell": a word
-            # opening with a fragment (or a word of one or two letters, or a dot) is keyed by a
-            # later part only. Words in scripts without spaces are looked for by their first character.
-            parts = _NON_WORD.split(word) if word.isascii() else []
-            keys = [(len(part), -n, part[:4]) for n, part in enumerate(parts[1:], 1) if part]
-            if parts and parts[0] and len(word.split(" ", 1)[0]) >= 3:
-                keys.append((len(parts[0]), 0, parts[0][:4]))
-            if keys:
-                self.by_start.setdefault(max(keys)[2], []).append(word)
-            else:
-                self.unspaced.setdefault(word[0], []).append(word)
+        self.words = frozenset(words)
+        _INDEXED.update((word, _word_start(word)) for word in self.words)
 
     def present(self, skeleton: str) -> list[str]:
-        """The words that occur in `skeleton`."""
-        found = [w for key in _starts(skeleton) & self.by_start.keys() for w in self.by_start[key] if w in skeleton]
-        # Only the words whose first character the text holds: one set intersection rather than a
-        # search of the text for each of the few hundred first characters of the Chinese words.
-        for first in _chars(skeleton) & self.unspaced.keys():
-            found += [w for w in self.unspaced[first] if w in skeleton]
-        return found
+        """The words that occur in `skeleton`, in the order they first end."""
+        return [w for w in _occurrences(skeleton) if w in self.words]
+
+
+@lru_cache(maxsize=1)
+def _automaton() -> Any:
+    import ahocorasick
+
+    automaton = ahocorasick.Automaton()
+    for word, start in _INDEXED.items():
+        automaton.add_word(word, (word, start))
+    automaton.make_automaton()
+    return automaton
 
 
 @lru_cache(maxsize=4)
-def _chars(skeleton: str) -> frozenset[str]:
-    return frozenset(skeleton)
+def _occurrences(skeleton: str) -> dict[str, list[int]]:
+    """Where each indexed word starts in `skeleton` (overlapping occurrences too), shared by the readings."""
+    found: dict[str, list[int]] = {}
+    for end, (word, start) in _automaton().iter(skeleton):
+        at = end - len(word) + 1
+        if start < 0 or at + start == 0 or skeleton[at + start - 1] not in _WORD_CHARS:
+            found.setdefault(word, []).append(at)
+    return found
 
 
-@lru_cache(maxsize=4)
-def _starts(skeleton: str) -> frozenset[str]:
-    """Each word's first one to four letters and digits ("you" is a start of "your"). Split at spaces
-    first: most words hold no mark, and `str.split` makes them far faster than a regex would."""
-    runs: set[str] = set()
-    for token in set(skeleton.split()):
-        if token.isascii() and token.isalnum():
-            runs.add(token[:4])
-        else:
-            runs.update(run[:4] for run in _RUN.findall(token))
-    starts = [runs]
-    for k in (3, 2, 1):
-        starts.append({start[:k] for start in starts[-1]})
-    return frozenset().union(*starts)
+def _all(skeleton: str, word: str) -> list[int]:
+    """Where an indexed `word` starts in `skeleton`."""
+    return _occurrences(skeleton).get(word, [])
 
 
 _RULE_INDEX = _WordIndex(_WORD_GROUPS)
@@ -1799,18 +1801,15 @@ def _scripts_rule() -> re.Pattern[str]:
 
 
 def _injection(skeleton: str) -> bool:
-    # Words are found with str.find, after a set of the text's word starts rules most out: one
-    # regex alternation of all words would be slower (Python's re has no trie).
+    # Each group's rule is searched only around the words it needs (one regex alternation of all
+    # words would be slower: Python's re has no trie).
     if not skeleton.isascii() and _OTHER_SCRIPTS.search(skeleton) and _scripts_rule().search(skeleton):
         return True
-    candidates = _RULE_INDEX.present(skeleton)
     spans: dict[int, list[list[int]]] = {}
-    for word in candidates:
-        at = skeleton.find(word)
-        while at != -1:
+    for word in _RULE_INDEX.present(skeleton):
+        for at in _all(skeleton, word):
             for n in _WORD_GROUPS[word]:
                 spans.setdefault(n, []).append([max(0, at - 60), at + len(word) + 180])
-            at = skeleton.find(word, at + 1)
     for n, group in spans.items():
         group.sort()
         rule = _compiled_rule(n)
@@ -2672,14 +2671,6 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     # The learned reading scores the units it was trained on (`sentences`, which a semicolon ends).
     scored = {span(at, sentence_ends) for at in found} | {span(at, sentence_ends) for at in addressed}
     return any(_learned_problem(skeleton[a:b]) for a, b in sorted(scored))
-
-
-def _all(text: str, word: str) -> list[int]:
-    out, at = [], text.find(word)
-    while at != -1:
-        out.append(at)
-        at = text.find(word, at + 1)
-    return out
 
 
 # (a dot inside a path or file name, "~/.aws/", ends no clause)

@@ -272,9 +272,9 @@ _TRIGGER_SAMPLE = ["ignore", "you", "your", "don't tell", "not tell", "prompt", 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_TRIGGER_SAMPLE), max_size=12))
 def test_7_the_word_indexes_find_every_word_where_it_starts_a_word(parts: list[str]) -> None:
-    """SPEC §7: looking words up by their start instead of a `find` per word (the cue triggers
-    alone were 200 `find`s over each note) misses none that begins a word, and those that open
-    with a fragment ("t tell" for "don't tell") are still found inside words."""
+    """SPEC §7: the one-pass word search (instead of a `find` per word: the cue triggers alone
+    were 200 `find`s over each note) misses none that begins a word, and those that open with a
+    fragment ("t tell" for "don't tell") are still found inside words."""
     import re
 
     from core import scan
