@@ -307,6 +307,35 @@ def test_7_every_rule_is_looked_for_by_its_own_words() -> None:
     assert len(matched) >= len(scan._RULES) * 3 // 4  # the corpus exercises most rules
 
 
+def test_7_a_long_alternation_tries_only_the_branches_whose_literals_a_text_holds() -> None:
+    """SPEC §7: the harmful acts and dangers are searched branch by branch, and only the branches
+    whose required literals the text holds: every match of every branch on the whole corpus (each
+    text's skeleton, as the readings search it) holds one of its branch's literals, and the
+    branch-by-branch search finds what the whole pattern finds."""
+    import re
+
+    from core import scan
+
+    assert scan._required(r"\b(drop|wipe)s? (the )?(prod|live)\b") == {"drop", "wipe"}
+    assert scan._required(r"--?no-?verify\b") == {"verify"}
+    assert scan._required(r"(?:(对|向)(公网|外网)开放|开放(到|给)(公网|外网))") == {"公网", "外网", "开放"}
+    assert scan._required(r"(一律|都)?(给|授予)[^，]{0,6}(超级管理员|超管)") == {"超级管理员", "超管"}
+    assert scan._required(r"\bfoo|\w+ bar") == {"foo", " bar"}
+    assert scan._required(r"\bfoo|[a-z]+\d?") is None  # an alternative with no literal of its own
+    skeletons = [scan._skeleton(scan._fold(text)) for text in [t for _, t in HOSTILE] + [t for _, t in BENIGN] + ORDINARY_NOTES]
+    matched = 0
+    for alternation in (scan._CUE_HARM, scan._CUE_DANGER):
+        whole = re.compile(alternation.pattern)
+        for branch, part in zip(alternation.branches, scan._top_level(alternation.pattern)):
+            need = scan._required(part)
+            for skeleton in skeletons:
+                if branch.search(skeleton):
+                    matched += 1
+                    assert need is None or any(literal in skeleton for literal in need), (part, need, skeleton)
+        for skeleton in skeletons[::20]:
+            assert bool(alternation.search(skeleton)) == bool(whole.search(skeleton))
+    assert matched > 1000
+
 def test_7_the_learned_weights_are_learned_from_the_public_corpus() -> None:
     """SPEC §7: the learned reading is reproducible: its shipped weights are exactly what
     `scan.learn` makes of the corpus in this file's neighbour, so no one edits them by hand and a
