@@ -1666,9 +1666,9 @@ for _n, (_, _words) in enumerate(_RULES):
 
 
 # Every word the readings look for, found in one pass over a skeleton by an Aho-Corasick automaton
-# (pyahocorasick): a `find` per word, even after ruling most out by the text's word starts, cost a
+# (ahocorasick_rs): a `find` per word, even after ruling most out by the text's word starts, cost a
 # millisecond of a 4 KB note's scan. Each index adds its words; the automaton is built on first use
-# (~2 ms), after every index is made.
+# (~3 ms), after every index is made.
 _INDEXED: dict[str, int] = {}
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -1701,22 +1701,21 @@ class _WordIndex:
 
 
 @lru_cache(maxsize=1)
-def _automaton() -> Any:
-    import ahocorasick
+def _automaton() -> tuple[Any, tuple[tuple[str, int], ...]]:
+    """The automaton over every indexed word, and each word with where it must begin a word."""
+    import ahocorasick_rs
 
-    automaton = ahocorasick.Automaton()
-    for word, start in _INDEXED.items():
-        automaton.add_word(word, (word, start))
-    automaton.make_automaton()
-    return automaton
+    words = tuple(_INDEXED.items())
+    return ahocorasick_rs.AhoCorasick([w for w, _ in words], matchkind=ahocorasick_rs.MatchKind.Standard), words
 
 
 @lru_cache(maxsize=4)
 def _occurrences(skeleton: str) -> dict[str, list[int]]:
     """Where each indexed word starts in `skeleton` (overlapping occurrences too), shared by the readings."""
+    automaton, words = _automaton()
     found: dict[str, list[int]] = {}
-    for end, (word, start) in _automaton().iter(skeleton):
-        at = end - len(word) + 1
+    for n, at, _ in automaton.find_matches_as_indexes(skeleton, overlapping=True):
+        word, start = words[n]
         if start < 0 or at + start == 0 or skeleton[at + start - 1] not in _WORD_CHARS:
             found.setdefault(word, []).append(at)
     return found
@@ -1859,10 +1858,10 @@ class _Alternation:
         return tuple(re.compile(branch) for branch in _top_level(self.pattern))
 
     @cached_property
-    def _lookup(self) -> tuple[Any, frozenset[int]]:
-        """An automaton from each required literal to the branches that need it, and the branches
+    def _lookup(self) -> tuple[Any, tuple[tuple[int, ...], ...], frozenset[int]]:
+        """An automaton over the required literals, the branches that need each, and the branches
         that need none (always tried)."""
-        import ahocorasick
+        import ahocorasick_rs
 
         needing: dict[str, list[int]] = {}
         always = set()
@@ -1872,17 +1871,15 @@ class _Alternation:
                 always.add(n)
             for literal in need or ():
                 needing.setdefault(literal, []).append(n)
-        automaton = ahocorasick.Automaton()
-        for literal, numbers in needing.items():
-            automaton.add_word(literal, tuple(numbers))
-        automaton.make_automaton()
-        return automaton, frozenset(always)
+        automaton = ahocorasick_rs.AhoCorasick(list(needing), matchkind=ahocorasick_rs.MatchKind.Standard)
+        return automaton, tuple(map(tuple, needing.values())), frozenset(always)
 
     def _candidates(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> list[re.Pattern[str]]:
-        automaton, always = self._lookup
+        automaton, needing, always = self._lookup
         numbers = set(always)
-        for _, found in automaton.iter(text, pos, min(endpos, len(text))):
-            numbers.update(found)
+        part = text if pos == 0 and endpos >= len(text) else text[pos:endpos]
+        for literal, _, _ in automaton.find_matches_as_indexes(part, overlapping=True):
+            numbers.update(needing[literal])
         return [self.branches[n] for n in sorted(numbers)]
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
