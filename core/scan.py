@@ -1637,6 +1637,13 @@ def _compiled_rule(n: int) -> re.Pattern[str]:
     return re.compile(_RULES[n][0])
 
 
+@lru_cache(maxsize=None)
+def _rule_needs(n: int) -> frozenset[str] | None:
+    """The literals one of which every match of rule group `n` holds (`_required`): a window
+    without any is not searched (a `find` for each costs far less than the group's regex)."""
+    return _required(_RULES[n][0])
+
+
 def _windows(text: str, words: tuple[str, ...], before: int = 60, after: int = 180, *, find_in: str | None = None) -> list[str]:
     """The stretches of `text` around each occurrence of any of `words` (looked for in `find_in`,
     a same-length copy such as the lowercased text), overlapping ones merged."""
@@ -1927,17 +1934,17 @@ def _injection(skeleton: str) -> bool:
                 spans.setdefault(n, []).append([max(0, at - 60), at + len(word) + 180])
     for n, group in spans.items():
         group.sort()
-        rule = _compiled_rule(n)
-        lo, hi = group[0]
+        merged = [group[0]]
         for a, b in group[1:]:
-            if a <= hi:
-                hi = max(hi, b)
-                continue
-            if rule.search(skeleton, lo, hi):
+            if a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        need = _rule_needs(n)
+        for lo, hi in merged:
+            window = skeleton[lo:hi]
+            if (need is None or any(literal in window for literal in need)) and _compiled_rule(n).search(skeleton, lo, hi):
                 return True
-            lo, hi = a, b
-        if rule.search(skeleton, lo, hi):
-            return True
     return False
 
 # ---------------------------------------------------------------- 2 fake roles and boundaries

@@ -291,9 +291,10 @@ def test_7_the_word_indexes_find_every_word_where_it_starts_a_word(parts: list[s
 
 
 def test_7_every_rule_is_looked_for_by_its_own_words() -> None:
-    """SPEC §7: an instruction rule runs only near the words it cannot match without. A rule
-    paired with another rule's words would never run; on every hostile text a rule matches in
-    full, one of its words is there."""
+    """SPEC §7: an instruction rule runs only near the words it cannot match without, and only in
+    windows holding one of its required literals. A rule paired with another rule's words would
+    never run; on every hostile text a rule matches in full, one of its words is there, and one of
+    its literals."""
     from core import scan
 
     texts = [text for _, text in HOSTILE] + [" ".join(part.values()) for part in SPLIT]
@@ -304,6 +305,8 @@ def test_7_every_rule_is_looked_for_by_its_own_words() -> None:
             if scan._compiled_rule(n).search(skeleton):
                 matched.add(n)
                 assert any(w in skeleton for w in words), (n, words, text)
+                need = scan._rule_needs(n)  # and one of the literals its windows are screened for
+                assert need is None or any(literal in skeleton for literal in need), (n, need, text)
     assert len(matched) >= len(scan._RULES) * 3 // 4  # the corpus exercises most rules
 
 
