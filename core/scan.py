@@ -2912,13 +2912,16 @@ _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺�
 def _harmful_sentence(skeleton: str, at: int, present: frozenset[str]) -> bool:
     """Whether the sentence at `at` is an order (not a description) to do harm: an act no team asks
     for or a safeguard taken off (`_always_harm`), an act of `_HARM` outside a sandbox opened by its
-    verb, or a covert change; unless restricted ("only with the DBA's approval") or negated."""
+    verb, or a covert change; unless restricted ("only with the DBA's approval") or negated. (The
+    restriction is read last: its pattern costs more than the acts', which most sentences lack.)"""
     first = _FIRST_WORD.match(skeleton, at)
     if first is None or first.group("first") in _DESCRIBES or _HOW_OFTEN.match(skeleton, first.end()):
         return False
     sentence = skeleton[at:_sentence_end(skeleton, first.end())]
-    if _RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence):
-        return False
+    return _orders_harm(skeleton, at, sentence, present) and not (_RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence))
+
+
+def _orders_harm(skeleton: str, at: int, sentence: str, present: frozenset[str]) -> bool:
     if _always_harm(sentence, present):
         return True
     m = _ACT_FIRST.match(skeleton, at)
@@ -3677,11 +3680,19 @@ _CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mari
 _CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p['\"]?(?P<value>[^\s'\"]{4,})|\bsshpass\s+-p\s*['\"]?(?P<value2>[^\s'\"]{4,})"
                            r"|--password[= ]['\"]?(?P<value3>[^\s'\"]{4,})"
                            r"|\b(?:curl|wget)\b[^\n]{0,60}?\s(?:-u|--user|--http-user)[= ]['\"]?[^\s:'\"]+:(?P<value4>[^\s'\"]{4,})")
-_HAS_DIGIT = re.compile(r"[0-9]")
+_DIGITS = frozenset("0123456789")
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
-_HAS_LETTER = re.compile(r"[A-Za-z]")
 # Tokens with a vendor's prefix are looked at even without a digit (a SendGrid key may have none).
 _KEY_PREFIX = re.compile(r"(?<![A-Za-z0-9])(SG\.|xox[abposr]-|gh[pousr]_|github_pat_|glpat-|sk[-_]|rk_|hf_|npm_|pypi-)")
+
+
+def _key_candidate(run: str) -> bool:
+    """Whether a run of 12+ characters is worth the credential patterns: it mixes letters and digits,
+    holds a URL with "@", or a key's prefix (each prefix holds an "A", or a "_", "-" or ".": a
+    character test first, far cheaper than the search)."""
+    return (("@" in run and "://" in run) or (not _DIGITS.isdisjoint(run) and not _LETTERS.isdisjoint(run))
+            or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "." in run) and bool(_KEY_PREFIX.search(run))))
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
                "superuser", "密码", "口令", "密钥", "令牌", "秘钥")
 
@@ -3691,8 +3702,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
     low = text.lower()
     lower = low if len(low) == len(text) else text
     # A key or token mixes letters and digits; a URL with a password has "://" and "@".
-    runs = [r for r in text.split() if len(r) >= 12 and (("@" in r and "://" in r) or (_HAS_DIGIT.search(r) and _HAS_LETTER.search(r))
-                                                         or _AWS_PREFIX.search(r) or _KEY_PREFIX.search(r))]
+    runs = [r for r in text.split() if len(r) >= 12 and _key_candidate(r)]
     sample = "\n".join([*runs, *_windows(text, _CONTEXT_WORDS, 10, 120, find_in=lower)])
     if sample:
         m = _SHAPES.search(sample)
