@@ -2173,15 +2173,16 @@ def _decoded_payloads(text: str) -> list[str]:
     key decodes to bytes that are not)."""
     out = []
     # A run is part of one whitespace-separated token: only long tokens are searched.
+    # (one search over them joined by line breaks, which no run holds, rather than one per token)
     long_tokens = [token for token in text.split() if len(token) >= 16]
-    for m in (m for token in long_tokens if len(token) >= 24 for m in _HEX_RUN.finditer(token)):
+    for m in _HEX_RUN.finditer("\n".join(token for token in long_tokens if len(token) >= 24)):
         try:
             decoded = bytes.fromhex(m.group()).decode("utf-8")
         except ValueError:
             continue
         if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded):
             out.append(decoded)
-    for m in (m for token in long_tokens for m in _BASE64_RUN.finditer(token)):
+    for m in _BASE64_RUN.finditer("\n".join(long_tokens)):
         run = m.group()
         try:
             raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
