@@ -2206,7 +2206,12 @@ def _rot13_hint(skeleton: str) -> bool:
 
 
 def _nfkc(text: str) -> str:
-    return text if text.isascii() or unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+    """NFKC, line by line: nothing composes across a line break, and most lines of a note are
+    ASCII (whole, a 4 KB note with a few Chinese lines cost 0.13 ms, by its lines 0.08)."""
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return text
+    return "\n".join([line if line.isascii() or unicodedata.is_normalized("NFKC", line) else unicodedata.normalize("NFKC", line)
+                      for line in text.split("\n")])
 
 
 # ---------------------------------------------------------------- 2 cues read together
@@ -3690,10 +3695,10 @@ _KEY_PREFIX = re.compile(r"(?<![A-Za-z0-9])(SG\.|xox[abposr]-|gh[pousr]_|github_
 
 def _key_candidate(run: str) -> bool:
     """Whether a run of 12+ characters is worth the credential patterns: it mixes letters and digits,
-    holds a URL with "@", or a key's prefix (each prefix holds an "A", or a "_", "-" or ".": a
-    character test first, far cheaper than the search)."""
+    holds a URL with "@", or a key's prefix (each prefix holds an "A", a "_" or "-", or is "SG.":
+    a character test first, far cheaper than the search)."""
     return (("@" in run and "://" in run) or (not _DIGITS.isdisjoint(run) and not _LETTERS.isdisjoint(run))
-            or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "." in run) and bool(_KEY_PREFIX.search(run))))
+            or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "SG." in run) and bool(_KEY_PREFIX.search(run))))
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
                "superuser", "密码", "口令", "密钥", "令牌", "秘钥")
 

@@ -265,6 +265,20 @@ def test_7_fast_patterns_find_what_their_plain_reading_finds(text: str) -> None:
     assert scan._nfkc(text) == unicodedata.normalize("NFKC", text)
 
 
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet="ae \n\u0301\u0308\u0338=\uff21\uff1b\ufb01\u1100\u1161\u11a8\uac00\u212b\u2126中\u0327\u3099\u304b\u0f73", max_size=30)
+       | st.text(max_size=30))
+def test_7_nfkc_line_by_line_is_nfkc(text: str) -> None:
+    """SPEC §7: the scan normalises a note line by line (most lines are ASCII, which NFKC leaves
+    alone); nothing composes across a line break, so it is NFKC of the whole: combining marks,
+    Hangul jamo, compatibility forms and any character at all, at a line's start and end."""
+    import unicodedata
+
+    from core import scan
+
+    assert scan._nfkc(text) == unicodedata.normalize("NFKC", text)
+
 _TRIGGER_SAMPLE = ["ignore", "you", "your", "don't tell", "not tell", "prompt", "reprompt", "the user", "用户", "忽略", "skip", "secret",
                    "key", "tokens", "approved", "required", " ", ".", "x"]
 
