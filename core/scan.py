@@ -245,12 +245,17 @@ def _fold_run(run: str) -> str:
     return unicodedata.normalize("NFKD", run).translate(_FOLD)
 
 
+def _folded_run(m: re.Match[str]) -> str:
+    return _fold_run(m.group())
+
+
 def _fold(text: str) -> str:
     """Compatibility forms and accents taken apart (NFKD), look-alikes to ASCII, no marks or
     invisible characters, lowercase, Traditional Chinese as Simplified. Lines are kept."""
     if not text.isascii():
-        # Only the runs that can change: translating every character costs a table lookup each.
-        text = _FOLDS.sub(lambda m: _fold_run(m.group()), text)
+        # Only the runs that can change (translating every character costs a table lookup each),
+        # in the lines that hold any (no run holds a line break).
+        text = "\n".join([line if line.isascii() else _FOLDS.sub(_folded_run, line) for line in text.split("\n")])
         if _HAN.search(text):
             text = _to_simplified()(text)
     return text.casefold()
