@@ -1649,16 +1649,20 @@ def _rule_needs(n: int) -> frozenset[str] | None:
     return _required(_RULES[n][0])
 
 
+@lru_cache(maxsize=None)
+def _finder(words: tuple[str, ...]) -> Any:
+    """An automaton finding every occurrence of any of `words` in one pass (a `find` per word cost
+    0.1 ms over a 4 KB note for the credential names)."""
+    import ahocorasick_rs
+
+    return ahocorasick_rs.AhoCorasick(list(words), matchkind=ahocorasick_rs.MatchKind.Standard)
+
+
 def _windows(text: str, words: tuple[str, ...], before: int = 60, after: int = 180, *, find_in: str | None = None) -> list[str]:
     """The stretches of `text` around each occurrence of any of `words` (looked for in `find_in`,
     a same-length copy such as the lowercased text), overlapping ones merged."""
     haystack = text if find_in is None else find_in
-    spans: list[list[int]] = []
-    for word in words:
-        start = haystack.find(word)
-        while start != -1:
-            spans.append([max(0, start - before), start + len(word) + after])
-            start = haystack.find(word, start + 1)
+    spans = [[max(0, start - before), end + after] for _, start, end in _finder(words).find_matches_as_indexes(haystack, overlapping=True)]
     if not spans:
         return []
     spans.sort()
