@@ -260,6 +260,7 @@ RELATED: tuple[str, ...] = (
     "crash crashed crashes segfault panic",
     "stacktrace traceback",
     "slow slowness latency performance sluggish",
+    "startup launch boot",
     "memory oom leak",
     "disk storage volume",
     "logs logging log",

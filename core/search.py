@@ -130,6 +130,10 @@ _PHRASE_SHORT = {
     r"(accidentally|by mistake) (deleted|removed|dropped|overwrote|overwritten|wiped)|(deleted|removed|dropped|overwrote|overwritten|wiped)"
     r"( \w+){0,3} (by accident|by mistake|accidentally)|(get|getting|bring|bringing|recover|recovering) back (a |the |my |our |an? )?(deleted |lost )?"
     r"(file|files|data|document|documents|doc|docs|email|emails|photo|photos|table|database)": "+restore backup",
+    # what fails now and then is flaky ("a test fails randomly", "the deploy sometimes breaks")
+    r"(fail|fails|failed|failing|break|breaks|broke|breaking|crash|crashes|crashed|crashing)( \w+){0,3} (randomly|at random|intermittently|"
+    r"sporadically|occasionally|sometimes|now and then)|(randomly|intermittently|sporadically|occasionally|sometimes) "
+    r"(fail|fails|failed|failing|break|breaks|broke|breaking|crash|crashes|crashed|crashing)": "+flaky",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
@@ -142,7 +146,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "no network", "forg", "speeding ", "parking ", "traffic ", "crash into", "crashed into", "crashes into", "crashing into",
                  "fill up", "filled up", "fills up", "filling up", "pass away", "passed away", "passes away", "passing away", "to sleep",
                  "to prod", "to the prod", "on prod", "on the prod", "to the live", "on live", "on the live", "accident", "mistake",
-                 "get back", "getting back", "bring back", "bringing back", "recover back", "recovering back", "throw", "threw", "binned")
+                 "get back", "getting back", "bring back", "bringing back", "recover back", "recovering back", "throw", "threw", "binned",
+                 "random", "intermittent", "sporadic", "occasional", "sometimes", "now and then")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

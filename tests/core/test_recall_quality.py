@@ -67,12 +67,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9),
                                              ("heldout38.json", 0.9), ("heldout39.json", 0.9),
                                              ("heldout40.json", 0.9), ("heldout41.json", 0.9),
-                                             ("heldout42.json", 0.9)])
+                                             ("heldout42.json", 0.9), ("heldout43.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: forty sets written after the method, and measured once before it was changed for
+    """Issue 15: forty-one sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 42 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 43 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -88,7 +88,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout35.json", "cross", 0.8), ("heldout36.json", "cross", 0.8),
                                                     ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85),
                                                     ("heldout39.json", "cross", 0.85), ("heldout40.json", "cross", 0.85),
-                                                    ("heldout41.json", "cross", 0.7), ("heldout42.json", "cross", 0.7)])
+                                                    ("heldout41.json", "cross", 0.7), ("heldout42.json", "cross", 0.7),
+                                                    ("heldout43.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -106,7 +107,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     (a veterinary group) 5 of 7, then 7 of 7 (处方, 签字, 车费, 住宿); held-out 38 (a water utility) 6 of 7, then
     7 of 7 (水表, 读数, 智能); held-out 39 (a public library) 2 of 7, then 6 of 7 (续借, 电子书, 周六, 开门, 损坏); held-out 40
     (a restaurant group) 6 of 7 on first write; held-out 41 (a warehouse) 3 of 7, then 5 of 7 (安全鞋, 储物柜,
-    拣货区; 危险品 still loses to a note holding two of its seam bigrams)."""
+    拣货区; 危险品 still loses to a note holding two of its seam bigrams); held-out 42 (a Rails SaaS team) 4
+    of 7, held-out 43 (a TypeScript tool monorepo) 7 of 7 on first write."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -240,7 +242,7 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "text message", "message bus", "thumb drive", "flash drive", "usb stick", "no internet",
                                       "forgot my password", "speeding ticket", "crashed into", "filled up the tank", "passed away",
                                       "was put to sleep", "got my change onto production", "pushed a fix to prod", "deleted it by accident",
-                                      "get back a file", "thrown away"])
+                                      "get back a file", "thrown away", "fails randomly", "sometimes breaks"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -391,12 +393,21 @@ _IN_THEIR_WORDS = {
          ("can we put Google tracking on the site", "first", "We use Plausible for website analytics"),
          ("借书可以续借几次", "first", "Books are lent for three weeks and can be renewed twice online"),
          ("a returned book has torn pages, what now", "among", "图书损坏要拍照登记，再决定修补还是下架")]),
+    # held-out 43: what fails now and then is flaky, a program's launch is its startup
+    "a tool's contributors": (
+        [("A flaky test gets the flaky label and an issue; do not retry it in CI to hide it", "The weekly triage picks them up."),
+         ("Startup time of the CLI must stay under 150 ms; measure it with pnpm bench:startup", "Lazy-import heavy modules."),
+         ("Tests run with Vitest: pnpm test runs all packages", "Snapshots are in __snapshots__ beside each test file.")],
+        [("a test fails randomly about one run in ten", "among", "A flaky test gets the flaky label and an issue; do not retry it in CI to hide it"),
+         ("the e2e suite sometimes breaks on the Windows runner", "among", "A flaky test gets the flaky label and an issue; do not retry it in CI to hide it"),
+         ("the command feels slow to launch now", "first", "Startup time of the CLI must stay under 150 ms; measure it with pnpm bench:startup"),
+         ("how do I run the tests", "first", "Tests run with Vitest: pnpm test runs all packages")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-39): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-43): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
