@@ -72,9 +72,15 @@ def _stemmer() -> Any:
     return Stemmer.Stemmer("english")
 
 
+# A model name's plural ("A100s", "t3s", "ec2s") is the name; "k8s" is a name of its own.
+_NAMED_PLURAL = re.compile(r"[a-z]+\d+s")
+
+
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    return word if not word.isalpha() else _stemmer().stemWord(word)
+    if not word.isalpha():
+        return word[:-1] if word != "k8s" and _NAMED_PLURAL.fullmatch(word) else word
+    return _stemmer().stemWord(word)
 
 
 # Engineers write the same thing short and long ("db" and "database", "PR" and "pull request"):
@@ -171,7 +177,7 @@ _JOINED = {
     ("screen", "reader"): "screenreader", ("fall", "back"): "fallback", ("call", "back"): "callback", ("feed", "back"): "feedback",
     ("opt", "out"): "optout", ("opt", "in"): "optin", ("pop", "up"): "popup", ("stand", "up"): "standup", ("hand", "over"): "handover",
     ("back", "end"): "backend", ("front", "end"): "frontend", ("user", "name"): "username", ("time", "stamp"): "timestamp",
-    ("pay", "out"): "payout", ("check", "in"): "checkin", ("claim", "back"): "reimburse",
+    ("pay", "out"): "payout", ("check", "in"): "checkin", ("claim", "back"): "reimburse", ("api", "key"): "apikey",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
     ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage",
 }

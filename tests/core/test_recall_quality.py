@@ -67,12 +67,13 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout35.json", 0.9), ("heldout36.json", 0.8), ("heldout37.json", 0.9),
                                              ("heldout38.json", 0.9), ("heldout39.json", 0.9),
                                              ("heldout40.json", 0.9), ("heldout41.json", 0.9),
-                                             ("heldout42.json", 0.9), ("heldout43.json", 0.8)])
+                                             ("heldout42.json", 0.9), ("heldout43.json", 0.8),
+                                             ("heldout44.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: forty-one sets written after the method, and measured once before it was changed for
+    """Issue 15: forty-two sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 43 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 44 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -89,7 +90,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85),
                                                     ("heldout39.json", "cross", 0.85), ("heldout40.json", "cross", 0.85),
                                                     ("heldout41.json", "cross", 0.7), ("heldout42.json", "cross", 0.7),
-                                                    ("heldout43.json", "cross", 0.85)])
+                                                    ("heldout43.json", "cross", 0.85), ("heldout44.json", "cross", 0.7)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -108,7 +109,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     7 of 7 (水表, 读数, 智能); held-out 39 (a public library) 2 of 7, then 6 of 7 (续借, 电子书, 周六, 开门, 损坏); held-out 40
     (a restaurant group) 6 of 7 on first write; held-out 41 (a warehouse) 3 of 7, then 5 of 7 (安全鞋, 储物柜,
     拣货区; 危险品 still loses to a note holding two of its seam bigrams); held-out 42 (a Rails SaaS team) 4
-    of 7, held-out 43 (a TypeScript tool monorepo) 7 of 7 on first write."""
+    of 7, held-out 43 (a TypeScript tool monorepo) 7 of 7 on first write, held-out 44 (a machine-learning
+    team) 4 of 7, then 5 of 7 (重新训练)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -402,12 +404,20 @@ _IN_THEIR_WORDS = {
          ("the e2e suite sometimes breaks on the Windows runner", "among", "A flaky test gets the flaky label and an issue; do not retry it in CI to hide it"),
          ("the command feels slow to launch now", "first", "Startup time of the CLI must stay under 150 ms; measure it with pnpm bench:startup"),
          ("how do I run the tests", "first", "Tests run with Vitest: pnpm test runs all packages")]),
+    # held-out 44: an A100 is a GPU (and "A100s" are A100s), "API keys" are an apikey, 重新训练 is retraining
+    "a machine-learning team's": (
+        [("Ask for at most 4 A100s per job; larger jobs are scheduled on weekends", "The queue status is on the cluster dashboard."),
+         ("Credentials come from environment variables loaded from Vault", "Ask the platform team for Vault access; the apikey of each vendor is there."),
+         ("Models are retrained monthly, or earlier when drift alerts repeat for a week", "Retraining uses the last twelve months of data.")],
+        [("how many GPUs can one job use", "first", "Ask for at most 4 A100s per job; larger jobs are scheduled on weekends"),
+         ("where do the API keys come from", "first", "Credentials come from environment variables loaded from Vault"),
+         ("模型多久重新训练一次", "first", "Models are retrained monthly, or earlier when drift alerts repeat for a week")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-43): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-44): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
@@ -417,6 +427,14 @@ def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> N
         cards = _recalled(home, project, question)
         expected = {"only": cards == ([title] if title else []), "first": cards[:1] == [title], "among": title in cards}[how]
         assert expected, (question, how, title, cards)
+
+
+def test_15_a_model_names_plural_is_the_name() -> None:
+    """Issue 15 (held-out 44): "4 A100s per job" holds the GPU an A100 names, as "t3s" and "ec2s" hold
+    theirs; "k8s" is a name of its own, and a decade ("1990s") is no model's plural."""
+    from core.search import term
+
+    assert [term(w) for w in ("a100s", "t3s", "ec2s", "k8s", "1990s", "s3")] == ["a100", "t3", "ec2", "k8s", "1990s", "s3"]
 
 
 def test_15_a_version_number_answers_which_version(home, project, mem) -> None:  # type: ignore[no-untyped-def]
