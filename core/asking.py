@@ -53,6 +53,7 @@ _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kot
 _GENERAL = re.compile(
     r"^\s*(what('s| is| are)|whats) the differences? between\b"
     r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
+    r"|^\s*(suggest|give me|come up with|brainstorm|list) (a |a few |some |two |three |four |five |ten |\d+ )?((good|nice|cool|catchy|fun|short) )?(name|names|title|titles) for\b"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
     r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
     r"|^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"

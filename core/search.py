@@ -140,6 +140,12 @@ _PHRASE_SHORT = {
     r"(fail|fails|failed|failing|break|breaks|broke|breaking|crash|crashes|crashed|crashing)( \w+){0,3} (randomly|at random|intermittently|"
     r"sporadically|occasionally|sometimes|now and then)|(randomly|intermittently|sporadically|occasionally|sometimes) "
     r"(fail|fails|failed|failing|break|breaks|broke|breaking|crash|crashes|crashed|crashing)": "+flaky",
+    # text wanted in another language is a translation ("the button label needs to be in German too")
+    r"(in|into) (german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|russian|ukrainian|turkish|arabic|hebrew|"
+    r"hindi|japanese|korean|chinese|vietnamese|thai|indonesian)|(a|an|the) (german|french|spanish|italian|portuguese|dutch|polish|"
+    r"swedish|russian|turkish|arabic|japanese|korean|chinese) (version|translation)": "+translation",
+    # the holiday by its English names
+    r"(chinese|lunar) new year|spring festival": "+holiday",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
@@ -153,7 +159,10 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "fill up", "filled up", "fills up", "filling up", "pass away", "passed away", "passes away", "passing away", "to sleep",
                  "to prod", "to the prod", "on prod", "on the prod", "to the live", "on live", "on the live", "accident", "mistake",
                  "get back", "getting back", "bring back", "bringing back", "recover back", "recovering back", "throw", "threw", "binned",
-                 "random", "intermittent", "sporadic", "occasional", "sometimes", "now and then")
+                 "random", "intermittent", "sporadic", "occasional", "sometimes", "now and then", "german", "french", "spanish",
+                 "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
+                 "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
+                 "new year", "spring festival")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

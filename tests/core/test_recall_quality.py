@@ -68,12 +68,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout38.json", 0.9), ("heldout39.json", 0.9),
                                              ("heldout40.json", 0.9), ("heldout41.json", 0.9),
                                              ("heldout42.json", 0.9), ("heldout43.json", 0.8),
-                                             ("heldout44.json", 0.9)])
+                                             ("heldout44.json", 0.9), ("heldout45.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: forty-two sets written after the method, and measured once before it was changed for
+    """Issue 15: forty-three sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 44 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 45 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -90,7 +90,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout37.json", "cross", 0.85), ("heldout38.json", "cross", 0.85),
                                                     ("heldout39.json", "cross", 0.85), ("heldout40.json", "cross", 0.85),
                                                     ("heldout41.json", "cross", 0.7), ("heldout42.json", "cross", 0.7),
-                                                    ("heldout43.json", "cross", 0.85), ("heldout44.json", "cross", 0.7)])
+                                                    ("heldout43.json", "cross", 0.85), ("heldout44.json", "cross", 0.7),
+                                                    ("heldout45.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -110,7 +111,8 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     (a restaurant group) 6 of 7 on first write; held-out 41 (a warehouse) 3 of 7, then 5 of 7 (安全鞋, 储物柜,
     拣货区; 危险品 still loses to a note holding two of its seam bigrams); held-out 42 (a Rails SaaS team) 4
     of 7, held-out 43 (a TypeScript tool monorepo) 7 of 7 on first write, held-out 44 (a machine-learning
-    team) 4 of 7, then 5 of 7 (重新训练)."""
+    team) 4 of 7, then 5 of 7 (重新训练), held-out 45 (a web front-end team) 6 of 7, then 7 of 7 (Chinese
+    New Year is the holiday)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -244,7 +246,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "text message", "message bus", "thumb drive", "flash drive", "usb stick", "no internet",
                                       "forgot my password", "speeding ticket", "crashed into", "filled up the tank", "passed away",
                                       "was put to sleep", "got my change onto production", "pushed a fix to prod", "deleted it by accident",
-                                      "get back a file", "thrown away", "fails randomly", "sometimes breaks"])
+                                      "get back a file", "thrown away", "fails randomly", "sometimes breaks", "in german",
+                                      "a spanish version", "chinese new year", "lunar new year", "spring festival"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -412,6 +415,14 @@ _IN_THEIR_WORDS = {
         [("how many GPUs can one job use", "first", "Ask for at most 4 A100s per job; larger jobs are scheduled on weekends"),
          ("where do the API keys come from", "first", "Credentials come from environment variables loaded from Vault"),
          ("模型多久重新训练一次", "first", "Models are retrained monthly, or earlier when drift alerts repeat for a week")]),
+    # held-out 45 (and 43, 24): text wanted in another language is a translation; Chinese New Year is 春节
+    "a front-end team's": (
+        [("Texts are translated with next-intl; every user-facing string goes in messages/en.json first", "Translators work in Crowdin."),
+         ("春节前一周开始封版，只修线上问题", "封版期间的发布要技术负责人同意。"),
+         ("Errors are reported to Sentry", "Source maps are uploaded during the build.")],
+        [("someone asked for a Spanish version of the error messages", "among", "Texts are translated with next-intl; every user-facing string goes in messages/en.json first"),
+         ("when is the code freeze before Chinese New Year", "first", "春节前一周开始封版，只修线上问题"),
+         ("where are errors reported", "first", "Errors are reported to Sentry")]),
 }
 
 
@@ -477,7 +488,8 @@ def test_15_a_question_anyone_could_answer_needs_more_than_a_title_word(home, pr
     """Issue 15 (quietness): "what is the difference between let and const in typescript" names
     the language a note's title names, but asks what anyone knows, not what the project remembers:
     no card comes, nor for a good name, the time somewhere, how a thing works in general or what is
-    so "in the world" (held-out 33), nor who made a thing of the world (held-out 42). Asked about the
+    so "in the world" (held-out 33), nor who made a thing of the world (held-out 42), nor names asked
+    for by the handful (held-out 45: "suggest three names for a newsletter"). Asked about the
     project, the same title word brings the note."""
     _other_notes(mem)
     mem.save("The API is NestJS on Node 20 with TypeScript", "The web app is Next.js; both live in one pnpm workspace.")
@@ -486,7 +498,8 @@ def test_15_a_question_anyone_could_answer_needs_more_than_a_title_word(home, pr
     mem.save("Flights longer than 3 hours are booked in the lowest available cabin", "Positioning flights count as duty.")
     for message in ("what is the difference between let and const in typescript", "how does a qr code store data",
                     "what time is it in tokyo", "what's a good name for a ticket scanner app", "how do I reverse an array in typescript",
-                    "what is the longest flight in the world", "who is the ceo of github", "who created TypeScript"):
+                    "what is the longest flight in the world", "who is the ceo of github", "who created TypeScript",
+                    "suggest three names for a ticket scanner app"):
         assert _recalled(home, project, message) == [], message
     # held-out 42: "who created Ruby on Rails" is the world's question; who made the project's own things is not
     mem.save("The QR ticket scanner was written by the mobile team in 2024", "It runs on the venue's Android devices.")
