@@ -332,7 +332,7 @@ RELATED: tuple[str, ...] = (
     "timezone utc dst daylight",
     "timestamp datetime",
     # product and users
-    "accessibility a11y screenreader voiceover talkback aria",
+    "accessibility a11y screenreader voiceover talkback aria blind",
     "i18n translation translations locale localization",
     "theme dark colour color palette brand",
     "design mockup figma prototype wireframe",

@@ -146,6 +146,11 @@ _PHRASE_SHORT = {
     r"swedish|russian|turkish|arabic|japanese|korean|chinese) (version|translation)": "+translation",
     # the holiday by its English names
     r"(chinese|lunar) new year|spring festival": "+holiday",
+    # an app that closes by itself crashes; a submission turned down is rejected; night mode is dark mode
+    r"(keeps|kept|keep) (closing|quitting|shutting down)|(closes|closed|quits|quit|shuts down|shut down) (by )?itself|force[ -]clos\w*": "+crash",
+    r"(turned|turns|turn|turning) down (our|my|the|their|your|a|an|this|that)( \w+){0,2} (submission|request|application|proposal|app|build|"
+    r"update|release|change|pr|offer|claim)s?": "+reject",
+    r"night mode|night theme": "+dark",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
@@ -162,7 +167,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "random", "intermittent", "sporadic", "occasional", "sometimes", "now and then", "german", "french", "spanish",
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
-                 "new year", "spring festival")
+                 "new year", "spring festival", "closing", "quitting", "itself", "force", "down", "night")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

@@ -68,12 +68,12 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9}
                                              ("heldout38.json", 0.9), ("heldout39.json", 0.9),
                                              ("heldout40.json", 0.9), ("heldout41.json", 0.9),
                                              ("heldout42.json", 0.9), ("heldout43.json", 0.8),
-                                             ("heldout44.json", 0.9), ("heldout45.json", 0.9)])
+                                             ("heldout44.json", 0.9), ("heldout45.json", 0.9), ("heldout46.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
-    """Issue 15: forty-three sets written after the method, and measured once before it was changed for
+    """Issue 15: forty-four sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
     each was when last measured (held-out 5 before the rule changed since; held-out 6 once, last; held-out
-    24 to 45 at 33 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
+    24 to 46 at 32 to 70 notes, where coverage judges; held-out 25 lost one of 15 when set 26 joined the
     learned reading's examples: "how do barcodes encode numbers" fell to 0.68 of general)."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures["direct"]["hit_rate"] >= _DIRECT_FLOORS.get(name, 0.95) and figures["no-answer"]["quiet_rate"] >= quiet
@@ -91,7 +91,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout39.json", "cross", 0.85), ("heldout40.json", "cross", 0.85),
                                                     ("heldout41.json", "cross", 0.7), ("heldout42.json", "cross", 0.7),
                                                     ("heldout43.json", "cross", 0.85), ("heldout44.json", "cross", 0.7),
-                                                    ("heldout45.json", "cross", 0.85)])
+                                                    ("heldout45.json", "cross", 0.85), ("heldout46.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -112,7 +112,7 @@ def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: 
     拣货区; 危险品 still loses to a note holding two of its seam bigrams); held-out 42 (a Rails SaaS team) 4
     of 7, held-out 43 (a TypeScript tool monorepo) 7 of 7 on first write, held-out 44 (a machine-learning
     team) 4 of 7, then 5 of 7 (重新训练), held-out 45 (a web front-end team) 6 of 7, then 7 of 7 (Chinese
-    New Year is the holiday)."""
+    New Year is the holiday), held-out 46 (a mobile app team) 7 of 7 on first write."""
     figures = _bench_figures(DEV_SET.with_name(name))
     assert figures[cls]["hit_rate"] >= floor
 
@@ -247,7 +247,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "forgot my password", "speeding ticket", "crashed into", "filled up the tank", "passed away",
                                       "was put to sleep", "got my change onto production", "pushed a fix to prod", "deleted it by accident",
                                       "get back a file", "thrown away", "fails randomly", "sometimes breaks", "in german",
-                                      "a spanish version", "chinese new year", "lunar new year", "spring festival"])
+                                      "a spanish version", "chinese new year", "lunar new year", "spring festival",
+                                      "keeps closing", "closes by itself", "turned down our submission", "night mode"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -423,12 +424,18 @@ _IN_THEIR_WORDS = {
         [("someone asked for a Spanish version of the error messages", "among", "Texts are translated with next-intl; every user-facing string goes in messages/en.json first"),
          ("when is the code freeze before Chinese New Year", "first", "春节前一周开始封版，只修线上问题"),
          ("where are errors reported", "first", "Errors are reported to Sentry")]),
+    # held-out 46: a blind user uses a screen reader, a submission turned down was rejected
+    "a mobile team's": (
+        [("Every touchable needs an accessibilityLabel; test with VoiceOver and TalkBack before a release", "Font scaling up to 200 %."),
+         ("App Store rejections are handled by the release manager; reply in App Store Connect within a day", "Reasons are in the wiki.")],
+        [("a blind user can't tell what the icon buttons do", "first", "Every touchable needs an accessibilityLabel; test with VoiceOver and TalkBack before a release"),
+         ("Apple turned down our latest submission", "first", "App Store rejections are handled by the release manager; reply in App Store Connect within a day")]),
 }
 
 
 @pytest.mark.parametrize("team", list(_IN_THEIR_WORDS))
 def test_15_a_team_is_asked_in_its_own_words(team: str, home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (paraphrases and questions across languages, held-out sets 30-44): a question in the
+    """Issue 15 (paraphrases and questions across languages, held-out sets 30-46): a question in the
     words its asker uses brings the note written in the team's words, and nothing else when none fits."""
     notes, questions = _IN_THEIR_WORDS[team]
     _other_notes(mem)
@@ -788,6 +795,20 @@ def test_15_a_rare_word_in_a_title_names_the_note_of_a_long_message() -> None:
     assert not _relevant(2, 6, False, 0.214) and _relevant(2, 6, False, MIN_COVERAGE)
     assert not _relevant(1, 6, True, 0.19)
 
+
+def test_15_a_note_with_fewer_terms_but_nearly_the_same_information_stays() -> None:
+    """Issue 15 (held-out 46): "the app keeps closing itself on some Android phones" — two notes share
+    "app" and "android" with it (0.40 of its information), the crash note only "crash" (0.35): fewer
+    terms than half the best's no longer drop a note that holds nearly as much of the message; a note
+    holding little of it still goes."""
+    from core.recall import WEAKER_INFORMATION, _Candidate, _fused
+
+    def cand(rid: str, score: float, matched: int, coverage: float) -> _Candidate:
+        return _Candidate({"id": rid}, "project", score, matched, coverage)
+
+    assert 0.347 >= WEAKER_INFORMATION * 0.403 > 0.236
+    kept = _fused([cand("run-local", 4.7, 2, 0.403), cand("crashes", 5.4, 1, 0.347), cand("min-os", 3.2, 1, 0.236)], None)
+    assert [c.rec["id"] for c in kept] == ["crashes", "run-local"]
 
 def test_15_a_note_the_scan_refuses_is_named_and_its_prompts_count_as_missed(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 item 1 with issue 13 (held-out 40: the scan refused one note of a set being written):
