@@ -220,8 +220,11 @@ def _fused(cands: list[_Candidate], floor: float | None) -> list[_Candidate]:
     match, unless they hold nearly as much of its information (`WEAKER_INFORMATION`) or their
     meaning is near enough on its own."""
     best = max((c.matched for c in cands), default=0)
+    # (information is judged only in a memory large enough for counts to mean something: below it,
+    # every coverage is 1.0 and the count of terms alone decides)
+    judged = any(c.coverage < 1.0 for c in cands)
     informed = max((c.coverage for c in cands), default=0.0)
-    kept = [c for c in cands if c.matched * 2 > best or c.matched == best or c.coverage >= WEAKER_INFORMATION * informed
+    kept = [c for c in cands if c.matched * 2 > best or c.matched == best or (judged and c.coverage >= WEAKER_INFORMATION * informed)
             or (floor is not None and c.similarity is not None and c.similarity >= floor)]
     if floor is None:
         return sorted(kept, key=lambda c: (-c.score, c.rec["id"]))

@@ -1805,10 +1805,15 @@ def _least(pattern: str, i: int) -> tuple[int, int]:
     return least, i + 1 + (i + 1 < len(pattern) and pattern[i + 1] in "?+")
 
 
+_INLINE_FLAGS = re.compile(r"\(\?[aiLmsux-]+[:)]")
+
+
 def _required(pattern: str) -> frozenset[str] | None:
     """Literal strings of which every match of `pattern` holds one (None: none found), for
     skipping the branches a text cannot match. Each alternative gives its most telling run of
     literal characters or required group (the one whose shortest string is longest)."""
+    if _INLINE_FLAGS.search(pattern):
+        return None  # (?i) and the like would make a literal match other spellings
     needs = [_sequence_required(part) for part in _top_level(pattern)]
     return None if any(need is None for need in needs) else frozenset().union(*needs)  # type: ignore[arg-type]
 
@@ -1865,8 +1870,6 @@ class _Alternation:
 
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
-        if re.search(r"\(\?[aiLmsux]", pattern):
-            raise ValueError("inline flags would hide a branch's literals from `_required`")
 
     @cached_property
     def branches(self) -> tuple[re.Pattern[str], ...]:

@@ -800,7 +800,7 @@ def test_15_a_note_with_fewer_terms_but_nearly_the_same_information_stays() -> N
     """Issue 15 (held-out 46): "the app keeps closing itself on some Android phones" — two notes share
     "app" and "android" with it (0.40 of its information), the crash note only "crash" (0.35): fewer
     terms than half the best's no longer drop a note that holds nearly as much of the message; a note
-    holding little of it still goes."""
+    holding little of it still goes, and where information is not judged the terms alone decide."""
     from core.recall import WEAKER_INFORMATION, _Candidate, _fused
 
     def cand(rid: str, score: float, matched: int, coverage: float) -> _Candidate:
@@ -809,6 +809,8 @@ def test_15_a_note_with_fewer_terms_but_nearly_the_same_information_stays() -> N
     assert 0.347 >= WEAKER_INFORMATION * 0.403 > 0.236
     kept = _fused([cand("run-local", 4.7, 2, 0.403), cand("crashes", 5.4, 1, 0.347), cand("min-os", 3.2, 1, 0.236)], None)
     assert [c.rec["id"] for c in kept] == ["crashes", "run-local"]
+    # a small memory judges no information (every coverage 1.0): the count of terms alone decides (SPEC §11.2)
+    assert [c.rec["id"] for c in _fused([cand("a", 4.7, 2, 1.0), cand("b", 5.4, 1, 1.0)], None)] == ["a"]
 
 def test_15_a_note_the_scan_refuses_is_named_and_its_prompts_count_as_missed(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 item 1 with issue 13 (held-out 40: the scan refused one note of a set being written):

@@ -339,6 +339,8 @@ def test_7_a_long_alternation_tries_only_the_branches_whose_literals_a_text_hold
     assert scan._required(r"(一律|都)?(给|授予)[^，]{0,6}(超级管理员|超管)") == {"超级管理员", "超管"}
     assert scan._required(r"\bfoo|\w+ bar") == {"foo", " bar"}
     assert scan._required(r"\bfoo|[a-z]+\d?") is None  # an alternative with no literal of its own
+    assert scan._required(r"(?i)\bdrop (the )?prod") is None  # inline flags: a literal could be spelled otherwise
+    assert all(scan._rule_needs(n) is None or scan._rule_needs(n) for n in range(len(scan._RULES)))  # every rule group reads
     skeletons = [scan._skeleton(scan._fold(text)) for text in [t for _, t in HOSTILE] + [t for _, t in BENIGN] + ORDINARY_NOTES]
     matched = 0
     for alternation in (scan._CUE_HARM, scan._CUE_DANGER):
