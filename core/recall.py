@@ -159,6 +159,11 @@ TITLE_COVERAGE = 0.2
 # on every set; the notes they merely touch ("fix the flaky test in test_cart.py" and the note
 # on how tests run) 0.4-0.58.
 WORK_COVERAGE = 0.6
+# A note that matched fewer terms than the best but holds nearly as much of the message's
+# information stays ("the app keeps closing itself on some Android phones": the crash note holds
+# "crash", the best two notes "app" and "android"). Measured on every recall set: 0.85 found one
+# more note for one more wrong card in all; 0.75 the same note for seven.
+WEAKER_INFORMATION = 0.85
 
 
 def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:
@@ -193,13 +198,6 @@ def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
 def _generations(ws: Workspace) -> list[tuple[int, int, int] | None]:
     """Each layer file's identity: every published generation replaces the file."""
     return [file_key(ref.state_path) for ref in ws.layers()]
-
-
-# A note that matched fewer terms than the best but holds nearly as much of the message's
-# information stays ("the app keeps closing itself on some Android phones": the crash note holds
-# "crash", the best two notes "app" and "android"). Measured on every recall set: 0.85 found one
-# more note for one more wrong card in all; 0.75 the same note for seven.
-WEAKER_INFORMATION = 0.85
 
 
 class _Candidate:

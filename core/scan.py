@@ -1753,9 +1753,7 @@ def _top_level(pattern: str) -> list[str]:
         if c == "\\":
             i += 1
         elif c == "[":
-            i += 2 if pattern.startswith(("[^]", "[]"), i) else 1
-            while pattern[i] != "]":
-                i += 2 if pattern[i] == "\\" else 1
+            i = _class_end(pattern, i)
         elif c == "(":
             depth += 1
         elif c == ")":

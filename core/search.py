@@ -167,7 +167,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "random", "intermittent", "sporadic", "occasional", "sometimes", "now and then", "german", "french", "spanish",
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
-                 "new year", "spring festival", "closing", "quitting", "itself", "force", "down", "night")
+                 "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto
