@@ -93,6 +93,7 @@ _SHORT = {long: short for short, longs in {
     "pkg": "pkgs package packages", "img": "imgs image images", "admin": "admins administrator administrators",
     "app": "apps application applications", "info": "information", "i18n": "internationalization internationalisation",
     "l10n": "localization localisation", "a11y": "accessibility", "2fa": "mfa two-factor multi-factor", "e2e": "end-to-end",
+    "arg": "args argument arguments", "param": "params parameter parameters",
 }.items() for long in longs.split()}
 # Irregular verbs, whose past forms Snowball cannot bring back to the verb ("sent" is not "send").
 _IRREGULAR = {form: verb for verb, forms in {
