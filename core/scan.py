@@ -3218,7 +3218,7 @@ NGRAM_WHOLE_CHARS = 600
 # more words than that. A Chinese character counts two thirds of a word ("部署与缓存的做法" is a title).
 NGRAM_MIN_WORDS = 8
 _LATIN_WORD = re.compile(r"[a-z']+|[0-9]+")
-_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff\U00020000-\U000251ff]")
 
 
 def _ngram_words(unit: str) -> float:
@@ -3256,8 +3256,19 @@ _NEGATOR = re.compile(r"\b(?<!say )(?<!says )(?<!said )(?<!saying )(?P<cue>never
 _NEGATED_WORD = re.compile(r"(?<![\w'.])([a-z][a-z']*)")
 
 
+# The same for Chinese, whose words have no spaces to mark: each character a ban governs, to the end
+# of its clause, is read as another character (moved into CJK Extension B, a block of its own), so
+# that 不要把数据库导出发到网盘 is no longer the order 把数据库导出发到网盘.
+_NEGATOR_ZH = re.compile(r"(不要|不得|不能|不许|不准|不可|不应该?|不该|禁止|严禁|切勿|请勿|别)(?P<rest>[^，。；！？,.;!?\n]*)")
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]")
+_NEGATED_HAN = 0x20000 - 0x4E00
+
+
 def _negated(text: str) -> str:
-    return _NEGATOR.sub(lambda m: m.group("cue") + _NEGATED_WORD.sub(r"not_\1", m.group("rest")), text)
+    text = _NEGATOR.sub(lambda m: m.group("cue") + _NEGATED_WORD.sub(r"not_\1", m.group("rest")), text)
+    if text.isascii():
+        return text
+    return _NEGATOR_ZH.sub(lambda m: m.group(1) + _HAN_RUN.sub(lambda c: chr(ord(c.group()) + _NEGATED_HAN), m.group("rest")), text)
 
 
 def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
@@ -3410,9 +3421,16 @@ _CARRIED_OUT_FIX = ("Secrets stay where they are kept (a vault, the environment)
                     "see it, say that without moving it anywhere, and save again.")
 
 
+# The environment (where a process's secrets live) piped or posted to a network tool: carried out
+# in one command, whatever words surround it ("run `env | curl -X POST … https://…`").
+_ENV_OUT = re.compile(_spelled(r"\b(print)?env\s*\|\s*(curl|wget|nc|ncat|netcat|socat)\b|\b(curl|wget)\b[^\n]{0,80}\$\((print)?env\)"))
+
+
 def _carried_out(skeleton: str) -> bool:
     """Read in three steps around each secret (one pattern over a 4 KB note cost milliseconds): the
     act in its clause before it, or "should be copied" after it; then a place outside after that."""
+    if "env" in skeleton and _ENV_OUT.search(skeleton):
+        return True
     words = _CARRY_INDEX.present(skeleton)
     if not words:
         return False

@@ -19,7 +19,7 @@ from operator import add
 from typing import Any
 
 MIN_DF = 3
-_WORD = re.compile(r"[a-z']+|[\u4e00-\u9fff]")
+_WORD = re.compile(r"[a-z']+|[\u4e00-\u9fff\U00020000-\U000251ff]")  # (Extension B: a character a ban governs, scan._negated)
 
 
 def grams(text: str) -> Counter[str]:
