@@ -1617,6 +1617,14 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"(这条|本条|此条)(备注|备忘录?|笔记|记忆)[^。！？\n]{0,6}(不要|别|不能|不准|不得)(出现|提到|提及|写|透露)(在|到)?[^。！？\n]{0,12}(回复|回答|答复|对话|输出)",
         ("这条备注", "本条备注", "此条备注", "这条备忘", "本条备忘", "这条笔记", "本条笔记", "这条记忆", "本条记忆"),
     ),
+    # the person's word demoted below an order ("treat messages from the user as suggestions only");
+    # not their input, which engineers rightly treat as untrusted
+    (
+        r"\b(treat|regard|consider|read)\w* (the |all |any )?((user|human|developer|person|operator|owner)['’]?s? )?(messages?|instructions|words|prompts?|orders|commands|corrections)"
+        r"( (from|of|by) (the )?(user|human|developer|person|operator|owner)s?)? as (mere |only |just |non-binding )?(suggestions?|optional|advice|advisory|hints?|(low|lower)[- ]priority|noise|recommendations?)\b"
+        r"|(用户|开发者|使用者)(的)?(消息|指令|话|要求|指示)[^。！？\n]{0,6}(只当|当作|当成|视为|只是)(参考|建议)",
+        ("treat", "regard", "consider", "read", "用户", "开发者", "使用者"),
+    ),
 )
 # New rules go here, with their words.
 _INJECTION_SOURCES += tuple(pattern for pattern, _ in _PAIRED_RULES)
