@@ -2238,7 +2238,10 @@ def _nfkc(text: str) -> str:
 # to (an AI, "you"), a claim over the rules (acting against them, or declaring them void), what it
 # is about (instructions, safety, permission), secrecy toward the person, a dangerous act. One kind
 # alone is everyday engineering ("ignore the generated files"); these combinations are not.
-_CUE_AGENT = re.compile(_spelled(r"\b(assistants?|agents?|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型|人工智能|大模型|智能助理|小助手|编程助手|代码助手"))
+# (a program called an agent is no model: "the Vault agent sidecar", "the Datadog agent", "ssh-agent")
+_SOFTWARE_AGENT = r"(?<!vault )(?<!ssh )(?<!ssh-)(?<!user )(?<!user-)(?<!build )(?<!ci )(?<!datadog )(?<!consul )(?<!jenkins )(?<!gitlab )(?<!azure )(?<!puppet )(?<!zabbix )(?<!monitoring )(?<!buildkite )(?<!teamcity )(?<!octopus )"
+_CUE_AGENT = re.compile(_spelled(r"\b(assistants?|" + _SOFTWARE_AGENT + r"agents?(?! (sidecars?|daemons?|process(es)?|pods?|binar(y|ies)|containers?|pools?|hosts?|nodes?|images?|installs?)\b)"
+                                 r"|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型|人工智能|大模型|智能助理|小助手|编程助手|代码助手"))
 _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你|您"))
 # Speaking to whatever model reads the note outright ("Note for agents:", "If you are an AI",
 # "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
@@ -3285,25 +3288,34 @@ def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
     return learn_model([_ngram_text(_fold(t)) for t in hostile], [_ngram_text(_fold(t)) for t in benign])
 
 
+# A short text that holds no cue word and does not address the model is refused by 2c only well
+# past the threshold: such refusals were mostly terse notes ("Nothing outside this repository may
+# import our packages.", 1.08). Learnt and scanned on alternate halves of the corpus and the recall
+# sets, 1.5 let 7 of 4,391 hostile texts through and kept 13 of 4,373 benign ones.
+NGRAM_UNCUED_THRESHOLD = 1.5
+
+
 def _ngram_problem(text: str) -> bool:
     """2c over a text (`_ngram_units`)."""
     from .textmodel import score
 
     model = _ngram_model()
-    return any(score(model, unit) > NGRAM_THRESHOLD for unit in _ngram_units(text) if _ngram_words(unit) >= NGRAM_MIN_WORDS)
+    units, cued = _ngram_units(text)
+    bar = NGRAM_THRESHOLD if cued else NGRAM_UNCUED_THRESHOLD
+    return any(score(model, unit) > bar for unit in units if _ngram_words(unit) >= NGRAM_MIN_WORDS)
 
 
-def _ngram_units(text: str) -> list[str]:
-    """What 2c scores: a short text whole, a long one by its sentences that hold a cue or address
-    the model. The triggers are spelled as a skeleton spells them ("siient"): the card's skeleton,
-    whose word starts are at hand, says which may be present (a long note without any, most notes,
-    is not put through 2c's own reading at all), and each sentence is then tested as written, with
-    no leetspeak read into it ("zz41" holds no "ai")."""
+def _ngram_units(text: str) -> tuple[list[str], bool]:
+    """What 2c scores, and whether a trigger is written: a short text whole, a long one by its
+    sentences that hold a cue or address the model. The triggers are spelled as a skeleton spells
+    them ("siient"): the card's skeleton, whose word starts are at hand, says which may be present
+    (a long note without any, most notes, is not put through 2c's own reading at all), and each
+    sentence is then tested as written, with no leetspeak read into it ("zz41" holds no "ai")."""
     folded, skeleton = _card_reading(text)
-    if len(skeleton) <= NGRAM_WHOLE_CHARS:
-        return [_ngram_text(folded)]
     words = [*_CUE_INDEX.present(skeleton), *_ADDRESS_INDEX.present(skeleton)]
-    return [_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _spelled(part) for w in words)] if words else []
+    if len(skeleton) <= NGRAM_WHOLE_CHARS:
+        return [_ngram_text(folded)], bool(words)
+    return ([_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _spelled(part) for w in words)] if words else []), True
 
 
 _SPLIT_KEYWORDS = ("ignore", "disregard", "previous", "prior", "instructions", "directions", "system", "prompt", "forget", "override",
