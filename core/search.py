@@ -216,6 +216,21 @@ _VERSION = re.compile(r"(?<![\w.$€£¥])v?\d+\.\d{1,3}(?:\.\d{1,3})?(?![\w.%/:
 _PRICED = re.compile(r"\b(price|prices|priced|cost|costs|total|totals|paid|pay|pays|fee|fees|charge|charged|amount|balance|refund|of)\s+$")
 
 
+# "Go" names a language as often as it is the verb; the verb says nothing of a topic ("why didn't we
+# go with MySQL" found every note on Go code). The verb: its other forms, and "go" after a subject, an
+# auxiliary or "to", or before a particle ("go with", "go through", "go back").
+_GO_VERB = re.compile(r"\b(?:goes|going|went|gone)\b|\b(?:i|we|you|they|to|not|will|can|should|would|could|must|might|may|let's|lets|let|"
+                      r"did|didn't|don't|doesn't|won't|can't|we'll|i'll|you'll|they'll) (go)\b|\b(go)(?= (?:with|to|back|ahead|through|into|"
+                      r"over|away|out|live|down|up|on|for|wrong|off|missing|stale|bad|unnoticed|together|home|about)\b)")
+
+
+def _verb_go(low: str) -> set[int]:
+    """Where the verb "go" (in any form) starts in `low`."""
+    if "go" not in low and "went" not in low:
+        return set()
+    return {m.start(m.lastindex) if m.lastindex else m.start() for m in _GO_VERB.finditer(low)}
+
+
 def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
     "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
@@ -225,8 +240,11 @@ def _words(low: str) -> list[str]:
     low = _JOINABLE.sub(_joined, low)
     out = []
     versions = "." in low and any(c.isdigit() for c in low)
+    verb_go = _verb_go(low)
     for m in _WORD.finditer(low):
         word = m.group()
+        if m.start() in verb_go:
+            continue
         if versions and _VERSION.match(low, m.start()) and not _PRICED.search(low, max(0, m.start() - 12), m.start()):
             out.append("version")
         parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
