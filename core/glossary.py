@@ -182,7 +182,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "中断": ("interrupt", "isr"), "内存泄漏": ("leak", "memory"), "分配": ("allocate", "allocation"), "上报": ("report",),
     "主管": ("manager", "lead"), "经理": ("manager",), "月报": ("monthly", "report"),
     # load, failure and consistency
-    "压测": ("benchmark", "load"), "基准": ("benchmark", "baseline"), "吞吐": ("throughput",), "吞吐量": ("throughput",),
+    "压测": ("benchmark", "load", "loadtest", "test"), "基准": ("benchmark", "baseline"), "吞吐": ("throughput",), "吞吐量": ("throughput",),
     "响应时间": ("latency",), "慢查询": ("slow", "query"), "死锁": ("deadlock",), "竞态": ("race",), "幂等": ("idempotent", "idempotency"),
     "重复": ("duplicate",), "去重": ("dedupe", "duplicate"), "一致性": ("consistency",), "回放": ("replay",), "消费者": ("consumer",),
     "生产者": ("producer",), "配额": ("quota",), "限速": ("throttle", "ratelimit"), "熔断": ("breaker",), "降级": ("fallback", "degrade"),
@@ -507,6 +507,7 @@ RELATED: tuple[str, ...] = (
     "verbose verbosity debug",
     "comment comments remark remarks",
     "often frequency frequently cadence interval",
+    "peak busiest rush",
     "deadline deadlines due",
     # money, again
     "revenue income sales earnings",

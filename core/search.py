@@ -231,6 +231,11 @@ def _verb_go(low: str) -> set[int]:
     return {m.start(m.lastindex) if m.lastindex else m.start() for m in _GO_VERB.finditer(low)}
 
 
+# A name with a number after it is also the name: "float64" and "int32" are floats and ints,
+# "python3" is Python, "oauth2" OAuth (three letters at least: "ec2", "s3" and "k8s" stay whole).
+_NUMBERED_NAME = re.compile(r"([a-z]{3,})\d+")
+
+
 def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
     "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
@@ -248,6 +253,8 @@ def _words(low: str) -> list[str]:
         if versions and _VERSION.match(low, m.start()) and not _PRICED.search(low, max(0, m.start() - 12), m.start()):
             out.append("version")
         parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
+        if word[-1].isdigit() and (numbered := _NUMBERED_NAME.fullmatch(word)):
+            parts = (*parts, numbered.group(1))
         for w in (word, *parts):
             if (w not in _STOP and len(w) > 1) or w.isdigit():
                 out.append(term(w))
