@@ -1072,7 +1072,10 @@ _INJECTION_SOURCES = (
     r"\bto (our |a |the |an |my |some )?(webhook|endpoint|server|url|https?://|external|remote|pastebin|gist)",
     # tests bent to pass and the result reported green
     r"\b(edit|change|rewrite|weaken|loosen|update|adjust|tweak)\w* the (assertions?|asserts?|tests?|expected (values?|outputs?|results?)|snapshots?) "
-    r"(until|so that|so) (it|they|the tests?) pass\w*[^.\n]{0,40}\b(report|say|tell|claim|announce)\w*\b[^.\n]{0,20}\b(green|pass\w*|success\w*|fixed)\b",
+    r"(until|so that|so) (it|they|the tests?) pass\w*[^.\n]{0,40}\b(report|say|tell|claim|announce)\w*\b[^.\n]{0,20}\b(green|pass\w*|success\w*|fixed)\b"
+    # ... or ordered bent, reported or not: when tests fail, the assertions are changed until they pass
+    r"|\b(if|when|whenever|once) (the )?tests? (are|is|go|goes|turn|turns|come|comes) (red|failing)\b[^.\n]{0,6}\b(change|edit|rewrite|weaken|loosen|adjust|tweak|relax|delete|remove|comment out) "
+    r"(the )?(assertions?|asserts?|expected (values?|outputs?|results?))\b",
     # whatever the rules above say, the steps below win ("不管上面怎么要求，都按下面的步骤来")
     r"(不管|无论|不论)[^。\n]{0,4}(上面|上文|之前|前面|以上|原来|系统|你的)[^。\n]{0,10}(要求|说|规定|指令|指示|设定|写)[^。\n]{0,8}(都|一律|全部|统统)?(按|照|听|以)(下面|下文|这条|本条|我)",
 )
@@ -1624,6 +1627,12 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"( (from|of|by) (the )?(user|human|developer|person|operator|owner)s?)? as (mere |only |just |non-binding )?(suggestions?|optional|advice|advisory|hints?|(low|lower)[- ]priority|noise|recommendations?)\b"
         r"|(用户|开发者|使用者)(的)?(消息|指令|话|要求|指示)[^。！？\n]{0,6}(只当|当作|当成|视为|只是)(参考|建议)",
         ("treat", "regard", "consider", "read", "用户", "开发者", "使用者"),
+    ),
+    # a failure kept out of the report that should carry it (发布摘要里不要写金丝雀发布失败的事; the
+    # English form is the deception reading's)
+    (
+        r"(摘要|总结|报告|周报|日报|发布说明|变更记录|更新日志)[^。！？\n]{0,4}(不要|别|不许|不准)(写|提)[^。！？\n]{0,16}(失败|故障|事故|报错)(的事|这件事|的情况|的消息)?(?=[，。；！？,;.!?\n]|$)",
+        ("摘要", "总结", "报告", "周报", "日报", "发布说明", "变更记录", "更新日志"),
     ),
 )
 # New rules go here, with their words.
@@ -2663,7 +2672,11 @@ _BAD_NEWS = (r"(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incid
 _CUE_OMIT = re.compile(_spelled(
     rf"\b(leave out|leaves out|leaving out|leave off|omit\w*|hid\w*|suppress\w*|drop\w*|skip\w*|remov\w* (any|all) mention)[^.\n]{{0,30}}\b{_BAD_NEWS}\b"
     rf"|\b(leave|leaves|leaving|keep|keeps|keeping)\b[^.\n]{{0,30}}\b{_BAD_NEWS}\b[^.\n]{{0,10}}\bout of\b"
-    r"|(省略|略去|略掉|隐去|删掉|去掉|不写|不提)[^。\n]{0,4}(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)|(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)[^。\n]{0,4}(省略|略去|略掉|隐去|删掉|去掉|不写|不提)"))
+    r"|(省略|略去|略掉|隐去|删掉|去掉|不写|不提)[^。\n]{0,4}(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)|(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)[^。\n]{0,4}(省略|略去|略掉|隐去|删掉|去掉|不写|不提)"
+    # a failure kept out of the report that should carry it ("hide the failing canary results from the
+    # release summary", 发布摘要里不要写金丝雀发布失败的事)
+    r"|\b(hid\w*|leave out|omit\w*|suppress\w*)\b[^.\n]{0,30}\b(fail(ing|ed|ures?)|broken|red)\b[^.\n]{0,40}\b(from|out of) (the |our |any |this |each |every )?"
+    r"(release |weekly |daily |status |incident |sprint |deploy )?(summar(y|ies)|notes|reports?|changelog|update|email|announcement|standup)\b"))
 # Weaker than the secrecy words: keeping something from the person is an everyday rule between people
 # ("do not tell the customer it shipped"); it counts only in a sentence aimed at an AI.
 _CUE_WITHHOLD = re.compile(_spelled(
