@@ -43,7 +43,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "本地": ("local", "locally"), "启动": ("start", "startup"), "重启": ("restart",), "停止": ("stop",), "安装": ("install",),
     "卸载": ("uninstall",), "监控": ("monitoring", "monitor", "dashboard"), "指标": ("metric", "metrics"), "告警": ("alert", "alerts"),
     "报警": ("alert", "alerts"), "值班": ("on-call", "oncall"), "轮换": ("rotate", "rotation"), "轮值": ("rotation", "on-call"),
-    "故障": ("incident", "outage"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"),
+    "故障": ("incident", "outage", "failure", "fault", "fail"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"),
     "扩容": ("scale", "scaling"), "域名": ("domain", "dns"), "证书": ("certificate", "cert", "tls"), "端口": ("port",),
     "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle",), "延迟": ("latency", "delay"),
     "性能": ("performance", "perf"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
@@ -190,7 +190,9 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "篡改": ("tamper", "tampered"), "完整性": ("integrity",), "校验和": ("checksum",), "哈希": ("hash",), "回归": ("regression",),
     # product and people
     "漏斗": ("funnel",), "转化率": ("conversion",), "留存": ("retention",), "日活": ("dau",), "月活": ("mau",), "文案": ("copy", "text"),
-    "入职": ("onboarding",), "离职": ("offboarding",), "变更": ("change",), "变更日志": ("changelog",), "发布说明": ("changelog", "notes"),
+    "入职": ("onboarding",), "离职": ("offboarding",), "新同事": ("newcomer", "hire", "onboarding"), "新人": ("newcomer", "hire", "onboarding"),
+    "新员工": ("newcomer", "hire", "onboarding"), "仿真": ("simulation", "sim", "simulator"), "激光雷达": ("lidar",), "备用": ("spare", "backup"),
+    "库房": ("storeroom", "stockroom"), "夜班": ("night", "shift"), "白班": ("day", "shift"), "班次": ("shift",), "变更": ("change",), "变更日志": ("changelog",), "发布说明": ("changelog", "notes"),
     "版本号": ("version",), "注销": ("deactivate", "delete"),
     # science and health
     "临床": ("clinical",), "基因": ("gene", "genetic"), "基因组": ("genome",), "参考": ("reference",), "测序": ("sequencing",),
