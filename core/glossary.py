@@ -510,6 +510,7 @@ RELATED: tuple[str, ...] = (
     "comment comments remark remarks",
     "often frequency frequently cadence interval",
     "peak busiest rush",
+    "wasm wasm32 webassembly browser",
     "deadline deadlines due",
     # money, again
     "revenue income sales earnings",
