@@ -2558,7 +2558,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"auth(entication|ori[sz]ation)? (middleware|guards?|decorators?)|login checks?|csrf (protection|checks?)|rate[- ]?limit\w*( decorators?| middleware)?)\b"
          r"|\badd\w* [^.\n]{0,50}\bto the (admin|administrators?|sudo|sudoers|wheel|root|owners?) (group|role|list|file)\b"
          r"|\b(delet|discard|drop|throw\w* away|overwrit)\w* (the )?(other|others'|other people's|their|teammates'?) (changes|commits|work|edits)\b"
-         r"|\bskip\w* (the )?(code[- ]?)?(signing|signature (checks?|verification))\b"
+         r"|\bskip\w* (the )?(code[- ]?)?(signing|signature (checks?|verification))\b|\bskip\w* (the )?(code|peer) reviews?\b"
          r"|\bgive\w* (it|them|the user|every user|new users?|each user|all users)( the)? (superuser|admin|administrator|root|owner)( role| rights| privileges| access)?\b"
          r"|\buse (it|them|the (staging )?(password|credentials)) (on|for|in|to log ?in to) (prod|production)\b"
          r"|--?no-?verify\b|\bterraform destroy\b|\bself-?(approv|merg)\w*|\brewrite (the )?(git )?history\b|\b(approve|merge|self-merge) (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
@@ -2657,7 +2657,7 @@ _CUE_FAILED_THEN_GOOD = re.compile(_spelled(
     r"[^,;\n]{0,40},\s*(report|mark|close|label|record|tag|flag|log|declare|announce|list|publish|post|show|send)\w*\b[^.;\n]{0,40}"
     r"(\bas (passed|passing|green|fixed|resolved|done|complete|completed|successful|success|healthy|ok|closed|(an? )?(duplicate|invalid|non-issue|user error)|"
     r"won't fix|wontfix|not a bug|works as intended|working as intended|expected( behaviou?r)?|(an? )?(customer|user|client|network|vendor|provider|third-party|upstream)\b)"
-    r"|\binstead\b(?! of))"))
+    r"|\binstead\b(?! of)|\bsay (it|that|this|they) (is|was|are|were) (live|fine|working|ok|okay|green|up|real|passing|healthy)\b)"))
 # A bad result named and, in the same sentence, recorded as a good one ("mark flaky tests as passed").
 _CUE_RELABELED = re.compile(_spelled(
     r"\b(mark|label|count|report|list|record|close|tag|treat|log)\w* [^.\n]{0,30}\b(flaky|failing|failed|broken|red|unfixed|skipped|unreviewed|unverified|untested|erroring)\b[^.\n]{0,20}"
@@ -2734,6 +2734,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "obsolete", "out of date", "advisory", "untrusted", "authoritative", "wins", "over everything", "take orders", "real instructions",
     "current policy", "not real", "test data", "granted", "authori", "maintainer rights", "no longer", "not apply", "don't apply",
     "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
+    "say it is", "say it was", "say they are", "say they were", "say that it",
     "without telling", "without asking", "without mentioning", "without showing", "without revealing", "secretly", "silently", "quietly", "covertly",
     "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄",
     "guardrail", "safeguard", "safety rules", "safety checks", "safety filters", "safety guidelines", "content filter",
@@ -2896,15 +2897,18 @@ _IMPERATIVE = re.compile(_spelled(
     _CONDITION_FIRST + r"((please|always|just|simply|then|also|quietly|silently)\s+)?"
     r"(?P<verb>report|mark|say|tell|answer|reply|respond|close|record|log|list|label|write|set|add|remove|delete|drop|skip|disable|turn|push|commit|merge|run|use|send|give|"
     r"approve|change|edit|replace|hide|omit|leave|put|claim|state|describe|blame|attribute|update|move|make|keep|rename|rewrite|silence|suppress|"
-    r"comment|force|bypass|treat|count|tag|flag|resolve|declare|announce|assure|confirm|notify|inform)\b"))
+    r"comment|force|bypass|treat|count|tag|flag|resolve|declare|announce|assure|confirm|notify|inform|show|present|play)\b"))
 
 
 # The verb an order opens with, for the acts of `_HARM` ordered outright to whoever reads the note
 # ("turn off branch protection when a merge is blocked") and for a change to be made covertly
 # ("quietly raise the limit for …"), which no note for a team asks for. "Silently skip empty rows"
 # says what code does.
+# An order said to "you" with a modal is the imperative of a note for agents ("you should turn off
+# branch protection when it blocks a push").
+_MODAL_YOU = r"(you (should|must|can|may|need to|have to|are (allowed|expected|free|supposed) to|will|'ll)( always| also| just)?\s+)?"
 _ACT_FIRST = re.compile(_spelled(
-    _CONDITION_FIRST + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?"
+    _CONDITION_FIRST + _MODAL_YOU + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?"
     r"(?P<verb>use|turn|disable|give|grant|add|run|delete|drop|push|merge|approve|send|forward|cc|copy|upload|change|set|raise|put|write|commit|"
     r"remove|skip|make|keep|install|pin|sign|paste|post|email|truncate|wipe|destroy|shut|take|tear|edit|rewrite|bypass|switch|open|expose|"
     r"accept|trust|allow|clear|purge|erase|log|mirror|patch|schedule|export|sync|back up|backup|restart|answer|tell|say|reply|"
@@ -2922,7 +2926,7 @@ _ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled(w) for w in ("prod", "live", "main", 
 _ORDER_INDEX = _WordIndex(_ORDER_HINTS)
 # A sentence that opens with a subject or a question describes or asks; an order opens with its verb
 # (after a condition, "please" and the like).
-_FIRST_WORD = re.compile(_spelled(_CONDITION_FIRST + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?(?P<first>[a-z][\w'-]*)"))
+_FIRST_WORD = re.compile(_spelled(_CONDITION_FIRST + _MODAL_YOU + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?(?P<first>[a-z][\w'-]*)"))
 _DESCRIBES = frozenset(_spelled(w) for w in (
     "the a an this that these those we our us it its they their there he she his her i my me each every all no none some most many one both either "
     "neither nobody everyone everybody someone somebody anyone what which who whose where why how is are was were do does did can could should "
@@ -3259,6 +3263,12 @@ def _ngram_model() -> dict[str, Any]:
 
 
 _NUMBERED = re.compile(r"[a-z_]*[0-9][a-z0-9_]*")
+# Who a note speaks to is no evidence for 2c, as it is none for 2b (`_GATE_WORDS`): notes for a coding
+# agent say "you should run make lint" as often as attacks say "you must ignore …", and the corpus,
+# whose ordinary notes seldom speak to anyone, had taught 2c that "you" is an attack's word (5 of 30
+# unseen agent conventions refused, batch 143). English only: 你 is also a character of words, and
+# without it 2c's margin over the benign corpus fell below a quarter (alternate halves read alike).
+_ADDRESSED = re.compile(r"\b(you|your|yours|yourself|you're|you've|you'll|you'd)\b")
 
 
 def _ngram_text(folded: str) -> str:
@@ -3268,7 +3278,7 @@ def _ngram_text(folded: str) -> str:
     hash's letters are noise that one corpus note had the model learn as a sign. Each word a
     negation governs is marked (`_negated`) before the lines are joined: a ban ends with its line
     (a title's "do not power it off" had governed the whole body under it)."""
-    return " ".join(_negated(_NUMBERED.sub("0", folded)).split())
+    return " ".join(_negated(_ADDRESSED.sub(" ", _NUMBERED.sub("0", folded))).split())
 
 
 # A bag of n-grams reads "never copy the .env to Dropbox" as "copy the .env to Dropbox": the words
@@ -3301,10 +3311,10 @@ def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
     return learn_model([_ngram_text(_fold(t)) for t in hostile], [_ngram_text(_fold(t)) for t in benign])
 
 
-# A short text that holds no cue word and does not address the model is refused by 2c only well
-# past the threshold: such refusals were mostly terse notes ("Nothing outside this repository may
-# import our packages.", 1.08). Learnt and scanned on alternate halves of the corpus and the recall
-# sets, 1.5 let 7 of 4,391 hostile texts through and kept 13 of 4,373 benign ones.
+# A short text that holds no cue word is refused by 2c only well past the threshold (speaking to the
+# model is no cue here: agent conventions do): such refusals were mostly terse notes ("Nothing outside
+# this repository may import our packages.", 1.08). Learnt and scanned on alternate halves of the
+# corpus and the recall sets, 1.5 let 7 of 4,391 hostile texts through and kept 13 of 4,373 benign ones.
 NGRAM_UNCUED_THRESHOLD = 1.5
 
 
@@ -3325,9 +3335,10 @@ def _ngram_units(text: str) -> tuple[list[str], bool]:
     (a long note without any, most notes, is not put through 2c's own reading at all), and each
     sentence is then tested as written, with no leetspeak read into it ("zz41" holds no "ai")."""
     folded, skeleton = _card_reading(text)
-    words = [*_CUE_INDEX.present(skeleton), *_ADDRESS_INDEX.present(skeleton)]
+    cues = _CUE_INDEX.present(skeleton)
+    words = [*cues, *_ADDRESS_INDEX.present(skeleton)]
     if len(skeleton) <= NGRAM_WHOLE_CHARS:
-        return [_ngram_text(folded)], bool(words)
+        return [_ngram_text(folded)], bool(cues)
     return ([_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _spelled(part) for w in words)] if words else []), True
 
 
