@@ -181,8 +181,8 @@ _HYPHEN_IN_WORD = re.compile(r"[-\u2010-\u2015\u00ad.·*~](?<=[a-z][-\u2010-\u20
 # Matched from the space after the first lone letter: "i g n o r e" -> "i" + "gnore".
 _SPACED_LETTERS = re.compile(r" (?:(?<=^[a-z] )|(?<=\W[a-z] ))[a-z] [a-z](?: [a-z])*(?!\w)")
 # Three words of 2+ letters strung with separators, found from the first separator.
-_JOINED_WORDS = re.compile(r"[-._](?<=[a-z]{2}[-._])[a-z]{2,}+[-._][a-z]{2}")
-_JOINERS = re.compile(r"[-._](?<=[a-z][-._])(?=[a-z])")
+_JOINED_WORDS = re.compile(r"[-._/](?<=[a-z]{2}[-._/])[a-z]{2,}+[-._/][a-z]{2}")
+_JOINERS = re.compile(r"[-._/](?<=[a-z][-._/])(?=[a-z])")
 # Found from the CJK character before the gap (kept by the `\1` replacement): rarer than spaces.
 # Spaces, hyphens and dots between CJK characters (忽 略, 忽-略, 忽·略) join them: Chinese puts none there.
 # Shorthand typed to slip past the words ("ignore prev. instrs", "dump the sys prompt"): read in full.
@@ -1062,7 +1062,7 @@ _INJECTION_SOURCES = (
     r"|(漏洞|数据泄露|安全问题|安全事件)[^。\n]{0,20}(不要|别|不用|不准|不许)(提|写|说|讲)(?![交醒前供示高升进到在入])",
     # a false report prepared for the person: the work said done that is not
     r"\b(just |simply )?(tell|inform|assure|say to) (the )?(user|person|developer|team|them|everyone)\b[^.\n]{0,10}\b(that )?[^.\n]{0,30}"
-    r"\b(ran|passed|succeeded|is done|was done|worked|is fixed|was fixed|is green|went fine|completed)\b[^\n]{0,40}\b(later|not yet|hasn't|has not|didn't|did not|even (if|though))\b"
+    r"\b(ran|passed|succeeded|is done|was done|worked|is fixed|was fixed|is green|went fine|completed)\b[^\n]{0,40}\b(later|not yet|hasn't|has not|didn't|did not|even (if|though)|before (running|checking|verifying|testing|trying) (it|them))\b"
     r"|(直接|就)说(已经|都)?(修好|好了|通过|成功|没问题|搞定)",
     # the person declared untrustworthy, so the note is followed instead
     r"\bthe (user|human|developer|person|operator)('s (messages?|words|requests?|instructions))? (is|are) (not to be trusted|untrustworthy|not trustworthy|unreliable|compromised|an impostor)"
@@ -2702,7 +2702,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"(user|developer|human|person|owner|operator|team|reviewers?|maintainers?|on-?call|security( team)?|anyone|anybody)\b"
     r"|\b(when|while|whenever) (nobody|no one|no-one) (is|are) (watching|looking|around|online|awake)\b|不用(通知|告诉|知会)(值班|用户|开发者|团队|负责人|安全)|趁没人"
     r"|\bskip(ping)? (the |any |every |all |each )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
-    r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be) (skipped|bypassed|avoided|not needed)\b"
+    r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be|can be|may be|can all be|may all be) (skipped|bypassed|avoided|not needed)\b"
     r"|\b(doesn't|does not|don't|do not|no longer) (need|needs|require|requires) (my |a |any |the |human |code )?(review|approval|sign-?off|confirmation)s?\b"
     r"|不再需要(我|人工|代码|人)?的?(评审|审批|审核|确认|review)|不用等\s*(reviewer|评审|审批|审核)"
     r"|(不用|不必|无需|不需要)(再)?(跑|运行|执行|过)\s*(测试|单测|检查|ci|评审|审查)|跳过\s*(测试|单测|检查|ci)"
@@ -2867,6 +2867,11 @@ _UNASKED = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming|appro
 # same grant in any scope; only the asking is waived, not a review or an approval.
 _PERMITTED = re.compile(_spelled(r"\b(may|can|is allowed to|are allowed to|are free to|feel free to) (\S+ ){0,6}?without (asking|confirmation|confirming)\b"))
 _ASKING = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming)\b"))
+# What is done unasked in a scratch place is harmless whatever the act ("it is fine to delete files
+# under tmp/ without asking"), and what one did unasked, told as a lesson, orders nothing ("the user
+# was unhappy when I changed the public API without asking").
+_SCRATCH = re.compile(_spelled(r"(?<![\w.])(tmp|temp|scratch|\.cache|cache|build|dist|out|node_modules|__pycache__)/|/tmp\b|\btemp(orary)? (files|folders?|director(y|ies))\b"))
+_DONE_UNASKED = re.compile(_spelled(r"\b(i|we) (\w+ed|made|did|ran|took|put|wrote|broke|built|sent|set|left|went)\b[^.,;:!?\n]{0,60}\bwithout (asking|confirmation|confirming)\b"))
 
 
 # A secret named in a note for agents is often a fact about where it lives ("Heads-up for agents:
@@ -3084,7 +3089,9 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     def has(pattern: _Searcher) -> bool:
         if pattern not in found:
             text = sentence
-            if pattern in (_CUE_BYPASS, _CUE_SECRET) and not has(_CUE_DANGER):
+            if pattern in (_CUE_BYPASS, _CUE_SECRET) and ((_SCRATCH.search(sentence) and not _CUE_LIVE.search(sentence)) or _DONE_UNASKED.search(sentence)):
+                text = _ASKING.sub(" ", sentence)
+            elif pattern in (_CUE_BYPASS, _CUE_SECRET) and not has(_CUE_DANGER):
                 if _SCOPED.search(sentence):
                     text = _UNASKED.sub(" ", sentence)
                 elif _PERMITTED.search(sentence):
