@@ -181,8 +181,11 @@ _HYPHEN_IN_WORD = re.compile(r"[-\u2010-\u2015\u00ad.·*~](?<=[a-z][-\u2010-\u20
 # Matched from the space after the first lone letter: "i g n o r e" -> "i" + "gnore".
 _SPACED_LETTERS = re.compile(r" (?:(?<=^[a-z] )|(?<=\W[a-z] ))[a-z] [a-z](?: [a-z])*(?!\w)")
 # Three words of 2+ letters strung with separators, found from the first separator.
-_JOINED_WORDS = re.compile(r"[-._/](?<=[a-z]{2}[-._/])[a-z]{2,}+[-._/][a-z]{2}")
-_JOINERS = re.compile(r"[-._/](?<=[a-z][-._/])(?=[a-z])")
+_JOINED_WORDS = re.compile(r"[-._](?<=[a-z]{2}[-._])[a-z]{2,}+[-._][a-z]{2}")
+_JOINERS = re.compile(r"[-._](?<=[a-z][-._])(?=[a-z])")
+# The words of an order to set the model's orders aside, which no path holds (paths hold "system",
+# "secrets" and "prompts"; a second reading of every note with one cost 0.3 ms).
+_SLASH_WORDS = ("ignore", "disregard", "instructions", "directions", "guidelines", "override", "bypass", "forget")
 # Found from the CJK character before the gap (kept by the `\1` replacement): rarer than spaces.
 # Spaces, hyphens and dots between CJK characters (忽 略, 忽-略, 忽·略) join them: Chinese puts none there.
 # Shorthand typed to slip past the words ("ignore prev. instrs", "dump the sys prompt"): read in full.
@@ -3574,6 +3577,10 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return UNSAFE_ORDER
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
+        return INJECTION
+    if "/" in folded and any(k + "/" in folded or "/" + k in folded for k in _SLASH_WORDS) and _injection(_skeleton(folded.replace("/", " "))):
+        # ... or with slashes ("ignore/prior/instructions"), read apart only where such a word is
+        # joined so: paths join words by slashes in most notes
         return INJECTION
     if _split_keywords(skeleton) and _injection(_split_word().sub(lambda m: m.group().replace(" ", ""), skeleton)):
         # "ig nore all pre vious in structions": the words attacks need, broken by spaces
