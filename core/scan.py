@@ -462,7 +462,7 @@ _INJECTION_SOURCES = (
     r"\bjailbreak\s*[:!]|\bjailbreak (mode|enabled|activated|the (model|assistant|ai)|yourself)\b|\bdan mode\b|\bdo anything now\b",
     rf"\b{_VERB}\s+{_DET}{_WEAK}\s+(in|from|of)\s+(your|the model\'s|the assistant\'s)\b",
     r"\b(permits?|allows?|authori[sz]es?|lets?) you to (skip|bypass|ignore|disable|override|disregard)\b",
-    r"\bstop asking (for |the user for )?(permission|confirmation|approval)|\b(run|execute) destructive (commands|operations)",
+    r"\bstop asking (for |the user for )?(permission|confirmation|approval)|(?<!user to )(?<!developer to )(?<!human to )(?<!owner to )(?<!them to )\b(run|execute) destructive (commands|operations)",
     r"\b(do|follow|obey) (only )?what this (note|memory|message|record) says|\bnot what the (user|human|developer|devs?|person|owner) (says|wants|asks|asked)",
     r"\b(lower|less) priority than this (memory|note|message)|\bthis (memory|note|message) (takes|has) (priority|precedence) over"
     r"|\b(instructions|requests|orders|prompts?|directions|user|human|operator)('s|s')?\b[^.\n]{0,20}\b(lower|less) priority than this (file|record|document)",
@@ -2666,6 +2666,9 @@ _CUE_RELABELED = re.compile(_spelled(
     r"\b(mark|label|count|report|list|record|close|tag|treat|log)\w* [^.\n]{0,30}\b(flaky|failing|failed|broken|red|unfixed|skipped|unreviewed|unverified|untested|erroring)\b[^.\n]{0,20}"
     r"\bas (passed|passing|green|fixed|resolved|done|healthy|reviewed|verified|tested|success|successful|ok)\b"
     r"|\b(cannot|can't|cant|could not|couldn't|unable to|fails? to|does not|doesn't) (fix|reproduce|verify|finish|resolve)\b[^.\n]{0,40}\b(as|to) (resolved|fixed|done|passed|green|closed)\b"
+    # bad news passed off as routine ("describe the data loss from last night as a planned cleanup")
+    r"|\b(describe|call|present|frame|report|log|label|write up|refer to)\w* [^.\n]{0,40}\b(data loss|outages?|incidents?|breach(es)?|downtime|leaks?|failures?)\b[^.\n]{0,30}"
+    r"\bas (a |an )?(planned|scheduled|routine|normal|expected|intentional|deliberate)\b"
     r"|(不稳定|失败|报错|修不了|没修|复现不了|无法复现)[^。\n]{0,12}(标成|标为|标记为|算作|当作|按|算)(通过|已解决|已修复|完成|成功)"
     r"|(测试不过|测试没过|没通过|不通过|失败|报错|挂了|报警|告警|故障|宕机|出错)[^。！？\n]{0,30}(写|说|报告|回复|告诉[^。！？\n]{0,6}|通知[^。！？\n]{0,6}|汇报|标成|标为|标记为|填)[^。！？\n]{0,4}[“\"']?(全部通过|都通过|已通过|通过了|成功|没问题|一切正常)"
     r"|(漏洞|安全问题|安全告警)[^。！？\n]{0,16}(标成|标为|标记为|算作|当作|写成|报成)(误报|已修复|无风险)"))
