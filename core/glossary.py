@@ -192,7 +192,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "漏斗": ("funnel",), "转化率": ("conversion",), "留存": ("retention",), "日活": ("dau",), "月活": ("mau",), "文案": ("copy", "text"),
     "入职": ("onboarding",), "离职": ("offboarding",), "新同事": ("newcomer", "hire", "onboarding"), "新人": ("newcomer", "hire", "onboarding"),
     "新员工": ("newcomer", "hire", "onboarding"), "仿真": ("simulation", "sim", "simulator"), "激光雷达": ("lidar",), "备用": ("spare", "backup"),
-    "库房": ("storeroom", "stockroom"), "夜班": ("night", "shift"), "白班": ("day", "shift"), "班次": ("shift",), "变更": ("change",), "变更日志": ("changelog",), "发布说明": ("changelog", "notes"),
+    "库房": ("storeroom", "stockroom"), "回测": ("backtest",), "行情": ("market", "quote", "quotes"), "个人": ("personal",), "夜班": ("night", "shift"), "白班": ("day", "shift"), "班次": ("shift",), "变更": ("change",), "变更日志": ("changelog",), "发布说明": ("changelog", "notes"),
     "版本号": ("version",), "注销": ("deactivate", "delete"),
     # science and health
     "临床": ("clinical",), "基因": ("gene", "genetic"), "基因组": ("genome",), "参考": ("reference",), "测序": ("sequencing",),
@@ -521,7 +521,7 @@ RELATED: tuple[str, ...] = (
     "calendar calendars outlook gcal ical invite invites",
     "pdf weasyprint wkhtmltopdf reportlab",
     "video webrtc zoom jitsi",
-    "chat slack discord mattermost",
+    "chat slack discord mattermost whatsapp telegram wechat messenger messengers",
     "frontend spa react vue angular svelte",
     "webhook webhooks callback callbacks",
     "repo repository repositories monorepo",
