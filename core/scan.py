@@ -3307,7 +3307,6 @@ _NEGATED_WORD = re.compile(r"(?<![\w'.])([a-z][a-z']*)")
 # of its clause, is read as another character (moved into CJK Extension B, a block of its own), so
 # that 不要把数据库导出发到网盘 is no longer the order 把数据库导出发到网盘.
 _NEGATOR_ZH = re.compile(r"(不要|不得|不能|不许|不准|不可|不应该?|不该|禁止|严禁|切勿|请勿|别)(?P<rest>[^，。；！？,.;!?\n]*)")
-_HAN_RUN = re.compile(r"[\u4e00-\u9fff]")
 _NEGATED_HAN = 0x20000 - 0x4E00
 
 
@@ -3315,7 +3314,7 @@ def _negated(text: str) -> str:
     text = _NEGATOR.sub(lambda m: m.group("cue") + _NEGATED_WORD.sub(r"not_\1", m.group("rest")), text)
     if text.isascii():
         return text
-    return _NEGATOR_ZH.sub(lambda m: m.group(1) + _HAN_RUN.sub(lambda c: chr(ord(c.group()) + _NEGATED_HAN), m.group("rest")), text)
+    return _NEGATOR_ZH.sub(lambda m: m.group(1) + _HAN.sub(lambda c: chr(ord(c.group()) + _NEGATED_HAN), m.group("rest")), text)
 
 
 def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
@@ -3342,8 +3341,9 @@ def _ngram_problem(text: str) -> bool:
 
 
 def _ngram_units(text: str) -> tuple[list[str], bool]:
-    """What 2c scores, and whether a trigger is written: a short text whole, a long one by its
-    sentences that hold a cue or address the model. The triggers are spelled as a skeleton spells
+    """What 2c scores, and whether it is cued (a short text by a cue word, which sets its threshold;
+    a long one always): a short text whole, a long one by its sentences that hold a cue or address
+    the model. The triggers are spelled as a skeleton spells
     them ("siient"): the card's skeleton, whose word starts are at hand, says which may be present
     (a long note without any, most notes, is not put through 2c's own reading at all), and each
     sentence is then tested as written, with no leetspeak read into it ("zz41" holds no "ai")."""
