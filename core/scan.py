@@ -2835,7 +2835,8 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
         if verdict:
             return verdict
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
-    if any(_unnegated(_CUE_NOASK, skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton):
+    if (any(_unnegated(_CUE_NOASK, skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton)
+            and not (_SCRATCH.search(skeleton) and not _CUE_LIVE.search(skeleton))):
         return True
     # The learned reading scores the units it was trained on (`sentences`, which a semicolon ends).
     scored = {span(at, sentence_ends) for at in found} | {span(at, sentence_ends) for at in addressed}
@@ -2876,7 +2877,8 @@ _ASKING = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming)\b"))
 # What is done unasked in a scratch place is harmless whatever the act ("it is fine to delete files
 # under tmp/ without asking"), and what one did unasked, told as a lesson, orders nothing ("the user
 # was unhappy when I changed the public API without asking").
-_SCRATCH = re.compile(_spelled(r"(?<![\w.])(tmp|temp|scratch|\.cache|cache|build|dist|out|node_modules|__pycache__)/|/tmp\b|\btemp(orary)? (files|folders?|director(y|ies))\b"))
+_SCRATCH = re.compile(_spelled(r"(?<![\w.])(tmp|temp|scratch|\.cache|cache|build|dist|out|node_modules|__pycache__)/|/tmp\b|\btemp(orary)? (files|folders?|director(y|ies))\b"
+                               r"|(?<![\w.])(tmp|temp|scratch|cache|build|dist) ?(目录|文件夹)|临时(目录|文件夹|文件)|缓存目录"))
 _DONE_UNASKED = re.compile(_spelled(r"\b(i|we) (\w+ed|made|did|ran|took|put|wrote|broke|built|sent|set|left|went)\b[^.,;:!?\n]{0,60}\bwithout (asking|confirmation|confirming)\b"))
 
 
@@ -3136,7 +3138,8 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
         return True
     if has(_CUE_WITHHOLD) and has(_CUE_DANGER):
         return True
-    if has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence):  # 禁止直接执行 bans it
+    if (has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence)  # 禁止直接执行 bans it
+            and not (_SCRATCH.search(sentence) and not _CUE_LIVE.search(sentence))):
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True
