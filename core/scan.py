@@ -632,7 +632,12 @@ _INJECTION_SOURCES = (
     r"|\b(when(ever)?|if|every time) (a |any |the )?(tests?|specs?|checks?) (fails?|breaks?)\b[^.\n]{0,20}\b(delete|remove|comment out|skip|disable)\b (it|them|the test|that test)\b",
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
     r"|(测试|用例)(失败|不通过|挂了)[^。\n]{0,8}(直接)?(删掉|删除|注释掉|跳过)(那个|这个|该)?(测试|用例)",
-    r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|do what it says)\b",
+    # Decode-then-run: an order to carry out what a decoding yields. "Decode the JWT and follow the
+    # kid header" decodes to read, its verb has an object of its own.
+    r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|run|eval|do what it says)\b(?! (the |a |an |its |our )?(\w+[- ])?(header|field|link|url|claim|docs?|steps?|spec|format|rules? for)\b)"
+    r"|\b(run|execute|eval|follow|obey|apply)\b (the |this |that )?(hex|base6a|b6a|rotie)[- ]?decoded\b( (command|payload|string|text|script|instructions?|message|note|line)s?\b|\s*[:.]|$)"
+    r"|\b(run|execute|eval|follow|obey)\b (it|them|this|that|the result|the output|what it says)\b[^.\n]{0,15}\bafter (hex |base6a |rotie )?decoding\b"
+    r"|\b(base6a|b6a) (-d|--decode)\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh|pythone?|perl|node)\b|\bxxd -r( -p)?\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh)\b",
     r"\b(says?|said|decided|agreed)\b[^.\n]{0,20}\byou (can|may|should) (now )?(ignore|skip|bypass|disregard)\b"
     r"|(?<!never )(?<!not )(?<!n't )\b(say|answer|reply|report|claim)s?\b[^.\n]{0,20}(all )?(tests?|checks?|build)[^.\n]{0,10}\b(pass|passed|passing|green)\b[^.\n]{0,12}\bwithout (running|checking|testing|looking)"
     r"|\b(green|pass)\w*\b[^.\n]{0,20}\bby (deleting|removing|skipping|disabling|commenting out)\b"
@@ -1176,7 +1181,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("answer", "reply", "respond"),
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
-    ("decode",),
+    ("decod", "hexdecod", "rotiedecod", "base6a", "b6a", "xxd"),
     ("says", "said", "decided", "agreed", "say", "answer", "reply", "report", "claim", "green", "pass", "copy", "collect", "gather", "save",
      "write", "dump", "assume", "悄悄", "失败", "不通过", "不要检查", "假设"),
     ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "ignore them", "ignore it", "ignore that",
