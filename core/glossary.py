@@ -45,7 +45,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "报警": ("alert", "alerts"), "值班": ("on-call", "oncall"), "轮换": ("rotate", "rotation"), "轮值": ("rotation", "on-call"),
     "故障": ("incident", "outage", "failure", "fault", "fail"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"),
     "扩容": ("scale", "scaling"), "域名": ("domain", "dns"), "证书": ("certificate", "cert", "tls"), "端口": ("port",),
-    "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle",), "延迟": ("latency", "delay"),
+    "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle", "ratelimit"), "延迟": ("latency", "delay"),
     "性能": ("performance", "perf"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
     "队列": ("queue",), "消息队列": ("queue",), "消息": ("message",), "事件": ("event",), "定时任务": ("cron",), "任务": ("job", "task"),
     "回调": ("callback", "webhook"), "钩子": ("hook",), "功能开关": ("flag", "toggle"), "开关": ("flag", "toggle", "switch"),

@@ -153,6 +153,8 @@ _PHRASE_SHORT = {
     r"(turned|turns|turn|turning) down (our|my|the|their|your|a|an|this|that)( \w+){0,2} (submission|request|application|proposal|app|build|"
     r"update|release|change|pr|offer|claim)s?": "+reject",
     r"night mode|night theme": "+dark",
+    # times an hour off are a time zone's daylight saving change ("the slots are an hour off since Sunday")
+    r"(an|one|1) hours? (off|out|behind|ahead|early|late|wrong|shifted)": "+timezone dst",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
@@ -170,7 +172,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme")
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto
@@ -195,12 +197,13 @@ _JOINED = {
     ("opt", "out"): "optout", ("opt", "in"): "optin", ("pop", "up"): "popup", ("stand", "up"): "standup", ("hand", "over"): "handover",
     ("back", "end"): "backend", ("front", "end"): "frontend", ("user", "name"): "username", ("time", "stamp"): "timestamp",
     ("pay", "out"): "payout", ("check", "in"): "checkin", ("claim", "back"): "reimburse", ("api", "key"): "apikey",
+    ("rate", "limit"): "ratelimit",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
     ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage",
 }
 _PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
 _VERBS = "|".join(sorted({a for a, _ in _JOINED}))
-_JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting)?\s+({_PARTICLES})s?\b")
+_JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting)?\s+({_PARTICLES})(?:s|ed|ing|er|ers)?\b")
 
 
 def _joined(m: re.Match[str]) -> str:
@@ -256,6 +259,9 @@ def _words(low: str) -> list[str]:
         parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
         if word[-1].isdigit() and (numbered := _NUMBERED_NAME.fullmatch(word)):
             parts = (*parts, numbered.group(1))
+        elif word[-1] == "s" and word[:-1].isdigit():
+            # a number's plural is the number ("getting 429s", "the 1990s")
+            parts = (*parts, word[:-1])
         for w in (word, *parts):
             if (w not in _STOP and len(w) > 1) or w.isdigit():
                 out.append(term(w))
