@@ -33,7 +33,9 @@ MIN_FEATURE_COUNT = 2
 # function", "make the chart colors nicer", "write a haiku about deploys"), not for what the project
 # remembers: the one word it shares with a note's title names what to work on, not a topic. Such a
 # message needs two shared terms. "This project" and "this repo" are the project, not a thing at hand.
-_AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|monorepo|service|app|team|company|org|workspace)s?\b)"
+_AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|monorepo|service|app|team|company|org|workspace|"
+                      # a time is no thing at hand ("the bill doubled this month")
+                      r"morning|afternoon|evening|week|weekend|month|quarter|year|sprint|time|days)s?\b)"
                       r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
 _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
                    r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b")

@@ -22,7 +22,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "统计": ("stats", "analytics"), "埋点": ("tracking", "analytics"), "快照": ("snapshot",), "副本": ("replica",), "分区": ("partition",),
     "分片": ("shard",), "连接池": ("pool",),
     # code and review
-    "代码": ("code",), "仓库": ("repo", "repository", "warehouse"), "代码库": ("repo", "codebase"), "分支": ("branch",), "合并": ("merge",),
+    "代码": ("code",), "仓库": ("repo", "repository", "warehouse"), "代码库": ("repo", "codebase"), "分支": ("branch",), "合并": ("merge",), "自动合并": ("automerge",),
     "合并请求": ("pr",), "提交": ("commit", "submit"), "审查": ("review",), "评审": ("review",), "代码审查": ("review",), "审核": ("review", "approval"),
     "格式化": ("format", "formatter"), "代码检查": ("lint", "linter"), "静态检查": ("lint",), "规范": ("convention", "guideline", "standard"),
     "命名": ("name", "naming"), "注释": ("comment",), "重构": ("refactor",), "函数": ("function",),
@@ -48,7 +48,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle", "ratelimit"), "延迟": ("latency", "delay"),
     "性能": ("performance", "perf"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
     "队列": ("queue",), "消息队列": ("queue",), "消息": ("message",), "事件": ("event",), "定时任务": ("cron",), "任务": ("job", "task"),
-    "回调": ("callback", "webhook"), "钩子": ("hook",), "功能开关": ("flag", "toggle"), "开关": ("flag", "toggle", "switch"),
+    "回调": ("callback", "webhook"), "注入": ("inject", "injection", "injector"), "钩子": ("hook",), "功能开关": ("flag", "toggle"), "开关": ("flag", "toggle", "switch"),
     "网关": ("gateway",), "代理": ("proxy",),
     # security and access
     "安全": ("security", "secure"), "漏洞": ("vulnerability", "cve"), "扫描": ("scan", "scanner"),

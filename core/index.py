@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "47"
+SCHEMA = "48"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -525,15 +525,15 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose)
     scored = []
     for row in rows:
-        score, matched, title_hit, coverage = scorer.score(tuple(row[:5]), row[5])
-        scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit, coverage, scorer.held(tuple(row[:5])) if explain else None))
+        score, matched, title_hit, coverage, strict = scorer.score(tuple(row[:5]), row[5])
+        scored.append((round(score, 6), row[6], row[7], row[8], matched, title_hit, coverage, scorer.held(tuple(row[:5])) if explain else None, strict))
     # Best first; ties by newest update, then title, then id: the order is the same every time, and
     # the same for two stores written alike (ids are random).
     titles = {row[7]: row[9] for row in rows}
     scored.sort(key=lambda t: (titles[t[2]], t[2]))
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
-    return [Hit(s, rid, raw, matched, title_hit, coverage, held) for s, _, rid, raw, matched, title_hit, coverage, held in scored]
+    return [Hit(s, rid, raw, matched, title_hit, coverage, held, strict) for s, _, rid, raw, matched, title_hit, coverage, held, strict in scored]
 
 
 def _glossary() -> Any:
@@ -637,12 +637,14 @@ class Hit:
     """One match: its score, how many query terms it holds, whether its title holds one, and the
     record, decoded only when asked for (most candidates of a recall never are)."""
 
-    __slots__ = ("score", "id", "raw", "matched", "title_hit", "coverage", "held", "_record")
+    __slots__ = ("score", "id", "raw", "matched", "title_hit", "coverage", "held", "strict", "_record")
 
     def __init__(self, score: float, rid: str, raw: str, matched: int, title_hit: bool, coverage: float = 1.0,
-                 held: list[str] | None = None) -> None:
+                 held: list[str] | None = None, strict: float | None = None) -> None:
         self.score, self.id, self.raw, self.matched, self.title_hit, self.coverage = score, rid, raw, matched, title_hit, coverage
         self.held = held
+        # the coverage a message that asks for work is held to (`search.Scorer.unheld`)
+        self.strict = coverage if strict is None else strict
         self._record: dict[str, Any] | None = None
 
     @property

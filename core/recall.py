@@ -329,21 +329,24 @@ def _choose(
             for hit in hits:
                 if hit.id in seen:
                     continue
-                relevant = _relevant(hit.matched, terms, hit.title_hit, hit.coverage, work=work)
-                if relevant and undecided and not _relevant(hit.matched, terms, hit.title_hit, hit.coverage, work=True):
+                # a message that asks for work is held to its strict coverage (`index.Hit.strict`)
+                coverage = hit.strict if work else hit.coverage
+                relevant = _relevant(hit.matched, terms, hit.title_hit, coverage, work=work)
+                if relevant and undecided and not _relevant(hit.matched, terms, hit.title_hit, hit.strict, work=True):
                     undecided = False
                     work = reads_as_general(message)
                     relevant = not work
+                    coverage = hit.strict if work else hit.coverage
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
-                cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
+                cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if relevant:
                     usable += admit(cand) and cand.rec.get("topicKey") not in blocked()
                     if usable >= SPARE_CARDS and trace is None:
                         break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
                     aside[hit.id] = cand
-                elif work and hit.coverage >= MIN_COVERAGE:
+                elif work and coverage >= MIN_COVERAGE:
                     note(cand, f"too weak (the message asks for work, or what anyone could answer: a note must hold {WORK_COVERAGE} of it and two of its terms)")
                 else:
                     note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word)")

@@ -197,7 +197,7 @@ _JOINED = {
     ("opt", "out"): "optout", ("opt", "in"): "optin", ("pop", "up"): "popup", ("stand", "up"): "standup", ("hand", "over"): "handover",
     ("back", "end"): "backend", ("front", "end"): "frontend", ("user", "name"): "username", ("time", "stamp"): "timestamp",
     ("pay", "out"): "payout", ("check", "in"): "checkin", ("claim", "back"): "reimburse", ("api", "key"): "apikey",
-    ("rate", "limit"): "ratelimit",
+    ("rate", "limit"): "ratelimit", ("auto", "merge"): "automerge",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
     ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage",
 }
@@ -238,6 +238,7 @@ def _verb_go(low: str) -> set[int]:
 # A name with a number after it is also the name: "float64" and "int32" are floats and ints,
 # "python3" is Python, "oauth2" OAuth (three letters at least: "ec2", "s3" and "k8s" stay whole).
 _NUMBERED_NAME = re.compile(r"([a-z]{3,})\d+")
+_DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 
 
 def _words(low: str) -> list[str]:
@@ -256,7 +257,8 @@ def _words(low: str) -> list[str]:
             continue
         if versions and _VERSION.match(low, m.start()) and not _PRICED.search(low, max(0, m.start() - 12), m.start()):
             out.append("version")
-        parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") else ()
+        # a dotted number ("1.30", "99.9") is one value: its pieces are no numbers of their own
+        parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") and not _DOTTED_NUMBER.fullmatch(word) else ()
         if word[-1].isdigit() and (numbered := _NUMBERED_NAME.fullmatch(word)):
             parts = (*parts, numbered.group(1))
         elif word[-1] == "s" and word[:-1].isdigit():
@@ -436,6 +438,10 @@ class Scorer:
         # fits; it still counts in the plain share of terms below.
         self.information = sum(v * self.share[t] for t, v in self.idf.items() if df.get(t, 0)) or 1.0
         self.countable = sum(1 for t in terms if df.get(t, 0) or not _cjk_runs(t[:1])) or 1
+        # For a message that asks for work, an English word no note holds ("rename", "camelcase",
+        # "regex") is what the work is about: a note without it holds less of the message. Measured
+        # over 55 recall sets: 29 no-answer prompts quiet, no answer lost; at half their idf, 6 fewer.
+        self.unheld = sum(v for t, v in self.idf.items() if not df.get(t, 0) and t.isascii() and t not in UNNAMING)
         # Below a few dozen notes, idf says little (one note holding a word makes it "rare"):
         # coverage then does not judge, and recall's plain relevance rule alone decides.
         self.judges = total >= SMALL_MEMORY
@@ -446,7 +452,7 @@ class Scorer:
         naming = [t for t in terms if t not in UNNAMING and (not self.judges or df.get(t, 0) <= NAMING_SHARE * total)]
         self.title_forms = frozenset(f for t in naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
 
-    def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool, float]:
+    def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool, float, float]:
         """(score, distinct query terms matched, title hit, coverage) from a row's analysed
         columns. Coverage is the share of the query's information (idf) the row holds: a row that
         shares only a common word with a long prompt covers little of it."""
@@ -486,8 +492,10 @@ class Scorer:
             score += PROXIMITY_BONUS
         # Half by information (idf), half by plain term count: in a small memory every note shares
         # the common words, and idf alone would let the rare words of a prompt silence them all.
-        coverage = 0.5 * held / self.information + 0.5 * matched / self.countable if self.judges else 1.0
-        return score, matched, title_hit, coverage
+        if not self.judges:
+            return score, matched, title_hit, 1.0, 1.0
+        coverage = 0.5 * held / self.information + 0.5 * matched / self.countable
+        return score, matched, title_hit, coverage, 0.5 * held / (self.information + self.unheld) + 0.5 * matched / self.countable
 
     def held(self, columns: tuple[str, ...]) -> list[str]:
         """The query terms a row holds and by which name (--explain): the term itself, "keep→保存"
