@@ -153,6 +153,8 @@ _PHRASE_SHORT = {
     r"(turned|turns|turn|turning) down (our|my|the|their|your|a|an|this|that)( \w+){0,2} (submission|request|application|proposal|app|build|"
     r"update|release|change|pr|offer|claim)s?": "+reject",
     r"night mode|night theme": "+dark",
+    # what piles up waits in a queue ("messages are piling up", "jobs pile up overnight")
+    r"(pile|piles|piled|piling) up": "+backlog queue",
     # times an hour off are a time zone's daylight saving change ("the slots are an hour off since Sunday")
     r"(an|one|1) hours? (off|out|behind|ahead|early|late|wrong|shifted)": "+timezone dst",
 }
@@ -172,7 +174,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ")
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

@@ -71,7 +71,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout44.json", 0.9), ("heldout45.json", 0.9), ("heldout46.json", 0.8),
                                              ("heldout47.json", 0.9), ("heldout48.json", 0.9), ("heldout49.json", 0.9),
                                              ("heldout50.json", 0.8), ("heldout51.json", 0.9), ("heldout52.json", 0.9),
-                                             ("heldout53.json", 0.8), ("heldout54.json", 0.9)])
+                                             ("heldout53.json", 0.8), ("heldout54.json", 0.9),
+                                             ("heldout55.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -98,7 +99,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout47.json", "cross", 0.85), ("heldout48.json", "cross", 0.85),
                                                     ("heldout49.json", "cross", 0.85), ("heldout50.json", "cross", 0.65),
                                                     ("heldout51.json", "cross", 0.85), ("heldout52.json", "cross", 0.85),
-                                                    ("heldout53.json", "cross", 0.8), ("heldout54.json", "cross", 0.8)])
+                                                    ("heldout53.json", "cross", 0.8), ("heldout54.json", "cross", 0.8),
+                                                    ("heldout55.json", "cross", 0.85)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -477,6 +479,11 @@ _IN_THEIR_WORDS = {
          ("rewrite this Helm template in jsonnet", "only", None),
          ("Renovate 的 PR 会自动合并吗", "first", "Dependency updates come from Renovate; patch updates automerge when CI is green"),
          ("密钥怎么注入到容器里", "first", "Application secrets reach pods through the Vault agent injector")]),
+    # held-out 55: what piles up waits in a queue
+    "a hospital integration team's": (
+        [("Channel errors and queue depth are exported to Azure Monitor", "An alert fires when a queue holds more than 500 messages."),
+         ("No PHI in logs: log message control IDs, never names", "The log enricher masks known fields.")],
+        [("we need to know when messages are piling up", "first", "Channel errors and queue depth are exported to Azure Monitor")]),
     # held-out 47, 50 and 51: an English question of a few terms names a Chinese note by its title's translation
     "a robotics team's": (
         [("组会每周二上午十点，在线上开", "轮到自己时准备十分钟的进展汇报。"),
