@@ -179,6 +179,9 @@ async def render(name: str, out: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0].startswith("-"):
+        print("usage: python -m lingshu_tui.screenshots [FOLDER]  (renders every scene as SVG into FOLDER, default screenshots/)")
+        return 0 if args[0] in ("-h", "--help") else 2
     out = Path(args[0]) if args else Path("screenshots")
     out.mkdir(parents=True, exist_ok=True)
     for name in SCENES:

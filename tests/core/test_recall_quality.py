@@ -48,7 +48,7 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 
 # Held-out 29 missed one direct question of 14 when written: "when are deploys not allowed" finds
 # the note on app releases (deploy→release, allowed), not "No deploys during the peaks".
-_DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9}
+_DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9}
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
@@ -72,7 +72,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout47.json", 0.9), ("heldout48.json", 0.9), ("heldout49.json", 0.9),
                                              ("heldout50.json", 0.8), ("heldout51.json", 0.9), ("heldout52.json", 0.9),
                                              ("heldout53.json", 0.8), ("heldout54.json", 0.9),
-                                             ("heldout55.json", 0.8)])
+                                             ("heldout55.json", 0.8), ("heldout56.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -100,7 +100,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout49.json", "cross", 0.85), ("heldout50.json", "cross", 0.65),
                                                     ("heldout51.json", "cross", 0.85), ("heldout52.json", "cross", 0.85),
                                                     ("heldout53.json", "cross", 0.8), ("heldout54.json", "cross", 0.8),
-                                                    ("heldout55.json", "cross", 0.85)])
+                                                    ("heldout55.json", "cross", 0.85), ("heldout56.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -484,6 +484,12 @@ _IN_THEIR_WORDS = {
         [("Channel errors and queue depth are exported to Azure Monitor", "An alert fires when a queue holds more than 500 messages."),
          ("No PHI in logs: log message control IDs, never names", "The log enricher masks known fields.")],
         [("we need to know when messages are piling up", "first", "Channel errors and queue depth are exported to Azure Monitor")]),
+    # held-out 56: a package manager names npm, pnpm and yarn; 暗色模式 is dark mode
+    "a solo founder's": (
+        [("Use pnpm, never npm or yarn; the lockfile is pnpm-lock.yaml", "Run pnpm install after pulling."),
+         ("Dark mode follows the system setting and can be toggled", "Use the dark: variant, not separate components.")],
+        [("which package manager does this project use", "first", "Use pnpm, never npm or yarn; the lockfile is pnpm-lock.yaml"),
+         ("暗色模式怎么实现的", "first", "Dark mode follows the system setting and can be toggled")]),
     # held-out 47, 50 and 51: an English question of a few terms names a Chinese note by its title's translation
     "a robotics team's": (
         [("组会每周二上午十点，在线上开", "轮到自己时准备十分钟的进展汇报。"),
