@@ -142,7 +142,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "屏幕": ("screen", "display"), "显示屏": ("display", "screen"), "蓝牙": ("bluetooth", "ble"), "无线": ("wireless", "wifi"),
     "烧录": ("flash",), "刷机": ("flash", "firmware"), "操作系统": ("os", "rtos"), "嵌入式": ("embedded",), "单片机": ("mcu", "microcontroller"),
     "串口": ("serial", "uart"), "引导程序": ("bootloader",), "开发板": ("board",), "温度": ("temperature",), "湿度": ("humidity",),
-    "加热": ("heating", "heat"), "暖气": ("heating",), "防冻": ("frost", "freeze"), "单位": ("unit", "units"), "传输": ("transmit", "send"),
+    "加热": ("heating", "heat"), "暖气": ("heating",), "防冻": ("frost", "freeze"), "单位": ("unit", "units"), "传输": ("transmit", "send", "transfer"),
     "协议": ("protocol",), "工厂": ("factory",), "出厂": ("factory",), "实验室": ("lab",), "计划": ("schedule", "plan"),
     # publishing and media
     "新闻": ("news",), "稿件": ("article", "story"), "主编": ("editor",), "记者": ("reporter",), "标题": ("headline", "title"),
@@ -190,7 +190,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "篡改": ("tamper", "tampered"), "完整性": ("integrity",), "校验和": ("checksum",), "哈希": ("hash",), "回归": ("regression",),
     # product and people
     "漏斗": ("funnel",), "转化率": ("conversion",), "留存": ("retention",), "日活": ("dau",), "月活": ("mau",), "文案": ("copy", "text"),
-    "入职": ("onboarding",), "离职": ("offboarding",), "新同事": ("newcomer", "hire", "onboarding"), "新人": ("newcomer", "hire", "onboarding"),
+    "入职": ("onboarding",), "离职": ("offboarding",), "新同事": ("newcomer", "hire", "onboarding"), "新人": ("newcomer", "hire", "onboarding"), "新成员": ("newcomer", "member", "onboarding"), "申请": ("request", "apply", "application"),
+    "随机种子": ("seed", "random"), "种子": ("seed",), "随机": ("random",), "传到": ("transfer", "upload", "move", "copy"),
     "新员工": ("newcomer", "hire", "onboarding"), "仿真": ("simulation", "sim", "simulator"), "激光雷达": ("lidar",), "备用": ("spare", "backup"),
     "库房": ("storeroom", "stockroom"), "回测": ("backtest",), "行情": ("market", "quote", "quotes"), "个人": ("personal",), "夜班": ("night", "shift"), "白班": ("day", "shift"), "班次": ("shift",), "变更": ("change",), "变更日志": ("changelog",), "发布说明": ("changelog", "notes"),
     "版本号": ("version",), "注销": ("deactivate", "delete"),

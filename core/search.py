@@ -153,6 +153,13 @@ _PHRASE_SHORT = {
     r"(turned|turns|turn|turning) down (our|my|the|their|your|a|an|this|that)( \w+){0,2} (submission|request|application|proposal|app|build|"
     r"update|release|change|pr|offer|claim)s?": "+reject",
     r"night mode|night theme": "+dark",
+    # the same run giving other numbers is a run that is not reproducible: its seed ("ran it twice and got
+    # different numbers", "different results every time")
+    r"(twice|again|two times|each time|every time|every run|each run)( \w+){0,4} (different|other|inconsistent|varying) (numbers|results|output|outputs|values|answers|scores|metrics)"
+    r"|(different|inconsistent|varying) (numbers|results|output|outputs|values|answers|scores|metrics) (each|every) (time|run)": "+seed nondeterministic",
+    # a job, process or worker that dies fails ("how will I know when my job dies")
+    r"(job|jobs|process|processes|worker|workers|pod|pods|container|containers|server|servers|script|build|task|tasks|node|nodes|run|runs)"
+    r"( \w+){0,2} (die|dies|died|dying)": "+fail crash",
     # what piles up waits in a queue ("messages are piling up", "jobs pile up overnight")
     r"(pile|piles|piled|piling) up": "+backlog queue",
     # times an hour off are a time zone's daylight saving change ("the slots are an hour off since Sunday")
@@ -174,7 +181,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling")
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

@@ -72,7 +72,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout47.json", 0.9), ("heldout48.json", 0.9), ("heldout49.json", 0.9),
                                              ("heldout50.json", 0.8), ("heldout51.json", 0.9), ("heldout52.json", 0.9),
                                              ("heldout53.json", 0.8), ("heldout54.json", 0.9),
-                                             ("heldout55.json", 0.8), ("heldout56.json", 0.8)])
+                                             ("heldout55.json", 0.8), ("heldout56.json", 0.8),
+                                             ("heldout57.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -100,7 +101,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout49.json", "cross", 0.85), ("heldout50.json", "cross", 0.65),
                                                     ("heldout51.json", "cross", 0.85), ("heldout52.json", "cross", 0.85),
                                                     ("heldout53.json", "cross", 0.8), ("heldout54.json", "cross", 0.8),
-                                                    ("heldout55.json", "cross", 0.85), ("heldout56.json", "cross", 0.95)])
+                                                    ("heldout55.json", "cross", 0.85), ("heldout56.json", "cross", 0.95),
+                                                    ("heldout57.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -490,6 +492,16 @@ _IN_THEIR_WORDS = {
          ("Dark mode follows the system setting and can be toggled", "Use the dark: variant, not separate components.")],
         [("which package manager does this project use", "first", "Use pnpm, never npm or yarn; the lockfile is pnpm-lock.yaml"),
          ("暗色模式怎么实现的", "first", "Dark mode follows the system setting and can be toggled")]),
+    # held-out 57: the same run giving other numbers wants its seed, a job that dies fails, and a lab's
+    # Chinese words (随机种子, 新成员, 申请, 传到)
+    "a research lab's": (
+        [("Set and record random seeds for every experiment", "Results without a recorded seed are not used in papers."),
+         ("Use --mail-type=END,FAIL in job scripts so failures are noticed", "Not ALL: it floods the inbox."),
+         ("New lab members get cluster access through the PI's request", "Access takes about three working days.")],
+        [("I ran the same experiment twice and got different numbers", "first", "Set and record random seeds for every experiment"),
+         ("how will I know when my job dies at night", "first", "Use --mail-type=END,FAIL in job scripts so failures are noticed"),
+         ("实验的随机种子要怎么处理", "first", "Set and record random seeds for every experiment"),
+         ("新成员怎么申请集群账号", "first", "New lab members get cluster access through the PI's request")]),
     # held-out 47, 50 and 51: an English question of a few terms names a Chinese note by its title's translation
     "a robotics team's": (
         [("组会每周二上午十点，在线上开", "轮到自己时准备十分钟的进展汇报。"),
