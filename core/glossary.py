@@ -306,7 +306,7 @@ RELATED: tuple[str, ...] = (
     "packagemanager pip poetry uv conda pipenv",
     "upgrade bump",
     "refactor cleanup",
-    "typecheck mypy typing",
+    "typecheck mypy typing pyright tsc",
     "docs documentation readme wiki",
     "setup install onboarding bootstrap",
     # security and privacy
@@ -316,7 +316,8 @@ RELATED: tuple[str, ...] = (
     "session cookie",
     "permission permissions access role roles rbac",
     "encrypt encryption encrypted",
-    "vulnerability vulnerabilities vuln cve exploit security",
+    "vulnerability vulnerabilities vuln cve exploit security advisory advisories",
+    "killswitch flag toggle",
     "gdpr erase erasure forget forgotten anonymise anonymize",
     "pii personal privacy",
     "retention retain purge",
