@@ -29,7 +29,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "接口": ("api", "endpoint", "interface"), "参数": ("parameter", "argument"), "依赖": ("dependency", "dependencies"),
     "版本": ("version",), "升级": ("upgrade",), "更新": ("update",), "补丁": ("patch",), "文档": ("docs", "documentation"),
     "模板": ("template",), "脚本": ("script",), "工具": ("tool",), "插件": ("plugin",), "配置": ("config", "configuration", "settings"),
-    "配置文件": ("config",), "包管理器": ("packagemanager",), "暗色模式": ("dark",), "深色模式": ("dark",), "夜间模式": ("dark",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle", "takeaway"),
+    "配置文件": ("config",), "命令": ("command",), "命令行": ("cli",), "子命令": ("subcommand", "command"), "包管理器": ("packagemanager",), "暗色模式": ("dark",), "深色模式": ("dark",), "夜间模式": ("dark",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle", "takeaway"),
     "调试": ("debug",), "日志": ("log", "logs", "logging"),
     "错误": ("error",), "报错": ("error",), "异常": ("exception",), "崩溃": ("crash",), "警告": ("warning",),
     # testing

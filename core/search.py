@@ -123,6 +123,10 @@ _PHRASE_SHORT = {
     r"text messages?": "sms", r"(message|event|service|enterprise service) bus(es)?": "broker",
     r"(thumb|flash|pen) ?drives?|(usb|memory) sticks?": "usb",
     r"no (internet|connection|connectivity|signal|network)( connection| access)?": "offline",
+    # a person on a plane or in airplane mode has no network ("a user on a plane says the list command hangs")
+    r"(on|in) (a|the) (plane|flight|airplane|aeroplane)|(airplane|aeroplane|flight) mode": "+offline",
+    # what one wants to get rid of is removed ("get rid of the --legacy flag")
+    r"(get|gets|getting|got) rid of": "+remove",
     r"forg[eo]t(ten)? (my |their |his |her |the |a |your )?(password|passcode|login|pin)s?": "password reset",
     r"(speeding|parking|traffic) (tickets?|fines?)": "fine", r"crash(ed|es|ing)? into": "accident",
     r"fill(ed|s|ing)? up (the |their |his |her |my )?(tank|car)": "refuel",
@@ -181,7 +185,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die")
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die", "plane", "flight", " rid of")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

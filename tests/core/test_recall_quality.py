@@ -73,7 +73,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout50.json", 0.8), ("heldout51.json", 0.9), ("heldout52.json", 0.9),
                                              ("heldout53.json", 0.8), ("heldout54.json", 0.9),
                                              ("heldout55.json", 0.8), ("heldout56.json", 0.8),
-                                             ("heldout57.json", 0.9)])
+                                             ("heldout57.json", 0.9), ("heldout58.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -102,7 +102,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout51.json", "cross", 0.85), ("heldout52.json", "cross", 0.85),
                                                     ("heldout53.json", "cross", 0.8), ("heldout54.json", "cross", 0.8),
                                                     ("heldout55.json", "cross", 0.85), ("heldout56.json", "cross", 0.95),
-                                                    ("heldout57.json", "cross", 0.95)])
+                                                    ("heldout57.json", "cross", 0.95), ("heldout58.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -502,6 +502,12 @@ _IN_THEIR_WORDS = {
          ("how will I know when my job dies at night", "first", "Use --mail-type=END,FAIL in job scripts so failures are noticed"),
          ("实验的随机种子要怎么处理", "first", "Set and record random seeds for every experiment"),
          ("新成员怎么申请集群账号", "first", "New lab members get cluster access through the PI's request")]),
+    # held-out 58: someone on a plane is offline; 命令 is a command
+    "an open-source CLI's": (
+        [("Every command that does not need the network must work offline", "Tests block network access."),
+         ("The CLI is built with Typer; each command lives in src/tool/commands/<name>.py", "Register new commands in __init__.py.")],
+        [("a user on a plane says the list command hangs", "first", "Every command that does not need the network must work offline"),
+         ("怎么添加一个新的命令", "first", "The CLI is built with Typer; each command lives in src/tool/commands/<name>.py")]),
     # held-out 47, 50 and 51: an English question of a few terms names a Chinese note by its title's translation
     "a robotics team's": (
         [("组会每周二上午十点，在线上开", "轮到自己时准备十分钟的进展汇报。"),
