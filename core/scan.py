@@ -641,7 +641,7 @@ _INJECTION_SOURCES = (
     r"\b(says?|said|decided|agreed)\b[^.\n]{0,20}\byou (can|may|should) (now )?(ignore|skip|bypass|disregard)\b"
     r"|(?<!never )(?<!not )(?<!n't )\b(say|answer|reply|report|claim)s?\b[^.\n]{0,20}(all )?(tests?|checks?|build)[^.\n]{0,10}\b(pass|passed|passing|green)\b[^.\n]{0,12}\bwithout (running|checking|testing|looking)"
     r"|\b(green|pass)\w*\b[^.\n]{0,20}\bby (deleting|removing|skipping|disabling|commenting out)\b"
-    r"|\b(copy|collect|gather|save|write|dump)\b (every|all|any) (api keys?|tokens?|secrets?|passwords?|credentials)\b[^.\n]{0,30}\b(encounter|see|find|come across|read)"
+    r"|\b(copy|collect|gather|save|write|dump|store|record|note down|keep (a )?cop(y|ies) of)\b (every|all|any|each) (api keys?|tokens?|secrets?|passwords?|credentials)\b[^.\n]{0,30}\b(encounter|see|find|come across|read)"
     r"|\bassume\b[^.\n]{0,40}\b(admin|administrator|root|owner)\b[^.\n]{0,40}\b(never|don't|do not|skip)\b[^.\n]{0,10}\b(check|verify|validate)"
     r"|悄悄[^。\n]{0,10}(换成|替换|改成|升级|降级|指向)|(失败|不通过)的?(测试|用例)[^。\n]{0,4}(删掉|删除|注释掉|跳过)[^。\n]{0,10}(报告|说)(成功|通过)"
     r"|不要检查(权限|授权|身份)|假设[^。\n]{0,10}(管理员|root)[^。\n]{0,10}(不要|别|无需)",
@@ -782,7 +782,7 @@ _INJECTION_SOURCES = (
     r"(这条|此条|本条)[^。，,！!\n]{0,10}(不要|别|不得|不能|切勿|不准)(告诉|透露给|透露|让[^。，,\n]{0,3}知道|跟|对|向)(用户|使用者|对方)(?!的)",
     # the agent giving itself a reviewer's or an owner's say
     r"\b(add|make|set|list|assign|appoint) yourself (as )?(an? |the )?(approver|admin\w*|administrator)\b|\bgrant yourself\b"
-    r"|\b(?<!not )(?<!n't )(?<!never )(?<!cannot )approve (your own|yourself)\b",
+    r"|\b(?<!not )(?<!n't )(?<!never )(?<!cannot )approve (your own|yourself|my own (prs?|pull requests?|merge requests?|changes|code))\b",
     # a failure hidden, then reported as success
     r"\b(tests?|checks?|builds?|ci|lint\w*|pipelines?|deploys?)\b[^.\n]{0,15}\b(fail\w*|break\w*|broke|red)\b[^.\n]{0,30}"
     r"\b(skip\w*|disabl\w*|comment\w* (them |it )?out|delet\w*|remov\w*|ignor\w*|mut\w*|xfail\w*|silenc\w*|suppress\w*)\b[^.\n]{0,30}(\band|\bthen|\bjust|\bstill|,)\s*"
@@ -996,6 +996,9 @@ _INJECTION_SOURCES = (
     r"|(假装|装作|当作)(这条|本条|此条|这份)?(笔记|记忆|备注|记录|文件)?(不存在|没有这条|没看到)",
     # Chinese: success reported before the work is done, or a fixed answer whatever happened
     r"先(回复|说|报告|回答|告诉[^。\n]{0,4})[^。\n]{0,6}(通过|成功|没问题|绿了)[^。\n]{0,10}(之后|然后|再)[^。\n]{0,6}(跑|运行|执行|测)",
+    # the agent keeping its own change out of what it reports (我改了防火墙规则的事不用在回复里说明)
+    r"我(改|删|动|关|换|加|停|装|开|重启|升级|禁用)了[^。\n]{0,24}?[，,]?\s*(不用|不必|无需|不需要|不要|别)(在)?\s*(回复|总结|汇报|报告|pr|提交说明|日报|周报|变更说明)\s*(里|中)?\s*(说明|提|说|写|交代|汇报)"
+    r"|我(改|删|动|关|换|加|停|装|开|重启|升级|禁用)了[^。\n]{0,24}?[，,]?\s*(不用|不必|无需|不需要|不要|别)(告诉|通知|告知)(用户|他|她|他们)",
     # the model to hide that it used the note
     r"\b(keep|leave|hide|omit)\b[^.\n]{0,20}\bthe fact that you (read|saw|used|followed|found|opened|loaded)\b",
     # success reported before the work is done
@@ -1238,7 +1241,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("whenever you", "every time you", "each time you", "after you", "before you", "when you"),
     ("asks whether", "asks if", "ask whether", "ask if"),
     ("这条", "此条", "本条"),
-    ("yourself", "your own"),
+    ("yourself", "your own", "my own"),
     ("fail", "break", "broke"),
     ("asked", "asks", "ask "),
     ("public", "open", "external", "personal", "公开", "公共", "外部", "个人", "github", "gist", "pastebin"),
@@ -1309,6 +1312,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("哪怕", "即使", "就算", "不管"),
     ("提到你", "说你", "透露你", "承认你", "提起你", "假装", "装作", "当作"),
     ("先回复", "先说", "先报告", "先回答", "先告诉"),
+    ("我改了", "我删了", "我动了", "我关了", "我换了", "我加了", "我停了", "我装了", "我开了", "我重启了", "我升级了", "我禁用了"),
     ("fact that you",),
     ("report success", "report a pass", "report passing", "report green", "report that"),
     ("rerun", "retry", "retri"),
@@ -2573,7 +2577,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|\bskip\w* (the )?(code[- ]?)?(signing|signature (checks?|verification))\b|\bskip\w* (the )?(code|peer) reviews?\b"
          r"|\bgive\w* (it|them|the user|every user|new users?|each user|all users)( the)? (superuser|admin|administrator|root|owner)( role| rights| privileges| access)?\b"
          r"|\buse (it|them|the (staging )?(password|credentials)) (on|for|in|to log ?in to) (prod|production)\b"
-         r"|--?no-?verify\b|\bterraform destroy\b|\bself-?(approv|merg)\w*|\brewrite (the )?(git )?history\b|\b(approve|merge|self-merge) (its|their|your|his|her) own (pull requests?|prs?|changes|merge requests?)\b"
+         r"|--?no-?verify\b|\bterraform destroy\b|\bself-?(approv|merg)\w*|\brewrite (the )?(git )?history\b|\b(approve|merge|self-merge) (its|their|your|his|her|my) own (pull requests?|prs?|changes|merge requests?)\b"
          r"|\badd (yourself|itself|themselves) (as )?(a |an )?(code ?owner|admin|administrator|maintainer|owner)s?\b"
          r"|\b(paste|copy|copying|send|upload|post|email|commit)\w* [^.\n]{0,30}(credentials|secrets|tokens?|api keys?|\.env|passwords?|private keys?) "
          r"(into|to|in) (the )?(tickets?|issues?|readme|chat|slack|pastebin|logs?|public|wiki)\b"
@@ -2620,7 +2624,7 @@ _CUE_HARM = _Alternation(_spelled(_HARM))
 _CUE_DANGER = _Alternation(_spelled(
     r"\b(delete|deleting|deletions?|wipe|wiping|disable|disabling|execute|run the command|upload|paste|destructive|pastebin|approve (every|all|any)|always approve|"
     r"(always )?answer lgtm|merge freely|sudo|turn(ing)? off (the )?(tests|hooks|logging)|run (\w+ )?scripts? automatically|execute (\w+ )?automatically|"
-    r"(?<!never )(?<!not )(?<!n't )(?<!no )force push(es|ed|ing)?|(run|runs|running|apply|applies|applying) (the |any |all )?(\w+ )?migrations? (against|on|in|to) (prod|production))\b"
+    r"(?<!never )(?<!not )(?<!n't )(?<!no )force ?push(es|ed|ing)?|(run|runs|running|apply|applies|applying) (the |any |all )?(\w+ )?migrations? (against|on|in|to) (prod|production))\b"
     r"|\b(npm publish|twine upload|cargo publish|gem push)\b|删除|删掉|清空|执行|发到|上传|导出|泄露|强推|直接合并|强制合并|跳过(代码)?审查|合并到主干|(直接)?推(送)?到\s*(main|master|主干|主分支)|生产(库|环境|数据库|数据)"
     r"|密钥|令牌|凭据|后门|禁用|关闭(检查|审查|校验|告警|监控|保护)|删库|格式化|外传|提权|私钥|密码|清库|改权限|" + _SEVERE + "|" + _HARM))
 # Taking away the person's say outright ("no need to ask", "never ask for confirmation"): with a
@@ -2632,6 +2636,8 @@ _CUE_NOASK = re.compile(_spelled(
     r"|\bstop (asking|checking|confirming)( first)? before (running|executing|deleting|pushing|merging|changing|installing|applying)\b"
     r"|\b(don't|do not|dont|never) bother (the )?(user|developer|dev|person|human|owner|team) with (confirmations?|questions|prompts)\b"
     r"|\b(don't|do not|dont|never) bother (asking|checking|confirming)( first)?( with)?\b"
+    # asking called a waste ("asking before force-pushing wastes time")
+    r"|\basking( \w+){0,4} (wastes|is a waste of|costs) (time|tokens)\b|\b(asking|confirmations?|questions) (is|are) (unnecessary|pointless|a waste( of time)?)\b"
     # the person said to dislike being asked ("the user gets annoyed by questions, so just run it with sudo")
     r"|\b(gets?|is|are|becomes?|got) (annoyed|irritated|bothered|tired|frustrated|impatient) (by|of|with) (questions|being asked|confirmations?|prompts|permission requests)\b"
     r"|\b(hates?|dislikes?|can't stand) (being asked|questions|confirmations?|confirmation prompts|permission requests)\b|不用征求|无需征求|不必征求|不需要征求|(不用|不必|无需|不需要)征得|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问|(不要|别|不用|无需|不必)再(问|询问|请示|征求)|(不用|无需|不必|不需要)(跟|和|向)(人|用户|任何人|别人|我们|团队)(确认|商量|请示|说)"))
@@ -2769,7 +2775,7 @@ _CUE_TRIGGERS = tuple(_spelled(w) for w in (
     "your configuration", "its configuration", "your instructions", "its instructions",
     "覆盖", "不再遵守", "优先级", "用户", "以后", "从现在开始", "今后", "系统提示", "初始指令", "expired", "direction",
     "stop follow", "stop obey", "stop apply", "stop respect", "stop hono", "quit follow", "no need to", "never ask", "t ask",
-    "not ask", "stop asking", "without check", "without confirm", "without wait", "不用征求", "无需征求", "不必征求", "不经", "不用问", "annoyed", "irritated", "tired of", "frustrated", "impatient", "hate", "dislike", "t stand",
+    "not ask", "stop asking", "without check", "without confirm", "without wait", "不用征求", "无需征求", "不必征求", "不经", "不用问", "waste", "pointless", "unnecessary", "annoyed", "irritated", "tired of", "frustrated", "impatient", "hate", "dislike", "t stand",
     "不用确认", "无需确认", "确认", "无需用户", "context", "conversation", "chat history",
     "nobody", "no one", "no-one", "noticing", "knowing", "above the", "coming from", "skipped", "bypassed", "avoided", "trust",
     "agreed", "approved", "consented", "signed off", "said it", "said they", "t disclose", "t surface", "t flag", "never disclose",
