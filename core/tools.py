@@ -21,7 +21,7 @@ from .models import TOOL_INPUTS, ForgetInput, ReadInput, RouteInput, SaveInput, 
 from .recall import card_content, verdict_key
 from .records import ID_RE, record_problem
 from .routing import global_refusal
-from .search import similarity
+from .search import similarity, token_set
 from .statuses import Status
 from .store import BODY_BYTES, HARD_ACTIVE, SOFT_ACTIVE, LayerRef, Tx, iso, load, take_recovery_news, transact, utc_now
 from .workspace import Workspace, open_workspace
@@ -36,6 +36,8 @@ VERSIONS_BYTES = 12 * 1024
 CONFLICTS_KEPT = 20
 SIMILAR_TITLE = 0.6
 SIMILAR_BODY = 0.8
+# A body of fewer words is boilerplate ("See docs.", "TBD"): two notes that share it are not alike.
+LOOKALIKE_BODY_WORDS = 4
 
 
 class UnknownTool(Exception):
@@ -442,7 +444,8 @@ def _candidates(state: dict[str, Any], ref: LayerRef, inp: SaveInput, exclude: s
         if same_title and rec.get("body", "") == (inp.body or "") and rec.get("summary", "") == (inp.summary or "") and rec.get("when", "") == (inp.when or ""):
             return rec["id"], []
         t_sim = 1.0 if same_title else similarity(rec.get("title", ""), inp.title or "", at_least=SIMILAR_TITLE)
-        b_sim = similarity(rec.get("body", ""), inp.body or "", at_least=SIMILAR_BODY) if inp.body else 0.0
+        b_sim = (similarity(rec.get("body", ""), inp.body, at_least=SIMILAR_BODY)
+                 if inp.body and len(token_set(inp.body)) >= LOOKALIKE_BODY_WORDS else 0.0)
         if t_sim >= SIMILAR_TITLE or b_sim >= SIMILAR_BODY:
             found.append((max(t_sim, b_sim), rec, "similar_title"))
     found.sort(key=lambda t: -t[0])

@@ -335,6 +335,17 @@ def test_6_3_4_duplicates_lookalikes_and_distinct(home: Path, project: Path, mem
     assert other["committed"] is True and "needsResolution" not in other
 
 
+def test_6_3_4_a_short_shared_body_makes_no_look_alike(mem: Memory) -> None:
+    """SPEC §6.3.4: two notes on different things that both say only "See docs." are not alike (a
+    boilerplate body of a few words says nothing of what a note is about); a longer body written
+    twice under different titles still is."""
+    mem.save("Variables in our Helm templates are named in camelCase", "See docs.")
+    assert mem.save("Deploys go through Argo CD from the gitops repo", "See docs.")["committed"] is True
+    rid = mem.save("Rotate the signing key", "Run make rotate-key on the vault host, then restart the api pods one by one.")["id"]
+    near = mem.save("Key rotation steps", "Run make rotate-key on the vault host, then restart the api pods one by one.")
+    assert near["status"] == "needs_resolution" and [c["id"] for c in near["candidates"]] == [rid]
+
+
 def test_6_3_4_topic_slot(mem: Memory) -> None:
     """SPEC §6.3.4: a slot with a winner stops a new record; the candidate says same_topic_slot."""
     rid = mem.save("Test command", "tox", topicKey="test-cmd")["id"]
