@@ -164,6 +164,18 @@ _PHRASE_SHORT = {
     # a job, process or worker that dies fails ("how will I know when my job dies")
     r"(job|jobs|process|processes|worker|workers|pod|pods|container|containers|server|servers|script|build|task|tasks|node|nodes|run|runs)"
     r"( \w+){0,2} (die|dies|died|dying)": "+fail crash",
+    # a site that is down has an outage ("the site is down, what do I do first")
+    r"(site|website|app|service|server|servers|api|prod|production|database|db|checkout|shop|store) (is|was|are|were|went|goes|has gone) (completely |totally )?down": "+outage incident",
+    # alerts that page nobody are the pager's business ("alerts are not paging anyone")
+    r"(paging|paged) (anyone|anybody|nobody|no one|no-one|the on-?call|on-?call)|(not|n't|never|stopped) (paging|paged)": "+pager alert",
+    # the right to be forgotten is an erasure request ("a customer wants to be forgotten")
+    r"(be|being) forgotten": "+gdpr erasure delete",
+    # keyboard users and screen reader users are accessibility's ("keyboard users cannot reach the buy button")
+    r"keyboard[- ](users?|only|navigation|access)|screen ?reader users?": "+a11y",
+    # a new machine is set up from scratch ("new laptop, how do I get everything running")
+    r"(new|fresh|clean) (laptop|machine|computer|mac|macbook|workstation|dev box)": "+setup local",
+    # many queries for one page are N+1 ("the sql log shows hundreds of selects")
+    r"(hundreds|thousands|dozens|lots) of (selects|queries|sql queries|db queries|database queries|select statements)": "+n+1",
     # what piles up waits in a queue ("messages are piling up", "jobs pile up overnight")
     r"(pile|piles|piled|piling) up": "+backlog queue",
     # times an hour off are a time zone's daylight saving change ("the slots are an hour off since Sunday")
@@ -185,7 +197,9 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die", "plane", "flight", " rid of")
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die", "plane", "flight", " rid of", " down", "paging", "paged",
+                 "forgotten", "keyboard", "screen reader", "screenreader", " laptop", " machine", " computer", " mac", " workstation",
+                 " dev box", "hundreds of", "thousands of", "dozens of", "lots of")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

@@ -550,6 +550,20 @@ def test_15_a_time_is_no_thing_at_hand_and_a_dotted_number_is_one_value() -> Non
     assert tokens("what's new in Kubernetes 1.30") == ["new", "k8s", "version", "1.30"] and "99" not in tokens("99.9 percent of requests")
 
 
+def test_15_a_symptom_said_in_everyday_words_names_its_topic() -> None:
+    """Issue 15 (paraphrases of the dev set and held-out 4, 45): a site that is down has an outage, alerts
+    that page nobody are the pager's, to be forgotten is an erasure, keyboard users are accessibility's,
+    a new laptop is set up from scratch, hundreds of selects are N+1 — and the words alone say none of it."""
+    from core.search import tokens
+
+    cases = {"the site is down, what do I do first": {"outag", "incid"}, "alerts are not paging anyone": {"pager"},
+             "a customer wants to be forgotten": {"gdpr", "erasur"}, "keyboard users cannot reach the buy button": {"a11y"},
+             "new laptop, how do I get everything running": {"setup", "local"}, "the sql log shows hundreds of selects": {"n+1"}}
+    for text, added in cases.items():
+        assert added <= set(tokens(text)), text
+    assert not {"outag", "a11y", "setup", "pager"} & set(tokens("the new page scrolls down to the keyboard shortcuts"))
+
+
 def test_15_a_numbers_plural_a_rate_limit_and_an_hour_off() -> None:
     """Issue 15 (held-out 53): "429s" holds the status code, "rate limited" and "rate limiting" the
     one term "ratelimit" as "rate limit" does, and times "an hour off" a time zone's DST change."""
