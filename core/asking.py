@@ -66,9 +66,15 @@ _GENERAL = re.compile(
     r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)\w+( \w+)? in\s*\??$"
     r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
     r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
+    r"|^\s*how many (people|inhabitants|residents) (live|are there|reside) in\b|^\s*what is the population of\b"
     rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
     rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
 )
+
+
+# A name written as code (eta_initial, order_state) is the project's own: "what is the difference between
+# eta_initial and eta_current" asks what the project means by its fields, not what anyone could answer.
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b")
 
 
 def asks_for_work(message: str) -> bool:
@@ -77,7 +83,8 @@ def asks_for_work(message: str) -> bool:
     When they do not, `reads_as_general` is the second opinion (recall asks it only when a verdict
     hangs on it: loading its weights costs about a millisecond)."""
     low = message.lower()
-    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low) or _GENERAL.search(low))
+    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low)
+                or (_GENERAL.search(low) and not _IDENTIFIER.search(low)))
 
 
 # A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,
@@ -87,7 +94,8 @@ _PROJECT_NAMED = re.compile(r"\b(this|our) (project|repo|repository|codebase|mon
 
 def reads_as_general(message: str) -> bool:
     """The learned reading: the message asks what anyone could answer."""
-    return not _PROJECT_NAMED.search(message.lower()) and general_probability(message) > GENERAL_ABOVE
+    low = message.lower()
+    return not _PROJECT_NAMED.search(low) and not _IDENTIFIER.search(low) and general_probability(message) > GENERAL_ABOVE
 
 
 # ---------------------------------------------------------------- the learned reading

@@ -122,9 +122,12 @@ _PHRASE_SHORT = {
     r"recovery point objective": "rpo", r"recovery time objective": "rto", r"point[ -]in[ -]time recovery": "pitr",
     r"text messages?": "sms", r"(message|event|service|enterprise service) bus(es)?": "broker",
     r"(thumb|flash|pen) ?drives?|(usb|memory) sticks?": "usb",
-    r"no (internet|connection|connectivity|signal|network)( connection| access)?": "offline",
-    # a person on a plane or in airplane mode has no network ("a user on a plane says the list command hangs")
-    r"(on|in) (a|the) (plane|flight|airplane|aeroplane)|(airplane|aeroplane|flight) mode": "+offline",
+    r"(no|without|without any|lost|losing|loses) (internet|connection|connectivity|signal|network|reception)( connection| access)?": "offline",
+    # a person on a plane, in airplane mode or underground has no network ("a courier in a basement can't …")
+    r"(on|in) (a|the) (plane|flight|airplane|aeroplane|basement|tunnel|lift|elevator|underground car park|parking garage)"
+    r"|(airplane|aeroplane|flight) mode": "+offline",
+    # a phone that dies has run out of battery ("couriers complain their phones die halfway through a shift")
+    r"(phone|phones|device|devices|tablet|tablets|handset|handsets)( \w+){0,2} (die|dies|died|dying|drain|drains|drained|draining)": "+battery",
     # what one wants to get rid of is removed ("get rid of the --legacy flag")
     r"(get|gets|getting|got) rid of": "+remove",
     r"forg[eo]t(ten)? (my |their |his |her |the |a |your )?(password|passcode|login|pin)s?": "password reset",
@@ -188,7 +191,7 @@ _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",
                  "objective", "in time", "in-time", "text message", "message bus", "event bus", "service bus", "thumb", "flash drive",
-                 "flashdrive", "pen drive", "pendrive", "usb stick", "memory stick", "no internet", "no connect", "no signal",
+                 "flashdrive", "pen drive", "pendrive", "usb stick", "memory stick", "no internet", "no connect", "no signal", "without", "lost ", "losing ", "loses ",
                  "no network", "forg", "speeding ", "parking ", "traffic ", "crash into", "crashed into", "crashes into", "crashing into",
                  "fill up", "filled up", "fills up", "filling up", "pass away", "passed away", "passes away", "passing away", "to sleep",
                  "to prod", "to the prod", "on prod", "on the prod", "to the live", "on live", "on the live", "accident", "mistake",
@@ -199,7 +202,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die", "plane", "flight", " rid of", " down", "paging", "paged",
                  "forgotten", "keyboard", "screen reader", "screenreader", " laptop", " machine", " computer", " mac", " workstation",
-                 " dev box", "hundreds of", "thousands of", "dozens of", "lots of")
+                 " dev box", "hundreds of", "thousands of", "dozens of", "lots of", "basement", "tunnel", " lift", "elevator",
+                 "underground", "parking garage", "drain")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

@@ -73,7 +73,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout50.json", 0.8), ("heldout51.json", 0.9), ("heldout52.json", 0.9),
                                              ("heldout53.json", 0.8), ("heldout54.json", 0.9),
                                              ("heldout55.json", 0.8), ("heldout56.json", 0.8),
-                                             ("heldout57.json", 0.9), ("heldout58.json", 0.8)])
+                                             ("heldout57.json", 0.9), ("heldout58.json", 0.8), ("heldout59.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -102,7 +102,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout51.json", "cross", 0.85), ("heldout52.json", "cross", 0.85),
                                                     ("heldout53.json", "cross", 0.8), ("heldout54.json", "cross", 0.8),
                                                     ("heldout55.json", "cross", 0.85), ("heldout56.json", "cross", 0.95),
-                                                    ("heldout57.json", "cross", 0.95), ("heldout58.json", "cross", 0.95)])
+                                                    ("heldout57.json", "cross", 0.95), ("heldout58.json", "cross", 0.95),
+                                                    ("heldout59.json", "cross", 0.7)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -508,6 +509,17 @@ _IN_THEIR_WORDS = {
          ("The CLI is built with Typer; each command lives in src/tool/commands/<name>.py", "Register new commands in __init__.py.")],
         [("a user on a plane says the list command hangs", "first", "Every command that does not need the network must work offline"),
          ("怎么添加一个新的命令", "first", "The CLI is built with Typer; each command lives in src/tool/commands/<name>.py")]),
+    # held-out 59: the difference between two of the project's own fields is the project's question, not
+    # a general one; a courier in a basement is offline as a note "without signal" says; 小费 is a tip
+    "a delivery platform's": (
+        [("Orders carry eta_initial (promised at checkout) and eta_current (updated every minute)", "Reports compare against eta_initial."),
+         ("The courier app must keep working without signal: actions are queued and synced later", "Photos upload later."),
+         ("Tips go 100 percent to the courier", "They are paid out weekly.")],
+        [("what is the difference between eta_initial and eta_current", "first",
+          "Orders carry eta_initial (promised at checkout) and eta_current (updated every minute)"),
+         ("what is the difference between tcp and udp", "only", None),
+         ("a courier in a basement can't mark the delivery as done", "first", "The courier app must keep working without signal: actions are queued and synced later"),
+         ("小费怎么分配", "first", "Tips go 100 percent to the courier")]),
     # held-out 47, 50 and 51: an English question of a few terms names a Chinese note by its title's translation
     "a robotics team's": (
         [("组会每周二上午十点，在线上开", "轮到自己时准备十分钟的进展汇报。"),
