@@ -30,7 +30,7 @@ from .bench import MESSAGES, TOPICS_EN, TOPICS_ZH, _find_pid, _rss_of, lingshu_c
 
 SCALE_KEYS = ("recall_process_1k_ms", "recall_cards_1k", "recall_p95_1k_ms", "save_p95_1k_ms", "read_p95_1k_ms",
               "search_p95_1k_ms", "mcp_start_ms", "rss_1k_mb", "home_bytes_1k", "saves_20k_s", "saves_first_1k_s",
-              "saves_last_1k_s")
+              "saves_last_1k_s", "saves_first_1k_p50_ms", "saves_last_1k_p50_ms")
 SCALE_TARGETS = {"recall_process_1k_ms": ("≤", 120.0), "recall_cards_1k": ("≥", 1), "recall_p95_1k_ms": ("≤", 5.0),
                  "save_p95_1k_ms": ("≤", 15.0), "read_p95_1k_ms": ("≤", 2.0), "search_p95_1k_ms": ("≤", 5.0), "rss_1k_mb": ("≤", 80.0)}
 
@@ -169,7 +169,10 @@ def _saves(base: Path, total: int, cap: int, progress: Callable[[str], None]) ->
         if (i + 1) % 2000 == 0:
             progress(f"{i + 1} of {total} saves")
     chunk = min(1000, total // 3)
-    return {"saves_20k_s": time.perf_counter() - started, "saves_first_1k_s": sum(per[:chunk]), "saves_last_1k_s": sum(per[-chunk:])}
+    # The sums answer "no slower" for the whole thousand, a few slow fsyncs included; the medians say
+    # what a typical save of each thousand cost, which one stall does not move.
+    return {"saves_20k_s": time.perf_counter() - started, "saves_first_1k_s": sum(per[:chunk]), "saves_last_1k_s": sum(per[-chunk:]),
+            "saves_first_1k_p50_ms": pct([t * 1000 for t in per[:chunk]], 50), "saves_last_1k_p50_ms": pct([t * 1000 for t in per[-chunk:]], 50)}
 
 
 def run(progress: Callable[[str], None] = lambda _: None, *, quick: bool = False, model: str | None = None) -> dict[str, Any]:
