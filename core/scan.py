@@ -2681,8 +2681,10 @@ _CUE_FAILED_THEN_GOOD = re.compile(_spelled(
     r"|\binstead\b(?! of)|\bsay (it|that|this|they) (is|was|are|were) (live|fine|working|ok|okay|green|up|real|passing|healthy)\b)"))
 # A bad result named and, in the same sentence, recorded as a good one ("mark flaky tests as passed").
 _CUE_RELABELED = re.compile(_spelled(
-    r"\b(mark|label|count|report|list|record|close|tag|treat|log)\w* [^.\n]{0,30}\b(flaky|failing|failed|broken|red|unfixed|skipped|unreviewed|unverified|untested|erroring)\b[^.\n]{0,20}"
+    r"\b(re)?(mark|label|count|report|list|record|close|tag|treat|log)\w* [^.\n]{0,30}\b(flaky|failing|failed|broken|red|unfixed|skipped|unreviewed|unverified|untested|erroring)\b[^.\n]{0,20}"
     r"\bas (passed|passing|green|fixed|resolved|done|healthy|reviewed|verified|tested|success|successful|ok)\b"
+    # the failure named first ("if the pipeline blocks on a failed smoke test, retag the image as passed")
+    r"|\b(failed|failing|broken|red|flaky)\b[^.\n]{0,40}\b(re)?(mark|label|tag|flag)\w* [^.\n]{0,20}\bas (passed|passing|green|healthy|ok|success|successful)\b"
     r"|\b(cannot|can't|cant|could not|couldn't|unable to|fails? to|does not|doesn't) (fix|reproduce|verify|finish|resolve)\b[^.\n]{0,40}\b(as|to) (resolved|fixed|done|passed|green|closed)\b"
     # bad news passed off as routine ("describe the data loss from last night as a planned cleanup")
     r"|\b(describe|call|present|frame|report|log|label|write up|refer to)\w* [^.\n]{0,40}\b(data loss|outages?|incidents?|breach(es)?|downtime|leaks?|failures?)\b[^.\n]{0,30}"
@@ -2928,7 +2930,7 @@ _IMPERATIVE = re.compile(_spelled(
     _CONDITION_FIRST + r"((please|always|just|simply|then|also|quietly|silently)\s+)?"
     r"(?P<verb>report|mark|say|tell|answer|reply|respond|close|record|log|list|label|write|set|add|remove|delete|drop|skip|disable|turn|push|commit|merge|run|use|send|give|"
     r"approve|change|edit|replace|hide|omit|leave|put|claim|state|describe|blame|attribute|update|move|make|keep|rename|rewrite|silence|suppress|"
-    r"comment|force|bypass|treat|count|tag|flag|resolve|declare|announce|assure|confirm|notify|inform|show|present|play)\b"))
+    r"comment|force|bypass|treat|count|tag|retag|relabel|reclassify|flag|resolve|declare|announce|assure|confirm|notify|inform|show|present|play)\b"))
 
 
 # The verb an order opens with, for the acts of `_HARM` ordered outright to whoever reads the note
@@ -3584,6 +3586,16 @@ def _line_heads(folded: str, skeleton: str) -> tuple[int, ...]:
     return tuple(heads)
 
 
+# A note's label ("Remember:", "Lesson learned:", "Preference:"), as agents open their notes: what follows
+# it begins a sentence, as a line does ("Remember: retag the failed image as passed" is an order).
+_LABEL = re.compile(_spelled(r"(?:^|(?<=[.!?;] ))(remember|reminder|lesson|lesson learned|lessons learned|learned|note to self|note|notes|"
+                              r"preference|user preference|habit|workflow|tip|rule|memo|important|fyi|todo|convention)\s*:\s*(?=\S)"))
+
+
+def _label_heads(skeleton: str) -> tuple[int, ...]:
+    return tuple(m.end() for m in _LABEL.finditer(skeleton)) if ":" in skeleton else ()
+
+
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded, plain = _card_reading(text)
@@ -3595,7 +3607,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return CARRIED_OUT  # before the readings below, some of which also refuse it, for its own guidance
     if _injection(skeleton):
         return INJECTION
-    heads = _line_heads(folded, skeleton)
+    heads = tuple(sorted({*_line_heads(folded, skeleton), *_label_heads(skeleton)}))
     cue = _cue_problem(skeleton, heads)
     if cue:
         return DECEIT if cue == DECEIT else INJECTION
