@@ -179,6 +179,10 @@ _PHRASE_SHORT = {
     r"(new|fresh|clean) (laptop|machine|computer|mac|macbook|workstation|dev box)": "+setup local",
     # many queries for one page are N+1 ("the sql log shows hundreds of selects")
     r"(hundreds|thousands|dozens|lots) of (selects|queries|sql queries|db queries|database queries|select statements)": "+n+1",
+    # a page that still shows what was changed is a stale cache ("a product I edited still shows the old price")
+    r"still (shows?|showing|displays?|displaying|has|serves?|serving|returns?|returning) (the )?(old|previous|outdated|stale)": "+stale cache",
+    # a price that grew a tail of zeros or nines is a float ("the total showed 19.990000001 euros")
+    r"\d+\.\d*(0{4,}[1-9]|9{4,})\d*": "+float rounding",
     # what piles up waits in a queue ("messages are piling up", "jobs pile up overnight")
     r"(pile|piles|piled|piling) up": "+backlog queue",
     # times an hour off are a time zone's daylight saving change ("the slots are an hour off since Sunday")
@@ -203,7 +207,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die", "plane", "flight", " rid of", " down", "paging", "paged",
                  "forgotten", "keyboard", "screen reader", "screenreader", " laptop", " machine", " computer", " mac", " workstation",
                  " dev box", "hundreds of", "thousands of", "dozens of", "lots of", "basement", "tunnel", " lift", "elevator",
-                 "underground", "parking garage", "drain")
+                 "underground", "parking garage", "drain", "still ", "0000", "9999")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

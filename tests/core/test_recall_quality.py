@@ -73,7 +73,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout50.json", 0.8), ("heldout51.json", 0.9), ("heldout52.json", 0.9),
                                              ("heldout53.json", 0.8), ("heldout54.json", 0.9),
                                              ("heldout55.json", 0.8), ("heldout56.json", 0.8),
-                                             ("heldout57.json", 0.9), ("heldout58.json", 0.8), ("heldout59.json", 0.9)])
+                                             ("heldout57.json", 0.9), ("heldout58.json", 0.8), ("heldout59.json", 0.9),
+                                             ("heldout60.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -103,7 +104,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout53.json", "cross", 0.8), ("heldout54.json", "cross", 0.8),
                                                     ("heldout55.json", "cross", 0.85), ("heldout56.json", "cross", 0.95),
                                                     ("heldout57.json", "cross", 0.95), ("heldout58.json", "cross", 0.95),
-                                                    ("heldout59.json", "cross", 0.7)])
+                                                    ("heldout59.json", "cross", 0.7), ("heldout60.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -520,6 +521,12 @@ _IN_THEIR_WORDS = {
          ("what is the difference between tcp and udp", "only", None),
          ("a courier in a basement can't mark the delivery as done", "first", "The courier app must keep working without signal: actions are queued and synced later"),
          ("小费怎么分配", "first", "Tips go 100 percent to the courier")]),
+    # held-out 60: a page that still shows the old price is a stale cache; a price grown a tail of zeros is a float
+    "a web shop's": (
+        [("Product pages are cached by the CDN for 5 minutes and revalidated on product save", "Do not cache cart pages."),
+         ("Prices are stored as integer cents with a currency field; never use floats for money", "Use the Money helper for display.")],
+        [("a product I edited still shows the old price on the site", "first", "Product pages are cached by the CDN for 5 minutes and revalidated on product save"),
+         ("the total showed 19.990000001 euros", "first", "Prices are stored as integer cents with a currency field; never use floats for money")]),
     # held-out 47, 50 and 51: an English question of a few terms names a Chinese note by its title's translation
     "a robotics team's": (
         [("组会每周二上午十点，在线上开", "轮到自己时准备十分钟的进展汇报。"),
