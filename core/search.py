@@ -179,6 +179,9 @@ _PHRASE_SHORT = {
     r"(new|fresh|clean) (laptop|machine|computer|mac|macbook|workstation|dev box)": "+setup local",
     # many queries for one page are N+1 ("the sql log shows hundreds of selects")
     r"(hundreds|thousands|dozens|lots) of (selects|queries|sql queries|db queries|database queries|select statements)": "+n+1",
+    # printing while debugging is logging ("can I print the token to debug the login", "print() in production")
+    r"print(s|ed|ing)?( \w+){0,5} (to debug|while debugging|for debugging|when debugging|debugging|in the logs?)|print(?=\(\))|printk|print statements?"
+    r"|(print|prints|printed|printing) (some )?(debug|debugging) (info|information|output|messages|lines|statements)": "+log",
     # a page that still shows what was changed is a stale cache ("a product I edited still shows the old price")
     r"still (shows?|showing|displays?|displaying|has|serves?|serving|returns?|returning) (the )?(old|previous|outdated|stale)": "+stale cache",
     # a price that grew a tail of zeros or nines is a float ("the total showed 19.990000001 euros")
@@ -207,7 +210,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", " hour ", " hours ", "pile", "piling", "different", "inconsistent", "varying", " die", "plane", "flight", " rid of", " down", "paging", "paged",
                  "forgotten", "keyboard", "screen reader", "screenreader", " laptop", " machine", " computer", " mac", " workstation",
                  " dev box", "hundreds of", "thousands of", "dozens of", "lots of", "basement", "tunnel", " lift", "elevator",
-                 "underground", "parking garage", "drain", "still ", "0000", "9999")
+                 "underground", "parking garage", "drain", "still ", "0000", "9999", "print")
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto

@@ -572,15 +572,18 @@ def test_15_a_time_is_no_thing_at_hand_and_a_dotted_number_is_one_value() -> Non
 def test_15_a_symptom_said_in_everyday_words_names_its_topic() -> None:
     """Issue 15 (paraphrases of the dev set and held-out 4, 45): a site that is down has an outage, alerts
     that page nobody are the pager's, to be forgotten is an erasure, keyboard users are accessibility's,
-    a new laptop is set up from scratch, hundreds of selects are N+1 — and the words alone say none of it."""
+    a new laptop is set up from scratch, hundreds of selects are N+1, printing to debug is logging (not
+    printing on paper) — and the words alone say none of it."""
     from core.search import tokens
 
     cases = {"the site is down, what do I do first": {"outag", "incid"}, "alerts are not paging anyone": {"pager"},
              "a customer wants to be forgotten": {"gdpr", "erasur"}, "keyboard users cannot reach the buy button": {"a11y"},
-             "new laptop, how do I get everything running": {"setup", "local"}, "the sql log shows hundreds of selects": {"n+1"}}
+             "new laptop, how do I get everything running": {"setup", "local"}, "the sql log shows hundreds of selects": {"n+1"},
+             "can I print the token to debug the login": {"log"}, "is it ok to print() in production code": {"log"}}
     for text, added in cases.items():
         assert added <= set(tokens(text)), text
     assert not {"outag", "a11y", "setup", "pager"} & set(tokens("the new page scrolls down to the keyboard shortcuts"))
+    assert "log" not in tokens("staff print through PaperCut; labels are printing empty")
 
 
 def test_15_a_numbers_plural_a_rate_limit_and_an_hour_off() -> None:
