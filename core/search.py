@@ -163,7 +163,8 @@ _PHRASE_SHORT = {
     # the same run giving other numbers is a run that is not reproducible: its seed ("ran it twice and got
     # different numbers", "different results every time")
     r"(twice|again|two times|each time|every time|every run|each run)( \w+){0,4} (different|other|inconsistent|varying) (numbers|results|output|outputs|values|answers|scores|metrics)"
-    r"|(different|inconsistent|varying) (numbers|results|output|outputs|values|answers|scores|metrics) (each|every) (time|run)": "+seed nondeterministic",
+    r"|(different|inconsistent|varying) (numbers|results|output|outputs|values|answers|scores|metrics) (each|every) (time|run)"
+    r"|(different|varies|vary|changes) (each|every) time (i|we|you|it)? ?(re-?run|run)s?\b": "+seed nondeterministic",
     # a job, process or worker that dies fails ("how will I know when my job dies")
     r"(job|jobs|process|processes|worker|workers|pod|pods|container|containers|server|servers|script|build|task|tasks|node|nodes|run|runs)"
     r"( \w+){0,2} (die|dies|died|dying)": "+fail crash",
@@ -183,7 +184,7 @@ _PHRASE_SHORT = {
     r"print(s|ed|ing)?( \w+){0,5} (to debug|while debugging|for debugging|when debugging|debugging|in the logs?)|print(?=\(\))|printk|print statements?"
     r"|(print|prints|printed|printing) (some )?(debug|debugging) (info|information|output|messages|lines|statements)": "+log",
     # a page that still shows what was changed is a stale cache ("a product I edited still shows the old price")
-    r"still (shows?|showing|displays?|displaying|has|serves?|serving|returns?|returning) (the )?(old|previous|outdated|stale)": "+stale cache",
+    r"still (shows?|showing|displays?|displaying|has|serves?|serving|returns?|returning|sees?|seeing|gets?|getting|loads?|loading) (the )?(old|previous|outdated|stale)": "+stale cache",
     # a price that grew a tail of zeros or nines is a float ("the total showed 19.990000001 euros")
     r"\d+\.\d*(0{4,}[1-9]|9{4,})\d*": "+float rounding",
     # what piles up waits in a queue ("messages are piling up", "jobs pile up overnight")

@@ -579,7 +579,9 @@ def test_15_a_symptom_said_in_everyday_words_names_its_topic() -> None:
     cases = {"the site is down, what do I do first": {"outag", "incid"}, "alerts are not paging anyone": {"pager"},
              "a customer wants to be forgotten": {"gdpr", "erasur"}, "keyboard users cannot reach the buy button": {"a11y"},
              "new laptop, how do I get everything running": {"setup", "local"}, "the sql log shows hundreds of selects": {"n+1"},
-             "can I print the token to debug the login": {"log"}, "is it ok to print() in production code": {"log"}}
+             "can I print the token to debug the login": {"log"}, "is it ok to print() in production code": {"log"},
+             "I changed a logo but users still see the old one": {"stale", "cach"},
+             "my loss curve looks different every time I rerun the same experiment": {"seed"}}
     for text, added in cases.items():
         assert added <= set(tokens(text)), text
     assert not {"outag", "a11y", "setup", "pager"} & set(tokens("the new page scrolls down to the keyboard shortcuts"))
