@@ -98,6 +98,39 @@ def reads_as_general(message: str) -> bool:
     return not _PROJECT_NAMED.search(low) and not _IDENTIFIER.search(low) and general_probability(message) > GENERAL_ABOVE
 
 
+# A question for what a term means ("what is OCPP", "what does HL7 stand for", "define idempotency"):
+# a note that merely uses the term does not answer it, one that says what it is does ("SEV1 means
+# customers cannot pay"). "What is the staging URL" and "what is our MSRV" ask for the project's own
+# value: a determiner or pronoun keeps a message out, as does a word that names no term ("what's next").
+_DEFINITION = re.compile(
+    r"^\s*(?:(?:what(?:'s| is| are)|whats|define|explain) (?:an? )?(?P<a>[\w.+#/-]+(?: [\w.+#/-]+)?)"
+    r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:stand for|mean))\s*\??\s*$"
+)
+_NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
+                     "left happening going missing broken done pending planned blocking urgent important going on".split())
+
+
+def definition_subject(message: str) -> str | None:
+    """The term a message asks the meaning of, or None when it asks something else."""
+    m = _DEFINITION.match(message.lower())
+    if m is None:
+        return None
+    term = m.group("a") or m.group("b")
+    return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
+
+
+def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
+    """Whether a note says what `term` is: its title opens with it, or the term is followed by
+    "is", "means", "stands for", a colon or a dash, or follows "called" or "known as"."""
+    title = str(record.get("title", "")).lower()
+    if title.startswith(term):
+        return True
+    text = " ".join(str(record.get(f, "")) for f in ("title", "summary", "body")).lower()
+    word = re.escape(term)
+    return re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:is|are|was|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
+                     rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b", text) is not None
+
+
 # ---------------------------------------------------------------- the learned reading
 
 # Any non-ASCII character, only the Chinese ones kept below: a class of the CJK range itself took the

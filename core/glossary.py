@@ -507,7 +507,7 @@ RELATED: tuple[str, ...] = (
     "compress compressed compression gzip",
     "resize resized resizing crop cropped",
     "click clicked tap tapped",
-    "error errors exception exceptions",
+    "error errors exception exceptions fault faults",
     "reply replies answer answers response responses",
     "start begin",
     "finish finished done complete completed",

@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import asks_for_work, reads_as_general
+from .asking import asks_for_work, definition_subject, defines, reads_as_general
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -284,6 +284,7 @@ def _choose(
     terms = len(query_terms(message))
     work = asks_for_work(message)
     undecided = not work  # the learned reading is asked only when a card hangs on it
+    subject = definition_subject(message)
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -337,6 +338,11 @@ def _choose(
                     work = reads_as_general(message)
                     relevant = not work
                     coverage = hit.strict if work else hit.coverage
+                if relevant and subject is not None and not defines(hit.record, subject):
+                    seen.add(hit.id)  # it uses the term the message asks the meaning of, but does not say what it is
+                    if trace is not None:
+                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), f"does not say what {subject!r} is")
+                    continue
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)

@@ -190,7 +190,15 @@ _PHRASE_SHORT = {
     # what piles up waits in a queue ("messages are piling up", "jobs pile up overnight")
     r"(pile|piles|piled|piling) up": "+backlog queue",
     # times an hour off are a time zone's daylight saving change ("the slots are an hour off since Sunday")
-    r"(an|one|1) hours? (off|out|behind|ahead|early|late|wrong|shifted)": "+timezone dst",
+    r"(an|one|1) hours? (off|out|behind|ahead|early|late|wrong|shifted|in the future|in the past)": "+timezone dst",
+    # what costs more than the price is a fee ("a car left plugged in after it finished: do we charge extra")
+    r"(charge|charged|charges|charging|pay|paid|pays|paying|bill|billed|bills|billing) (them |us |you |him |her |customers |drivers |users |people )?extra"
+    r"|extra (charge|charges|fee|fees|cost|costs)|surcharges?": "+fee",
+    # storage that keeps growing wants a retention or cleanup policy ("the disk on the database keeps growing")
+    r"(disk|disks|storage|database|db|table|tables|volume|volumes|bucket|buckets|index|logs)( \w+){0,3} (keeps|keep|kept) (growing|filling)"
+    r"|(running|ran|run|runs) out of (disk|space|storage|disk space)|(disk|disks|volume|volumes) (is |are )?(full|filling up)": "+retention cleanup compression",
+    # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
+    r"(fuse|fuses|breaker|breakers)( \w+){0,4} (trips|tripped|tripping|trip|blows|blew|blown|blowing|pops|popped)": "+overload power limit load",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
@@ -214,6 +222,14 @@ _SESSION_24_HINTS = (
     *(f"still {v}" for v in ("show", "display", "has", "serv", "return", "see", "get", "load")), "0000", "9999", "pile", "piling",
     "an hour ", "one hour ", "1 hour", "an hours",
 )
+# ... and those of session 25.
+_SESSION_25_HINTS = (
+    *(f"{v} {w}extra" for v in ("charge", "charged", "charges", "charging", "pay", "paid", "pays", "paying", "bill", "billed", "bills", "billing")
+      for w in ("", "them ", "us ", "you ", "him ", "her ", "customers ", "drivers ", "users ", "people ")),
+    "extra charge", "extra fee", "extra cost", "surcharge", "keeps growing", "keep growing", "kept growing", "keeps filling",
+    "keep filling", "kept filling", "out of disk", "out of space", "out of storage", "disk is full", "disks are full", "disk full",
+    "volume is full", "volumes are full", "fuse", "breaker",
+)
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",
                  "objective", "in time", "in-time", "text message", "message bus", "event bus", "service bus", "thumb", "flash drive",
@@ -226,7 +242,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS)
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS)
 
 
 # A short form that opens with "+" is added after the phrase, whose words stay ("get my change onto
