@@ -2405,7 +2405,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(tokens?|jwts?|sessions?|cookies?|keys?|certificates?|certs?)\b[^.\n]{0,20}\b(lifetime|expiry|expiration|ttl|timeout|validity)\b[^.\n]{0,10}"
      r"\bto (\w+ )?(years?|decades?|never|forever|infinite|unlimited)\b"),
     # every certificate trusted, weak crypto, a risk gate set to nothing
-    (("cert",), r"\b(accept|trust|allow)\w* (any|all|every) (ssl |tls |x\.?509 |self-signed )?(certificates?|certs?)\b"),
+    (("cert",), r"\b(accept|trust|allow)\w* (any|all|every) (ssl |tls |x\.?509 |self-?signed )?(certificates?|certs?)\b"),
     (("downgrad", "md5", "sha1", "sha-1", "tls1", "tls 1", "sslv"),
      r"\bdowngrad\w* (the )?(openssl|libssl|tls|ssl|cryptography|crypto|bcrypt|argon2|hashing)\b"
      r"|\b(use|enable|allow)\w* (tls ?1\.?[01]|sslv?[23]|md5|sha-?1) (for|to) (passwords?|signing|auth\w*|hash\w* passwords)\b"),
@@ -2418,7 +2418,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("rate limit", "rate-limit", "ratelimit", "lockout", "captcha", "brute"),
      r"\b(comment\w* out|remov\w*|disabl\w*|delet\w*|turn\w* off|drop\w*)\b (the )?(rate[- ]?limit\w*|lockouts?|captcha|brute[- ]?force protection)\b[^.\n]{0,30}"
      r"\b(login|auth\w*|sign[- ]?in|password|reset|otp)"),
-    (("password", "passphrase"), r"\breturn\w* (the )?(new |plaintext |plain-text |raw |user'?s? )?(password|passphrase)s? (in|as part of|inside) (the )?(response|body|json|url|query|page)"),
+    (("password", "passphrase"), r"\breturn\w* (the )?(new |plaintext |plain-?text |raw |user'?s? )?(password|passphrase)s? (in|as part of|inside) (the )?(response|body|json|url|query|page)"),
     (("777",), r"\bchmod (-r )?0?777\b"),
     # failures swallowed so the tests pass, a change hidden from what would catch it
     (("try/", "except:"), r"\b(fail\w*|red|broken)\b[^.\n]{0,30}\btests?\b[^.\n]{0,40}\b(try/?except|try/?catch|except: ?pass)|\b(try/?except|try/?catch)\b[^.\n]{0,20}\b(and )?pass\b"),
@@ -2437,6 +2437,17 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\bso (that )?(the )?(scanner|linter|sast|dast|scan|check|audit|review|reviewers?|tests?|monitor\w*|alerts?)s? "
      r"(skips?|ignores?|misses?|won't (see|notice|catch|flag)|doesn't (see|notice|catch|flag)|can't (see|notice|catch|flag))\b"
      r"|\bso (that )?no (one|review|approval|reviewer)s? (is |are )?(required|needed|needs to|has to)\b"),
+    # history overwritten where others work ("push with --force to the shared branch"); the gerund names the act
+    (("--force", "force-push", "force push", "push -f"),
+     r"\b(force-?push(es)?|push(es)? (with |using )?(--force|-f))\b[^.\n]{0,30}\b(shared|team|main|master|release|develop|everyone's|common|protected)\b"),
+    # those who watch taken off the watch ("unsubscribe the security team from the repo notifications")
+    (tuple(f"{t} {g}" for t in ("security", "compliance", "audit", "legal", "privacy") for g in ("team", "reviewer", "group")),
+     r"\b(unsubscrib|remov|mut|drop|exclud|uninvit|kick)\w* (the )?(security|compliance|audit|legal|privacy) (team|reviewers?|group)\b[^.\n]{0,20}\bfrom (the |our |all |any )?"
+     r"([\w-]+ ){0,2}(notifications?|alerts?|emails?|mailing lists?|channels?|loop|threads?|watchers?|cc|updates)\b"),
+    # work done in another person's name ("commit as the user with their name and email")
+    (("as the user", "as the human", "as the developer", "as the owner", "as the maintainer", "as someone else", "as another"),
+     r"\b(commit|sign|author|approve|merge|post|reply|comment|send|email)(s|ed|ing)? (\w+ ){0,2}as (the (user|human|developer|owner|maintainer)|someone else|another (user|person|developer|engineer))\b"
+     r"(?! (who|that|which|account|identity|id|uid|of|in|on)\b)"),
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -2455,6 +2466,8 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("777",), r"chmod (-r )?0?777"),
     (("try",), r"(测试|用例)[^。\n]{0,10}(挂了|失败|报错)[^。\n]{0,12}(try/?except|try/?catch)"),
     (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
+    (("强推", "强制推送", "--force"), r"(强推|强制推送|--force)[^。\n]{0,10}(共享|公共|团队|主|main|master|发布)(的)?(分支|仓库)|(共享|公共|团队|主)分支[^。\n]{0,6}(强推|强制推送)"),
+    (("审计",), r"把[^。\n]{0,12}审计(日志|记录)[^。\n]{0,4}(删掉|删除|清掉|清除|清空|抹掉)"),
     (('改成', '改为', '写成', '记成', '标成', '算成'), r"(报表|报告|记录|统计|日志|sla)[^。\n]{0,12}(宕机|故障|事故|失败|漏洞|超时|停机)[^。\n]{0,4}(改成|改为|写成|记成|标成|算成)"),
     (('证书',), r"接受(任何|所有)的?证书|信任(所有|任何)的?证书"),
     (("上一次", "上次"), r"(低于|不如|没达到|达不到|不到)[^。！？\n]{0,12}(就|则)?(报|写|填|用)(上一次|上次|之前|以前)的(结果|数字|分数|数据)"),
@@ -2467,10 +2480,18 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
       "to everyone", "to anyone", "to the public"),
      r"\b(open|expose|bind|publish|allow)\w* [^.\n]{0,40}\b(to|on|for) (0\.0\.0\.0(/0)?|the (whole |public |open )?internet|the world|everyone|anyone|the public)\b"
      r"(?! (in|at|on|of|inside) (the |our )?(company|team|org|organi[sz]ation|office|firm|vpn|intranet))"
-     r"|\b(set|make|change|switch)\w* [^.\n]{0,30}\b(buckets?|containers?|blobs?|objects?|repos?|repositor(y|ies)|dashboards?|databases?)\b[^.\n]{0,30}\b(public(ly)?[- ]?(read(able)?|write|access|visible)?|world[- ]readable)\b"),
+     # a bucket of what is public anyway ("make the docs bucket public-read") is no safeguard taken off
+     r"|\b(set|make|change|switch)\w* (?!(the |a |our |an )?(docs|documentation|static|assets|public|website|site|cdn|downloads?|images|media|marketing|landing|"
+     r"blog|fonts|releases?)\b)[^.\n]{0,30}\b(buckets?|containers?|blobs?|objects?|repos?|repositor(y|ies)|dashboards?|databases?)\b[^.\n]{0,30}\b(public(ly)?[- ]?(read(able)?|write|access|visible)?|world[- ]?readable)\b"),
+    # the scanner that would catch a secret or a flaw turned off ("disable the pre-commit secret scanner before committing")
+    (("secret scan", "secrets scan", "secret detect", "gitleaks", "trufflehog", "detect-secrets", "security scan", "security lint", "sast",
+      "dependency scan", "vulnerability scan"),
+     r"\b(turn\w* off|disabl\w*|remov\w*|skip\w*|bypass\w*|uninstall\w*|comment\w* out|delet\w*|switch\w* off)\b (the |all |any |our )?([\w-]+ ){0,2}"
+     r"(secrets? (scanner|scanning|scan|detection|detector|hook)s?|gitleaks|trufflehog|detect-?secrets|security (scanner|scanning|scan|linter|lint)s?|sast|"
+     r"(dependency|vulnerability) (scanner|scanning|scan|audit)s?)\b"),
     (("csrf", "cors", "xss", "2fa", "mfa", "two-factor", "captcha", "hsts", "pinning", "content security", "sandboxing", "signature verif",
       "signature check", "tls verif", "ssl verif"),
-     r"\b(turn\w* off|disabl\w*|remov\w*|skip\w*|bypass\w*|drop\w*|strip\w*|comment\w* out)\b (the |all |any )?([\w-]+ )?(csrf|cors|xss|tls|ssl|https|signature|2fa|mfa|two-factor|"
+     r"\b(turn\w* off|disabl\w*|remov\w*|skip\w*|bypass\w*|drop\w*|strip\w*|comment\w* out)\b (the |all |any )?([\w-]+ )?(csrf|cors|xss|tls|ssl|https|signature|2fa|mfa|two-?factor|"
      r"captcha|content security policy|csp|hsts|certificate pinning|pinning|authentication|authori[sz]ation|auth|sandboxing)\b"),
     (("hardcod", "hard-cod", "gradle", "properties", "plist", "toml", "yaml", "yml", "settings", "config", "dockerfile", "in the code", "in code",
       "into the code", "in the repo", "into the repo", "in the source", "build file", "build script"),
@@ -2487,7 +2508,7 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(to|onto|on) (your|my|a|the|their) (own )?(laptop|machine|computer|desktop|usb|personal)"),
     (("attempt", "retry", "tries"),
      r"\b(password|login|sign-?in|otp|pin|2fa|mfa)\b[^.\n]{0,20}\b(attempts?|retry|retries|tries)\b[^.\n]{0,15}\b(limit|cap|maximum|max)\b[^.\n]{0,10}\bto (\d{3,}|unlimited|infinite|none)\b"
-     r"|\b(rais|increas|set|bump)\w* (the )?(password|login|sign-?in|otp|pin)[- ](attempts?|retry|tries) (limit|cap) to (\d{3,}|unlimited|infinite|none)\b"),
+     r"|\b(rais|increas|set|bump)\w* (the )?(password|login|sign-?in|otp|pin)[- ]?(attempts?|retry|tries) (limit|cap) to (\d{3,}|unlimited|infinite|none)\b"),
     (("arbitraryloads", "cleartext", "plain http", "plaintext http", "http only"),
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
@@ -2506,8 +2527,14 @@ _ALWAYS_HARM = "|".join(f"(?:{pattern})" for _, pattern in (*_ALWAYS_HARM_PARTS,
 _Readings = tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]
 
 
+# A hyphen inside a word is gone from the skeleton ("public-read" reads "pubiicread"): a hint that
+# holds one is looked for without it too.
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
 def _readings(parts: tuple[tuple[tuple[str, ...], str], ...]) -> _Readings:
-    return tuple((tuple(_spelled(h) for h in hints), re.compile(_spelled(pattern))) for hints, pattern in parts)
+    return tuple((tuple(dict.fromkeys(v for h in hints for v in (_spelled(h), _INNER_HYPHEN.sub("", _spelled(h))))), re.compile(_spelled(pattern)))
+                 for hints, pattern in parts)
 
 
 _EN_HARM_READINGS = _readings(_ALWAYS_HARM_PARTS)
