@@ -332,7 +332,40 @@ _ZH_NOT_BEFORE = "".join(f"(?<!{w})" for w in _ZH_NEGATIONS)
 
 
 def _spelled(pattern: str) -> str:
-    return pattern.translate(_I_LIKE)
+    return _hyphen_optional(pattern).translate(_I_LIKE)
+
+
+# A hyphen inside a word is gone from the skeleton ("public-read" reads "pubiicread").
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
+def _spelled_word(word: str) -> str:
+    """A word looked for in the skeleton, spelled as the skeleton spells it."""
+    return _INNER_HYPHEN.sub("", word).translate(_I_LIKE)
+
+
+def _hyphen_optional(pattern: str) -> str:
+    """`pattern` with each hyphen between two letters (outside a character class) made optional:
+    the skeleton drops a hyphen inside a word ("eslint-disable" reads "esiintdisabie")."""
+    out, in_class, n = [], False, 0
+    while n < len(pattern):
+        c = pattern[n]
+        if c == "\\":
+            out.append(pattern[n : n + 2])
+            n += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+        elif c == "]" and in_class:
+            in_class = False
+        elif (c == "-" and not in_class and 0 < n < len(pattern) - 1 and pattern[n - 1].isalpha() and pattern[n + 1].isalpha()
+              and (n < 2 or pattern[n - 2] != "\\") and pattern[n + 1 : n + 2] != "?"):
+            out.append("-?")
+            n += 1
+            continue
+        out.append(c)
+        n += 1
+    return "".join(out)
 
 
 # The verbs that set an order aside, the orders and what makes them the model's own, for the
@@ -1661,7 +1694,7 @@ def _grouped_rules() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """One alternation per set of words: patterns that share their words share a pass."""
     groups: dict[tuple[str, ...], list[str]] = {}
     for pattern, words in zip(_INJECTION_SOURCES, _RULE_WORDS):
-        groups.setdefault(tuple(_spelled(w) for w in words), []).append(f"(?:{_spelled(pattern)})")
+        groups.setdefault(tuple(_spelled_word(w) for w in words), []).append(f"(?:{_spelled(pattern)})")
     return tuple(("|".join(patterns), words) for words, patterns in groups.items())
 
 
@@ -2240,7 +2273,7 @@ def _decoded_payloads(text: str) -> list[str]:
 # Common English words as rot13 writes them ("the", "you", "and", "all", "ignore", "instructions",
 # in the skeleton's spelling): plain notes never hold them, a rot13 payload always does.
 _ROT13_HINTS = (" gur ", " ibh ", " ibhe ", " naq ", " nii ", "vtaber", "vafgehpgvbaf", "cerivbhf", "rot13", "rot-13", "ebg13",
-                *(_spelled(w) for w in ("qvfertneq", "cevbe", "qverpgvirf", "ehyrf", "sbetrg", "cebzcg", "flfgrz", "bireevqr")))
+                *(_spelled_word(w) for w in ("qvfertneq", "cevbe", "qverpgvirf", "ehyrf", "sbetrg", "cebzcg", "flfgrz", "bireevqr")))
 
 
 def _rot13_hint(skeleton: str) -> bool:
@@ -2527,14 +2560,8 @@ _ALWAYS_HARM = "|".join(f"(?:{pattern})" for _, pattern in (*_ALWAYS_HARM_PARTS,
 _Readings = tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]
 
 
-# A hyphen inside a word is gone from the skeleton ("public-read" reads "pubiicread"): a hint that
-# holds one is looked for without it too.
-_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
-
-
 def _readings(parts: tuple[tuple[tuple[str, ...], str], ...]) -> _Readings:
-    return tuple((tuple(dict.fromkeys(v for h in hints for v in (_spelled(h), _INNER_HYPHEN.sub("", _spelled(h))))), re.compile(_spelled(pattern)))
-                 for hints, pattern in parts)
+    return tuple((tuple(dict.fromkeys(_spelled_word(h) for h in hints)), re.compile(_spelled(pattern))) for hints, pattern in parts)
 
 
 _EN_HARM_READINGS = _readings(_ALWAYS_HARM_PARTS)
@@ -2559,7 +2586,7 @@ def _always_harm(sentence: str, present: frozenset[str] | None = None) -> bool:
 
 # A file's suffix is joined to its name in a skeleton ("build.gradle" reads "buiidgradie"), where the
 # word index cannot see it begin: the acts that name one are read whatever the index found.
-_SUFFIX_HINTS = frozenset(_spelled(w) for w in ("gradle", "properties", "plist", "toml", "yaml", "yml"))
+_SUFFIX_HINTS = frozenset(_spelled_word(w) for w in ("gradle", "properties", "plist", "toml", "yaml", "yml"))
 
 
 @lru_cache(maxsize=16)
@@ -2781,7 +2808,7 @@ _CUE_LEAK = re.compile(_spelled(
 # A combination needs a claim or a secrecy word; these are the words without which none can match.
 # They are looked for with `str.find` (a regex alternation over a whole note costs most of a
 # millisecond), and only the sentences that hold one are read further.
-_CUE_TRIGGERS = tuple(_spelled(w) for w in (
+_CUE_TRIGGERS = tuple(_spelled_word(w) for w in (
     "ignor", "disregard", "overlook", "forget", "waive", "bypass", "overrid", "supersed", "replaces them", " void", "come second", "comes second", "rank second", "ranks second", "come last", "comes last",
     "rank below", "ranks below", "come below", "comes below", "come first", "comes first", "deprecated",
     "obsolete", "out of date", "advisory", "untrusted", "authoritative", "wins", "over everything", "take orders", "real instructions",
@@ -2973,21 +3000,21 @@ _ACT_FIRST = re.compile(_spelled(
     r"remove|skip|make|keep|install|pin|sign|paste|post|email|truncate|wipe|destroy|shut|take|tear|edit|rewrite|bypass|switch|open|expose|"
     r"accept|trust|allow|clear|purge|erase|log|mirror|patch|schedule|export|sync|back up|backup|restart|answer|tell|say|reply|"
     r"store|save|collect|dump|read|access|refund|pay|transfer|credit|issue|lower|increase|decrease|bump|extend|widen|relax|loosen|enable|"
-    r"modify|insert|replace|update|move|whitelist|allowlist|self)\b"))
+    r"modify|insert|replace|update|move|whitelist|allowlist|self-merge|self-approve|self)\b"))
 _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper trail|log|audit trail|sign)s?\b|\bwithout (a |any )?(ticket|trace|record|paper trail|audit trail)\b"
                                       r"|\boff the (books|record)\b|\bkeep (it|this|that|them) (off|out of) (the )?(audit|logs?|books|records|tickets?)\b"))
 # The sentences read for such orders hold one of these: a word some act above needs, a place where
 # harm lands (an act of `_HARM` without one is left to the cue readings), a covert adverb. Found by
 # word starts (a regex alternation of them over a 4 KB note cost half a millisecond, a `find` for
 # each a little less; the index shares the other readings' word starts).
-_ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "生产", "线上",
+_ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled_word(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "生产", "线上",
                                                         "正式环境", "主干", "主分支", "客户", "quietly", "silently", "secretly", "covertly",
                                                         "discreetly", "stealthily", "sneakily")))
 _ORDER_INDEX = _WordIndex(_ORDER_HINTS)
 # A sentence that opens with a subject or a question describes or asks; an order opens with its verb
 # (after a condition, "please" and the like).
 _FIRST_WORD = re.compile(_spelled(_CONDITION_FIRST + _MODAL_YOU + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?(?P<first>[a-z][\w'-]*)"))
-_DESCRIBES = frozenset(_spelled(w) for w in (
+_DESCRIBES = frozenset(_spelled_word(w) for w in (
     "the a an this that these those we our us it its they their there he she his her i my me each every all no none some most many one both either "
     "neither nobody everyone everybody someone somebody anyone what which who whose where why how is are was were do does did can could should "
     "would will may might must has have had our ours team teams people users customers engineers developers if when whenever").split())
@@ -2999,7 +3026,7 @@ _HOW_OFTEN = re.compile(_spelled(r"\s+(usually|often|typically|sometimes|commonl
 # the tables that were created" is still an order).
 _NAMED_AS_SUBJECT = re.compile(_spelled(r"(?:(?!\b(?:that|which|who|whom|whose|what|where|when|if|until|unless|because|so|and|or|then)\b)[^,;:.!?])*?"
                                         r"\b(was|were|caused|led to)\b"))
-_COVERT_VERBS = frozenset(_spelled(w) for w in ("store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge",
+_COVERT_VERBS = frozenset(_spelled_word(w) for w in ("store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge",
                            "commit", "upload", "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase",
                            "decrease", "set",
                            "give", "insert", "replace", "rewrite", "update", "move", "open", "whitelist", "allowlist", "widen", "relax", "loosen",
@@ -3227,7 +3254,7 @@ _WORDS = re.compile(r"[a-z']+|[\u4e00-\u9fff]")
 
 # Words that only say who is addressed are the cue gate, not evidence: notes for an agent say "your
 # own key" as often as attacks say "your instructions", and the corpus would teach otherwise.
-_GATE_WORDS = frozenset(_spelled(w) for w in "you your yours yourself 你 ai ais assistant assistants agent agents model models llm llms copilot claude gpt bot bots chatbot".split())
+_GATE_WORDS = frozenset(_spelled_word(w) for w in "you your yours yourself 你 ai ais assistant assistants agent agents model models llm llms copilot claude gpt bot bots chatbot".split())
 
 
 def _words_of(skeleton: str) -> list[str]:
@@ -3283,7 +3310,7 @@ _CUES = (_CUE_AGENT, _CUE_YOU, _CUE_VERB, _CUE_STATUS, _CUE_SECRET, _CUE_WITHHOL
          _CUE_AUTHORITY, _CUE_LATER, _CUE_LEAK)
 
 
-_ADDRESS_TRIGGERS = tuple(_spelled(w) for w in (
+_ADDRESS_TRIGGERS = tuple(_spelled_word(w) for w in (
     "you", "assistant", "agent", " ai", "model", "llm", "chatbot", "copilot", "claude", "gpt", "this note", "this memory",
     "this file", "this message", "this record", "act as", "behave as", "respond as", "proceed as", "answer as", "reply as",
     "助手", "智能体", "模型", "你", "这条", "此文件", "本文件", "本条"))
@@ -3425,7 +3452,7 @@ def _split_keywords(skeleton: str) -> bool:
 
 _SPLIT_SPELLED = tuple(_spelled(k) for k in _SPLIT_KEYWORDS)
 # A note that says it is reversed, or holds the attack words spelled backwards (no plain note does).
-_REVERSED_HINTS = tuple(_spelled(w) for w in ("backward", "reverse", "right to left", "倒着", "反过来", "倒序",
+_REVERSED_HINTS = tuple(_spelled_word(w) for w in ("backward", "reverse", "right to left", "倒着", "反过来", "倒序",
                                               "erongi", "snoitcurtsni", "suoiverp", "dragersid", "tpmorp metsys"))
 
 
@@ -3512,7 +3539,7 @@ _CARRIED_OUT_ZH = re.compile(
 # A ban after the act ("把 API key 发到群里是违规的").
 _ZH_BANNED_AFTER = re.compile(r"[^。！？\n]{0,8}?(违规|违反|不允许|不被允许|禁止|不行|不可以|不对|是错的)")
 # The words without which no secret is carried out, looked up first.
-_CARRY_INDEX = _WordIndex(tuple(_spelled(w) for w in (
+_CARRY_INDEX = _WordIndex(tuple(_spelled_word(w) for w in (
     ".env", ".ssh", "id rsa", "id ed2ssi9", "id ecdsa", "idrsa", "/etc/shadow", "环境变量", "内网", ".kube/config", "credential", "secret", "private key", "signing key", "api key", "access key", "aws key", "token",
     "password", "session cookie", "customer data", "user data", "personal data", "pii", "phone number", "email address", "home address",
     "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
