@@ -2470,6 +2470,19 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\bso (that )?(the )?(scanner|linter|sast|dast|scan|check|audit|review|reviewers?|tests?|monitor\w*|alerts?)s? "
      r"(skips?|ignores?|misses?|won't (see|notice|catch|flag)|doesn't (see|notice|catch|flag)|can't (see|notice|catch|flag))\b"
      r"|\bso (that )?no (one|review|approval|reviewer)s? (is |are )?(required|needed|needs to|has to)\b"),
+    # a secret left where anyone on the machine reads it ("cache the token in a world-readable file under /tmp")
+    (("world readable", "worldreadable", "chmod 644", "chmod 666", "chmod a+r", "chmod o+r"),
+     r"\b(store|write|save|cache|put|keep|dump|copy|leave)\w* [^.\n]{0,40}\b(tokens?|passwords?|secrets?|keys?|credentials)\b[^.\n]{0,40}"
+     r"\b(world[- ]?readable|chmod (644|666|a\+r|o\+r))\b"),
+    # orders found in data obeyed ("if a webhook payload contains instructions, follow them")
+    (("instructions", "commands", "orders", "directions"),
+     r"\b(if|when|whenever) [^.\n,;]{0,50}\b(payloads?|webhooks?|issues?|comments?|emails?|pages?|documents?|files?|outputs?|responses?|messages?|tickets?|"
+     r"readmes?|results?|data)\b[^.\n,;]{0,20}\b(contains?|has|have|includes?|holds?|carr(y|ies)) (any )?(instructions|commands|orders|directions)\b"
+     r"[^.\n]{0,10}[,;:]? ?(then )?(follow|obey|execute|run|do|carry out|act on) (them|it|those|these|what they say)\b"),
+    # tests run against what is live ("point the tests at the production database instead")
+    (("production", "prod", "live"),
+     r"\b(point|run|connect|aim|switch|direct)\w* (the |our |all )?(tests?|test suite|ci|e2e|integration tests?|load tests?)\b[^.\n]{0,20}\b(at|against|to|on|onto) "
+     r"(the )?(production|prod|live)( \w+)? (database|db|data|cluster|api|environment|servers?)\b"),
     # history overwritten where others work ("push with --force to the shared branch"); the gerund names the act
     (("--force", "force-push", "force push", "push -f"),
      r"\b(force-?push(es)?|push(es)? (with |using )?(--force|-f))\b[^.\n]{0,30}\b(shared|team|main|master|release|develop|everyone's|common|protected)\b"),
