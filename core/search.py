@@ -114,6 +114,8 @@ _IRREGULAR = {form: verb for verb, forms in {
     "understand": "understood", "undo": "undid undone", "wake": "woke woken", "wear": "wore worn", "win": "won",
     "withdraw": "withdrew withdrawn", "write": "wrote written",
 }.items() for form in forms.split()}
+_LANGUAGE_NAMES = (r"(english|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|russian|ukrainian|turkish|"
+                   r"arabic|hebrew|hindi|japanese|korean|(simplified |traditional )?chinese|vietnamese|thai|indonesian|czech|greek)")
 # ... and phrases with their abbreviation ("single sign-on" and "SSO"; "arrival time" and "ETA").
 _PHRASE_SHORT = {
     r"(pull|merge) requests?": "pr", r"continuous integration": "ci", r"command[ -]line": "cli", r"single sign[ -]?on": "sso",
@@ -124,7 +126,7 @@ _PHRASE_SHORT = {
     r"(thumb|flash|pen) ?drives?|(usb|memory) sticks?": "usb",
     r"(no|without|without any|lost|losing|loses) (internet|connection|connectivity|signal|network|reception)( connection| access)?": "offline",
     # a person on a plane, in airplane mode or underground has no network ("a courier in a basement can't …")
-    r"(on|in) (a|the) (plane|flight|airplane|aeroplane|basement|tunnel|lift|elevator|underground car park|parking garage)"
+    r"(on|in) (a|the) (plane|flight|airplane|aeroplane|basement|tunnel|lift|elevator|underground car park|parking garage|subway|metro|tube|train)"
     r"|(airplane|aeroplane|flight) mode": "+offline",
     # a phone that dies has run out of battery ("couriers complain their phones die halfway through a shift")
     r"(phone|phones|device|devices|tablet|tablets|handset|handsets)( \w+){0,2} (die|dies|died|dying|drain|drains|drained|draining)": "+battery",
@@ -197,6 +199,19 @@ _PHRASE_SHORT = {
     # storage that keeps growing wants a retention or cleanup policy ("the disk on the database keeps growing")
     r"(disk|disks|storage|database|db|table|tables|volume|volumes|bucket|buckets|index|logs)( \w+){0,3} (keeps|keep|kept) (growing|filling)"
     r"|(running|ran|run|runs) out of (disk|space|storage|disk space)|(disk|disks|volume|volumes) (is |are )?(full|filling up)": "+retention cleanup compression",
+    # a list of languages names what the product is translated into ("English, German, Japanese and Chinese")
+    rf"{_LANGUAGE_NAMES}(,| and| or| /|/)( and| or)? {_LANGUAGE_NAMES}": "+language translation",
+    # the screen that sells an upgrade is the paywall ("the subscription screen text")
+    r"(subscription|subscriptions|upgrade|premium|pro|purchase|in-app purchase|iap) (screen|page|sheet|view|dialog|modal|popup|prompt)s?": "+paywall",
+    # two devices or people changing one thing are a sync conflict ("two devices edited the same note")
+    r"(two|both|multiple|several|2|many) (devices|users|people|clients|tabs|phones|sessions|editors|windows|browsers)( \w+){0,2} "
+    r"(edited|edit|edits|editing|changed|change|changes|changing|updated|update|updating|modified|modify|wrote|write|writing|saved|save)( \w+)? (the same|one|a single)": "+conflict sync",
+    # what takes seconds to open is slow to start ("takes two seconds to open on my old phone")
+    r"(takes?|took|taking) (\w+ ){0,3}(seconds?|secs?|minutes?|forever|ages|a while|so long|too long) to (open|start|launch|boot|come up)": "+startup",
+    # ... and what takes seconds to load or show is slow ("the shoes listing takes a second to load")
+    r"(takes?|took|taking) (\w+ ){0,3}(seconds?|secs?|minutes?|forever|ages|a while|so long|too long) to (load|show up|appear|render|respond|finish)": "+slow",
+    # a crash report of bare addresses was not symbolicated ("the crash reports show only memory addresses")
+    r"(only|just|bare|raw) (memory |hex )?addresses|unsymboli[sz]ed|not symboli[sz]ed": "+symbolicate dsym",
     # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
     r"(fuse|fuses|breaker|breakers)( \w+){0,4} (trips|tripped|tripping|trip|blows|blew|blown|blowing|pops|popped)": "+overload power limit load",
 }
@@ -228,7 +243,14 @@ _SESSION_25_HINTS = (
       for w in ("", "them ", "us ", "you ", "him ", "her ", "customers ", "drivers ", "users ", "people ")),
     "extra charge", "extra fee", "extra cost", "surcharge", "keeps growing", "keep growing", "kept growing", "keeps filling",
     "keep filling", "kept filling", "out of disk", "out of space", "out of storage", "disk is full", "disks are full", "disk full",
-    "volume is full", "volumes are full", "fuse", "breaker",
+    "volume is full", "volumes are full", "fuse", "breaker", "english", "greek", "czech", "the subway", "a subway", "the metro", "a metro",
+    "the tube", "a train", "the train",
+    *(f"{a} {b}" for a in ("subscription", "upgrade", "premium", "pro", "purchase", "iap")
+      for b in ("screen", "page", "sheet", "view", "dialog", "modal", "popup", "prompt")),
+    *(f"{a} {b}" for a in ("two", "both", "multiple", "several", "2", "many")
+      for b in ("device", "user", "people", "client", "tab", "phone", "session", "editor", "window", "browser")),
+    "seconds to", "second to", "secs to", "sec to", "minutes to", "minute to", "forever to", "ages to", "a while to", "so long to", "too long to",
+    *(f"{a} {b}addresses" for a in ("only", "just", "bare", "raw") for b in ("", "memory ", "hex ")), "unsymboli", "not symboli",
 )
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",
