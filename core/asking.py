@@ -82,13 +82,20 @@ _GENERAL = re.compile(
 _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b")
 
 
+# A message that opens with "this" as its subject reports on the thing at hand ("this CSS grid works on
+# my Mac but looks broken on Windows"): a symptom the project's notes may explain, not work to do.
+_REPORT = re.compile(r"^\s*(this|these)( [\w.+#-]+){1,3} (is|are|was|were|works?|worked|looks?|looked|breaks?|broke|fails?|failed|"
+                     r"crash(es|ed)?|keeps?|takes?|took|throws?|threw|returns?|shows?|showed|doesn't|does not|don't|do not|won't|can't|"
+                     r"isn't|aren't|wasn't|weren't|hangs?|freezes?|froze|stopped|stops|started|starts)\b")
+
+
 def asks_for_work(message: str) -> bool:
     """Whether the rules read the message as asking for work on the thing at hand, or what anyone
     could answer: either way, a note fits it only when it holds most of what the message says.
     When they do not, `reads_as_general` is the second opinion (recall asks it only when a verdict
     hangs on it: loading its weights costs about a millisecond)."""
     low = message.lower()
-    return bool((_AT_HAND.search(low) and not _QUESTION.match(low)) or _TASK.match(low)
+    return bool((_AT_HAND.search(low) and not _QUESTION.match(low) and not _REPORT.match(low)) or _TASK.match(low)
                 or (_GENERAL.search(low) and not _IDENTIFIER.search(low)))
 
 
@@ -125,11 +132,8 @@ def definition_subject(message: str) -> str | None:
 
 
 def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
-    """Whether a note says what `term` is: its title opens with it, or the term is followed by
-    "is", "means", "stands for", a colon or a dash, or follows "called" or "known as"."""
-    title = str(record.get("title", "")).lower()
-    if title.startswith(term):
-        return True
+    """Whether a note says what `term` is: the term is followed by "is", "means", "stands for", a
+    colon or a dash, or follows "called" or "known as" ("Tauri capabilities list …" does not)."""
     text = " ".join(str(record.get(f, "")) for f in ("title", "summary", "body")).lower()
     word = re.escape(term)
     return re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:is|are|was|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"

@@ -24,14 +24,14 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # code and review
     "代码": ("code",), "仓库": ("repo", "repository", "warehouse"), "代码库": ("repo", "codebase"), "分支": ("branch",), "合并": ("merge",), "自动合并": ("automerge",),
     "合并请求": ("pr",), "提交": ("commit", "submit"), "审查": ("review",), "评审": ("review",), "代码审查": ("review",), "审核": ("review", "approval"),
-    "格式化": ("format", "formatter"), "代码检查": ("lint", "linter"), "静态检查": ("lint",), "规范": ("convention", "guideline", "standard"),
+    "格式化": ("format", "formatter"), "代码检查": ("lint", "linter"), "格式检查": ("lint", "format"), "格式": ("format",), "静态检查": ("lint",), "规范": ("convention", "guideline", "standard"),
     "命名": ("name", "naming"), "注释": ("comment",), "重构": ("refactor",), "函数": ("function",),
     "接口": ("api", "endpoint", "interface"), "参数": ("parameter", "argument"), "依赖": ("dependency", "dependencies"),
     "版本": ("version",), "升级": ("upgrade",), "更新": ("update",), "补丁": ("patch",), "文档": ("docs", "documentation"),
     "模板": ("template",), "脚本": ("script",), "工具": ("tool",), "插件": ("plugin",), "配置": ("config", "configuration", "settings"),
     "配置文件": ("config",), "命令": ("command",), "命令行": ("cli",), "子命令": ("subcommand", "command"), "包管理器": ("packagemanager",), "暗色模式": ("dark",), "深色模式": ("dark",), "夜间模式": ("dark",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle", "takeaway"),
     "调试": ("debug",), "日志": ("log", "logs", "logging"),
-    "错误": ("error",), "报错": ("error",), "异常": ("exception",), "崩溃": ("crash",), "警告": ("warning",),
+    "错误": ("error",), "报错": ("error",), "异常": ("exception",), "崩溃": ("crash", "panic"), "警告": ("warning",),
     # testing
     "测试": ("test", "tests", "testing"), "集成": ("integration",), "单元": ("unit",), "端到端": ("e2e", "end-to-end"), "覆盖率": ("coverage",), "断言": ("assert", "assertion"),
     "模拟": ("mock",), "测试环境": ("staging",), "预发": ("staging",),

@@ -2550,7 +2550,7 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"captcha|content security policy|csp|hsts|certificate pinning|pinning|authentication|authori[sz]ation|auth|sandboxing)\b"),
     (("hardcod", "hard-cod", "gradle", "properties", "plist", "toml", "yaml", "yml", "settings", "config", "dockerfile", "in the code", "in code",
       "into the code", "in the repo", "into the repo", "in the source", "build file", "build script"),
-     r"\b(hard-?code|store|put|write|commit|save|paste|embed|inline)\w* [^.\n]{0,40}\b(passwords?|secrets?|api keys?|tokens?|credentials|private keys?|connection strings?|database urls?)\b"
+     r"\b(hard-?code|store|put|write|commit|save|paste|embed|inline|keep|copy|add|place|leave|check\w* in)\w* [^.\n]{0,40}\b(passwords?|secrets?|api keys?|tokens?|credentials|private keys?|connection strings?|database urls?)\b"
      r"[^.\n]{0,40}\b(in|into) (the )?(code|source( code)?|repo|repository|[\w/-]*(gradle|properties|plist|toml|yaml|yml|settings|config|dockerfile)[\w/-]*|"
      r"build (file|script)|image)\b"),
     (("eval", "exec", "pickle", "shell=true", "yaml.load"),
