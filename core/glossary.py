@@ -43,7 +43,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "本地": ("local", "locally"), "启动": ("start", "startup"), "重启": ("restart",), "停止": ("stop",), "安装": ("install",),
     "卸载": ("uninstall",), "监控": ("monitoring", "monitor", "dashboard"), "指标": ("metric", "metrics"), "告警": ("alert", "alerts"),
     "报警": ("alert", "alerts"), "值班": ("on-call", "oncall"), "轮换": ("rotate", "rotation"), "轮值": ("rotation", "on-call"),
-    "故障": ("incident", "outage", "failure", "fault", "fail"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"),
+    "故障": ("incident", "outage", "failure", "fault", "fail"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"), "故障切换": ("failover",), "主备切换": ("failover",), "切换": ("switch", "failover"),
     "扩容": ("scale", "scaling"), "域名": ("domain", "dns"), "证书": ("certificate", "cert", "tls"), "端口": ("port",),
     "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle", "ratelimit"), "延迟": ("latency", "delay"),
     "性能": ("performance", "perf"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),

@@ -220,6 +220,17 @@ _PHRASE_SHORT = {
     r"(window|app|ui|screen|page|browser|editor|interface|tab)s? (\w+ )?(freezes|froze|frozen|freezing|locks up|locked up|becomes unresponsive|stops responding)": "+block hang",
     # a key combination is a keyboard shortcut ("Ctrl+Shift+Esc does something weird")
     r"(ctrl|control|cmd|command|alt|option|opt|shift|meta|super|win)( ?\+ ?\w+)+": "+shortcut keyboard",
+    # one thing made twice is a duplicate ("the controller keeps creating a second StatefulSet")
+    r"(creat|mak|add|send|sen|charg|insert|start|spawn|open)\w* (a |an )?(second|another|extra|duplicate|double)": "+duplicate",
+    # an API's refusal is a permission's ("forbidden: cannot list persistentvolumeclaims", "permission denied")
+    r"forbidden:|permission denied|access denied|cannot (list|get|watch|create|update|patch|delete) [a-z]+": "+permission",
+    # how a database was at a past moment is a point-in-time restore ("back to how the database was at 3pm yesterday")
+    r"(go|roll|get|restore|bring|take)\w* (it |them |the \w+ )?back to (how|what|where) (it|they|the \w+|things|everything) (was|were|looked)": "+restore backup pitr",
+    # two of the same process at work at once want one leader ("both operator pods are reconciling at once")
+    r"(both|two|multiple|several|2) (\w+ )?(pods|replicas|instances|workers|processes|servers|copies|nodes|schedulers|controllers)( \w+){0,5} "
+    r"(at once|at the same time|simultaneously|concurrently|in parallel)": "+leader lock",
+    # OpenShift's pod security is its security context constraints
+    r"security context( constraints?)?": "+scc",
     # a version written as its pattern is a version ("tag vX.Y.Z on main")
     r"vx\.y(\.z)?|x\.y\.z|semver|semantic versioning": "+version",
     # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
@@ -262,7 +273,9 @@ _SESSION_25_HINTS = (
     "seconds to", "second to", "secs to", "sec to", "minutes to", "minute to", "forever to", "ages to", "a while to", "so long to", "too long to",
     *(f"{a} {b}addresses" for a in ("only", "just", "bare", "raw") for b in ("", "memory ", "hex ")), "unsymboli", "not symboli",
     " back", "unidentified developer", "be opened because", "is damaged", "freez", "froze", "locks up", "locked up", "unresponsive",
-    "stops responding", "+", "x.y", "semver", "semantic versioning", "blind", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
+    "stops responding", "+", "x.y", "semver", "semantic versioning", "blind", "second ", "another ", "extra ", "duplicate ", "double ", "forbidden:", "permission denied", "access denied", "cannot ",
+    "back to how", "back to what", "back to where", "at once", "at the same time", "simultaneously", "concurrently",
+    "in parallel", "security context", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
 )
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",

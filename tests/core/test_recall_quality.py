@@ -49,8 +49,10 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # Held-out 29 missed one direct question of 14 when written: "when are deploys not allowed" finds
 # the note on app releases (deploy→release, allowed), not "No deploys during the peaks". Held-out 62's
 # "which languages does the app support" gets the Chinese twin of the note and the note on supported
-# iOS versions ("the app supports"), not the English note that lists the languages.
-_DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9}
+# iOS versions ("the app supports"), not the English note that lists the languages; held-out 64's "how often
+# are backups taken" the notes on a backup "taken" before a delete and the event it emits.
+_DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
+                  "heldout64.json": 0.9}
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
@@ -77,7 +79,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout55.json", 0.8), ("heldout56.json", 0.8),
                                              ("heldout57.json", 0.9), ("heldout58.json", 0.8), ("heldout59.json", 0.9),
                                              ("heldout60.json", 0.9), ("heldout61.json", 0.9),
-                                             ("heldout62.json", 0.9), ("heldout63.json", 0.7)])
+                                             ("heldout62.json", 0.9), ("heldout63.json", 0.7),
+                                             ("heldout64.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -109,7 +112,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout57.json", "cross", 0.95), ("heldout58.json", "cross", 0.95),
                                                     ("heldout59.json", "cross", 0.7), ("heldout60.json", "cross", 0.95),
                                                     ("heldout61.json", "cross", 0.95), ("heldout62.json", "cross", 0.7),
-                                                    ("heldout63.json", "cross", 0.7)])
+                                                    ("heldout63.json", "cross", 0.7), ("heldout64.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -720,12 +723,18 @@ def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics(
              "can we get yesterday's version back": {"restor", "backup"},
              "the app is from an unidentified developer": {"sign", "gatekeep"}, "the window freezes while exporting": {"block", "hang"},
              "Ctrl+Shift+Esc does something weird": {"shortcut", "keyboard"}, "a blind user can't reach the button": {"a11y"},
-             "AppImage needs libfuse2": {"fuse"}, "tag vX.Y.Z on main": {"version"}}
+             "AppImage needs libfuse2": {"fuse"}, "tag vX.Y.Z on main": {"version"},
+             # held-out 64: a second one made is a duplicate, an API's refusal a permission's, a database as it was
+             # at a moment a point-in-time restore, two pods at work at once want a leader, OpenShift's SCC
+             "the controller keeps creating a second StatefulSet": {"duplic"}, "forbidden: cannot list pods": {"permiss"},
+             "go back to how the database was at 3pm": {"restor", "pitr"}, "both pods are reconciling the same object at once": {"leader"},
+             "pods fail with a security context error": {"scc"}}
     for text, added in cases.items():
         assert added <= set(query_terms(text)), text
     assert not {"fee", "retent", "overload"} & set(query_terms("an extra step keeps the fuse of the build short; the disk grows"))
     assert not {"languag", "paywal", "conflict", "startup"} & set(query_terms("the German team opens the upgrade guide; two devices are on the same shelf"))
     assert not {"shortcut", "version", "a11y", "fuse"} & set(query_terms("C++ and 1+1; x.y coordinates; the blinds in the library"))
+    assert not {"duplic", "permiss", "pitr", "leader"} & set(query_terms("the second step is forbidden; go back to the list; both pods are fine"))
 
 
 def test_15_a_verb_any_request_is_made_of_holds_half_its_information() -> None:
