@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import asks_for_work, definition_subject, defines, reads_as_general
+from .asking import asks_for_work, definition_subject, defines, reads_as_general, transforms_given_text
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -276,6 +276,8 @@ def _choose(
     trace: list[dict[str, Any]] | None, tier: dict[str, Any] | None, rescan_ms: list[float],
 ) -> tuple[list[tuple[dict[str, Any], str]], list[str] | None, str]:
     """The cards for `message` and, when none, why (cards None: nothing matched at all)."""
+    if transforms_given_text(message):
+        return [], None, "the message asks to translate, summarise or convert the text it gives: no note answers that"
     now = iso(utc_now())
     near = semantic.Query(ws.home, message, budget_ms=semantic_budget_ms)
     floor = near.threshold("recallSimilarity", semantic.RECALL_SIMILARITY)

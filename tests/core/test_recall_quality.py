@@ -752,6 +752,28 @@ def test_15_a_verb_any_request_is_made_of_holds_half_its_information() -> None:
     assert abs(information[0] - 0.5) < 1e-9 and abs(information[1] - 0.5) < 1e-9
 
 
+def test_15_a_request_to_translate_or_summarise_the_given_text_gets_no_card(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quietness, session 25): translating, summarising or converting the text a message gives
+    is work on that text alone — none of 140 such prompts in 65 recall sets is answered by a note, and
+    16 had got a card for a shared word ("translate this changelog into Japanese" and the note on
+    translations). `--format json` says why; "summarise how we deploy" asks the project (the rule leaves
+    it to the others)."""
+    from core.asking import transforms_given_text
+    from tests.conftest import run_cli
+
+    _other_notes(mem)
+    mem.save("Translations are Fluent files in ui/locales; English, German, French and Japanese", "Weblate syncs them nightly.")
+    mem.save("Deploys go through Argo CD; merging to main deploys to staging", "A release tag deploys to production.")
+    for message in ("translate this changelog into Japanese", "Summarize this deploy log for me", "convert this YAML to JSON", "把这段翻译成日语"):
+        assert _recalled(home, project, message) == [], message
+    out = json.loads(run_cli(home, "recall", "--format", "json", "--message", "translate this changelog into Japanese",
+                             "--project", str(project)).stdout)
+    assert out["cards"] == [] and "translate, summarise or convert" in out["why"]
+    assert not transforms_given_text("summarise how we deploy") and not transforms_given_text("can you summarise our on-call rules")
+    assert _recalled(home, project, "how do we deploy to staging")[:1] == ["Deploys go through Argo CD; merging to main deploys to staging"]
+    assert _recalled(home, project, "where do translations live")[:1] == ["Translations are Fluent files in ui/locales; English, German, French and Japanese"]
+
+
 def test_15_an_irregular_past_is_its_verb(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (a stronger lexical core): Snowball cannot bring "sent" back to "send"; irregular
     verbs' past forms count as the verb."""
