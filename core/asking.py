@@ -70,6 +70,10 @@ _GENERAL = re.compile(
     r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
     r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
     r"|^\s*how many (people|inhabitants|residents) (live|are there|reside) in\b|^\s*what is the population of\b"
+    # when a thing not ours came out, and its latest version ("what year was FastAPI released")
+    r"|^\s*(what year|when) (was|were|did) (?!(the|our|this|that|we|my|your|it|they|v\d)\b)[\w.+#-]+( [\w.+#-]+){0,2} "
+    r"(first )?(released|founded|created|invented|launched|introduced|born|come out|came out|ship|shipped)\b"
+    r"|^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"
     # what a release of something not ours brought ("what's new in iOS 18"); "what's new in this release" is ours
     r"|^\s*(what('s| is| are)|whats) (new|changed) in (?!(the|this|our|my|your|we)\b)"
     rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
@@ -132,7 +136,9 @@ def reads_as_general(message: str) -> bool:
 # value: a determiner or pronoun keeps a message out, as does a word that names no term ("what's next").
 _DEFINITION = re.compile(
     r"^\s*(?:(?:what(?:'s| is| are)|whats|define|explain) (?:an? )?(?P<a>[\w.+#/-]+(?: [\w.+#/-]+)?)"
-    r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:stand for|mean))\s*\??\s*$"
+    r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:stand for|mean)"
+    # "explain what a Sharpe ratio is", "explain what row-level security is in Postgres"
+    r"|explain what (?:an? )?(?P<c>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:is|are|means)(?: in (?:general|[\w.+#-]+))?)\s*\??\s*$"
 )
 _NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
                      "left happening going missing broken done pending planned blocking urgent important going on".split())
@@ -143,16 +149,17 @@ def definition_subject(message: str) -> str | None:
     m = _DEFINITION.match(message.lower())
     if m is None:
         return None
-    term = m.group("a") or m.group("b")
+    term = m.group("a") or m.group("b") or m.group("c")
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
 
 
 def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
-    """Whether a note says what `term` is: the term is followed by "is", "means", "stands for", a
-    colon or a dash, or follows "called" or "known as" ("Tauri capabilities list …" does not)."""
+    """Whether a note says what `term` is: the term is followed by "is a", "is the", "means", "stands
+    for", a colon or a dash, or follows "called" or "known as" ("Tauri capabilities list …" and
+    "Sharpe ratios are annualised …" do not)."""
     text = " ".join(str(record.get(f, "")) for f in ("title", "summary", "body")).lower()
     word = re.escape(term)
-    return re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:is|are|was|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
+    return re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was) (?:an?|the|one|our|how|what|where)\b|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
                      rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b", text) is not None
 
 

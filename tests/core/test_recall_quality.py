@@ -694,12 +694,19 @@ def test_15_a_question_for_a_terms_meaning_needs_a_note_that_says_it(home, proje
     assert _recalled(home, project, "what is a SEV1") == ["Severity levels are SEV1 to SEV4"]
     assert _recalled(home, project, "what's the staging url") == ["The staging URL is staging.example.com"]
     assert _recalled(home, project, "where is the ocpp simulator")[:1] == ["Test charger behaviour with the OCPP simulator in tools/ocpp-sim"]
-    assert [definition_subject(m) for m in ("what is our MSRV", "what's next", "explain eta_initial", "define idempotency")] == [
-        None, None, None, "idempotency"]
+    assert [definition_subject(m) for m in ("what is our MSRV", "what's next", "explain eta_initial", "define idempotency",
+                                            "explain what a Sharpe ratio is", "explain what row-level security is in Postgres")] == [
+        None, None, None, "idempotency", "sharpe ratio", "row-level security"]
+    # held-out 52: a note that says how the term is used does not say what it is
+    mem.save("Reported Sharpe ratios are annualised with 252 trading days", "Use the risk-free rate from the data team.")
+    assert _recalled(home, project, "explain what a Sharpe ratio is") == []
+    assert _recalled(home, project, "how are Sharpe ratios annualised")[:1] == ["Reported Sharpe ratios are annualised with 252 trading days"]
     # a release of something not ours is the world's news; this release is ours
     mem.save("The app supports iOS 17 and later; drop a version only at WWDC time", "Check analytics first.")
     assert _recalled(home, project, "what's new in iOS 18") == []
     assert asks_for_work("what's new in iOS 18") and not asks_for_work("what's new in our app since March")
+    assert asks_for_work("what year was FastAPI released") and asks_for_work("what's the latest version of Mirth Connect")
+    assert not asks_for_work("when was our v2 released") and not asks_for_work("what's the latest version of our SDK")
 
 
 def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics() -> None:
