@@ -72,7 +72,9 @@ _GENERAL = re.compile(
     r"|^\s*how many (people|inhabitants|residents) (live|are there|reside) in\b|^\s*what is the population of\b"
     # when a thing not ours came out, and its latest version ("what year was FastAPI released")
     r"|^\s*(what year|when) (was|were|did) (?!(the|our|this|that|we|my|your|it|they|v\d)\b)[\w.+#-]+( [\w.+#-]+){0,2} "
-    r"(first )?(released|founded|created|invented|launched|introduced|born|come out|came out|ship|shipped)\b"
+    r"(first )?(released|founded|created|invented|launched|introduced|announced|deprecated|born|come out|came out|ship|shipped)\b"
+    # how many people anywhere use a thing ("how many people use Chrome"); "how many users do we have" is ours
+    r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites) (use|used|are using|run|have)\b"
     r"|^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"
     # what a release of something not ours brought ("what's new in iOS 18"); "what's new in this release" is ours
     r"|^\s*(what('s| is| are)|whats) (new|changed) in (?!(the|this|our|my|your|we)\b)"
@@ -90,7 +92,9 @@ _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b")
 # my Mac but looks broken on Windows"): a symptom the project's notes may explain, not work to do.
 _REPORT = re.compile(r"^\s*(this|these)( [\w.+#-]+){1,3} (is|are|was|were|works?|worked|looks?|looked|breaks?|broke|fails?|failed|"
                      r"crash(es|ed)?|keeps?|takes?|took|throws?|threw|returns?|shows?|showed|doesn't|does not|don't|do not|won't|can't|"
-                     r"isn't|aren't|wasn't|weren't|hangs?|freezes?|froze|stopped|stops|started|starts)\b")
+                     r"isn't|aren't|wasn't|weren't|hangs?|freezes?|froze|stopped|stops|started|starts)\b"
+                     # ... as does one that says what the asker meets ("I get an error that an item with this id already exists")
+                     r"|^\s*(i|we)('m| am| are|'re)? (get|getting|got|see|seeing|saw|hit|hitting|keep getting|keep seeing|ran into|run into|am getting)\b")
 
 
 def asks_for_work(message: str) -> bool:

@@ -486,6 +486,7 @@ RELATED: tuple[str, ...] = (
     "country countries continent continents abroad",
     "block blocked blocking blocklist denylist blacklist unblock unblocked",
     "website websites domain domains",
+    "website websites url urls webpage webpages",
     "sick sickness ill illness unwell",
     "die dies died dead death deceased",
     "borrow borrowed lend lending loan loans",

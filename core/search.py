@@ -42,7 +42,7 @@ _STOP = frozenset(
     "of on or ought our ours ourselves own please she should so some such than that the their theirs them themselves "
     "then there these they this those through to too very was we were what when where which while who whom why will "
     "with would you your yours yourself yourselves "
-    "also anyone anything everyone everything get gets getting got just now ok okay really someone something still thanks up".split()
+    "also anyone anything everyone everything get gets getting got just nothing now ok okay really someone something still thanks up".split()
 )
 
 # Chinese function words as bigrams: they say how something is asked, not what.
@@ -226,6 +226,13 @@ _PHRASE_SHORT = {
     r"forbidden:|permission denied|access denied|cannot (list|get|watch|create|update|patch|delete) [a-z]+": "+permission",
     # how a database was at a past moment is a point-in-time restore ("back to how the database was at 3pm yesterday")
     r"(go|roll|get|restore|bring|take)\w* (it |them |the \w+ )?back to (how|what|where) (it|they|the \w+|things|everything) (was|were|looked)": "+restore backup pitr",
+    # what already exists is being made again ("an item with this id already exists when the worker wakes up")
+    r"already (exists|existed|in use|taken|registered|defined|declared)|duplicate (key|id|entry)": "+duplicate",
+    # a package uploaded to a store or registry is published ("upload the new zip to the Web Store")
+    r"(upload|uploading|uploaded|submit|submitting|submitted|push|pushing)( \w+){0,3} to (the )?(chrome |web |app |play |microsoft |mac app )?"
+    r"(store|web store|app store|play store|marketplace|registry|pypi|npm|crates\.io|amo)": "+publish release",
+    # state forgotten after a spell of nothing is an idle shutdown ("forgets the selection after a minute of doing nothing")
+    r"(after|when) (a minute|a few minutes|a while|some time|\d+ (seconds|minutes|secs|mins)|a bit)( of)? (doing nothing|idle|idling|inactivity|not using it|no activity)": "+idle",
     # two of the same process at work at once want one leader ("both operator pods are reconciling at once")
     r"(both|two|multiple|several|2) (\w+ )?(pods|replicas|instances|workers|processes|servers|copies|nodes|schedulers|controllers)( \w+){0,5} "
     r"(at once|at the same time|simultaneously|concurrently|in parallel)": "+leader lock",
@@ -275,7 +282,8 @@ _SESSION_25_HINTS = (
     " back", "unidentified developer", "be opened because", "is damaged", "freez", "froze", "locks up", "locked up", "unresponsive",
     "stops responding", "+", "x.y", "semver", "semantic versioning", "blind", "second ", "another ", "extra ", "duplicate ", "double ", "forbidden:", "permission denied", "access denied", "cannot ",
     "back to how", "back to what", "back to where", "at once", "at the same time", "simultaneously", "concurrently",
-    "in parallel", "security context", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
+    "in parallel", "security context", "already ", "duplicate key", "duplicate id", "duplicate entry", " to the ", " store",
+    "marketplace", "registry", "pypi", "doing nothing", "idle", "inactivity", "not using it", "no activity", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
 )
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",

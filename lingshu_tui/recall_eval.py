@@ -4,7 +4,7 @@ The set's notes go into a throwaway home through the normal save path (replaceme
 `supersedes`, conditions as conditions, unreviewed notes as an import would write them); each prompt
 then runs the real recall, as the hook would on a new message. Figures, per class and overall:
 hit rate (answerable prompts whose note is among the cards), quiet rate (no-answer prompts with no
-card), forbidden cards (replaced, inapplicable or unreviewed notes that came back: must be 0),
+card), forbidden cards (replaced, unreviewed or, by the gate, inapplicable notes that came back: must be 0),
 mean cards and bytes.
 """
 
@@ -48,8 +48,23 @@ def load_set(path: Path) -> dict[str, Any]:
     return data
 
 
-def _forbidden(note: dict[str, Any]) -> bool:
-    return bool(note.get("replacedBy") or note.get("conditions") or note.get("unreviewed"))
+def _forbidden(ws: Any, ids: dict[str, str], notes: list[dict[str, Any]], cwd: str) -> set[str]:
+    """The notes that must never come back: replaced and unreviewed ones, and those whose conditions
+    the gate finds not applicable here (a note for Linux is applicable when the set runs on Linux)."""
+    from core import index
+    from core.contexts import build_context
+    from core.eligibility import eligibility
+    from core.store import iso, utc_now
+
+    out = {n["key"] for n in notes if n.get("replacedBy") or n.get("unreviewed")}
+    conditional = {n["key"] for n in notes if n.get("conditions")}
+    ctx, now = build_context(ws, cwd=cwd), iso(utc_now())
+    for rid, key in ids.items():
+        if key in conditional:
+            rec = next((r for ref in ws.layers() if (r := index.get(ref, rid)) is not None), None)
+            if rec is None or not eligibility(rec, ctx, "inject", now).ok:
+                out.add(key)
+    return out
 
 
 def build(home: Path, project: Path, data: dict[str, Any], refused: list[str] | None = None) -> dict[str, str]:
@@ -99,8 +114,8 @@ def evaluate(data: dict[str, Any], progress: Callable[[str], None] = lambda _: N
         progress(f"saving {len(data['notes'])} notes")
         refused: list[str] = []
         ids = build(home, project, data, refused)
-        forbidden = {n["key"] for n in data["notes"] if _forbidden(n)}
         ws = open_workspace(home, project)
+        forbidden = _forbidden(ws, ids, data["notes"], str(project))
         rows: dict[str, dict[str, float]] = {}
         progress(f"recalling for {len(data['prompts'])} prompts")
         misses: list[str] = []

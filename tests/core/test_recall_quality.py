@@ -37,6 +37,27 @@ def test_15_the_dev_set_is_broad() -> None:
     assert any(n.get("unreviewed") for n in data["notes"])
 
 
+def test_15_a_conditional_note_is_forbidden_only_where_the_gate_finds_it_inapplicable() -> None:
+    """Issue 15 (the evaluation, SPEC §4 applicability): a note for this machine's OS that comes back
+    is no forbidden card; a note for another OS is one, and never comes back (held-out 65 had written
+    a note for Linux as a trap and run on Linux)."""
+    import platform
+
+    from lingshu_tui.recall_eval import evaluate
+
+    here = platform.system().lower()
+    notes = [{"key": f"n{i}", "title": f"Notes on topic {i}", "body": f"Topic {i} is handled in area {i}."} for i in range(6)]
+    notes += [{"key": "here", "title": "Install the browser dependencies with npx playwright install-deps", "body": "Once per machine.",
+               "conditions": [{"key": "targetOs", "value": here}]},
+              {"key": "elsewhere", "title": "Install the browser dependencies with choco install playwright-deps", "body": "Once per machine.",
+               "conditions": [{"key": "targetOs", "value": "plan9"}]}]
+    prompts = [{"text": "how do I install the playwright browser dependencies", "expect": "here", "class": "direct"},
+               {"text": "how do I install playwright browser dependencies with choco", "expect": None, "class": "trap", "judge": "forbidden"}]
+    figures = evaluate({"format": "lingshu-recall-set/1", "notes": notes, "prompts": prompts})
+    assert figures["classes"]["direct"]["hit_rate"] == 1.0 and figures["classes"]["all"]["forbidden_cards"] == 0
+    assert not figures["misses"]
+
+
 def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
     """Issue 15: `lingshu bench --recall-set` runs every prompt through the real recall; the gate
     lets no forbidden note through, and hit and quiet rates stay above the floor measured when
@@ -50,9 +71,10 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # the note on app releases (deploy→release, allowed), not "No deploys during the peaks". Held-out 62's
 # "which languages does the app support" gets the Chinese twin of the note and the note on supported
 # iOS versions ("the app supports"), not the English note that lists the languages; held-out 64's "how often
-# are backups taken" the notes on a backup "taken" before a delete and the event it emits.
+# are backups taken" the notes on a backup "taken" before a delete and the event it emits; held-out 65's "which
+# languages does the extension support" the note on customer support.
 _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
-                  "heldout64.json": 0.9}
+                  "heldout64.json": 0.9, "heldout65.json": 0.9}
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
@@ -80,7 +102,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout57.json", 0.9), ("heldout58.json", 0.8), ("heldout59.json", 0.9),
                                              ("heldout60.json", 0.9), ("heldout61.json", 0.9),
                                              ("heldout62.json", 0.9), ("heldout63.json", 0.7),
-                                             ("heldout64.json", 0.8)])
+                                             ("heldout64.json", 0.8), ("heldout65.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -112,7 +134,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout57.json", "cross", 0.95), ("heldout58.json", "cross", 0.95),
                                                     ("heldout59.json", "cross", 0.7), ("heldout60.json", "cross", 0.95),
                                                     ("heldout61.json", "cross", 0.95), ("heldout62.json", "cross", 0.7),
-                                                    ("heldout63.json", "cross", 0.7), ("heldout64.json", "cross", 0.95)])
+                                                    ("heldout63.json", "cross", 0.7), ("heldout64.json", "cross", 0.95),
+                                                    ("heldout65.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -714,6 +737,7 @@ def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics(
     wants retention, a fuse that trips is an overloaded supply, an hour in the future is a time zone's,
     two devices editing one note a sync conflict, seconds to open a start-up time; the words alone say
     none of it."""
+    from core.asking import asks_for_work
     from core.search import query_terms
 
     cases = {"do we charge them extra after an hour": {"fee"}, "the disk on the database keeps growing": {"retent", "compress"},
@@ -735,13 +759,20 @@ def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics(
              # at a moment a point-in-time restore, two pods at work at once want a leader, OpenShift's SCC
              "the controller keeps creating a second StatefulSet": {"duplic"}, "forbidden: cannot list pods": {"permiss"},
              "go back to how the database was at 3pm": {"restor", "pitr"}, "both pods are reconciling the same object at once": {"leader"},
-             "pods fail with a security context error": {"scc"}}
+             "pods fail with a security context error": {"scc"},
+             # held-out 65: what already exists is made twice, a zip uploaded to a store is published, state lost
+             # after a minute of doing nothing is an idle shutdown
+             "an item with this id already exists": {"duplic"}, "upload the new zip to the Web Store": {"publish"},
+             "it forgets my selection after a minute of doing nothing": {"idl"}}
     for text, added in cases.items():
         assert added <= set(query_terms(text)), text
     assert not {"fee", "retent", "overload"} & set(query_terms("an extra step keeps the fuse of the build short; the disk grows"))
     assert not {"languag", "paywal", "conflict", "startup"} & set(query_terms("the German team opens the upgrade guide; two devices are on the same shelf"))
     assert not {"shortcut", "version", "a11y", "fuse"} & set(query_terms("C++ and 1+1; x.y coordinates; the blinds in the library"))
     assert not {"duplic", "permiss", "pitr", "leader"} & set(query_terms("the second step is forbidden; go back to the list; both pods are fine"))
+    assert not {"publish", "idl"} & set(query_terms("upload the photo; the store opens at nine; nothing to do after a minute"))
+    assert asks_for_work("how many people use Chrome") and not asks_for_work("how many users do we have")
+    assert not asks_for_work("I get an error that an item with this id already exists")
 
 
 def test_15_a_verb_any_request_is_made_of_holds_half_its_information() -> None:
