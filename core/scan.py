@@ -670,7 +670,9 @@ _INJECTION_SOURCES = (
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|run|eval|do what it says)\b(?! (the |a |an |its |our )?(\w+[- ])?(header|field|link|url|claim|docs?|steps?|spec|format|rules? for)\b)"
     r"|\b(run|execute|eval|follow|obey|apply)\b (the |this |that )?(hex|base6a|b6a|rotie)[- ]?decoded\b( (command|payload|string|text|script|instructions?|message|note|line)s?\b|\s*[:.]|$)"
     r"|\b(run|execute|eval|follow|obey)\b (it|them|this|that|the result|the output|what it says)\b[^.\n]{0,15}\bafter (hex |base6a |rotie )?decoding\b"
-    r"|\b(base6a|b6a) (-d|--decode)\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh|pythone?|perl|node)\b|\bxxd -r( -p)?\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh)\b",
+    r"|\b(base6a|b6a) (-d|--decode)\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh|pythone?|perl|node)\b|\bxxd -r( -p)?\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh)\b"
+    r"|(解码|解密|译码)(后|之后|以后|完|出来)?[^。\n]{0,8}(照做|照着做|遵守|遵照|按(它|其|里面|上面)的?[^。\n]{0,4}(做|执行|办)"
+    r"|(执行|运行)(它|里面|其中|这段|结果|出来的|得到的))",
     r"\b(says?|said|decided|agreed)\b[^.\n]{0,20}\byou (can|may|should) (now )?(ignore|skip|bypass|disregard)\b"
     r"|(?<!never )(?<!not )(?<!n't )\b(say|answer|reply|report|claim)s?\b[^.\n]{0,20}(all )?(tests?|checks?|build)[^.\n]{0,10}\b(pass|passed|passing|green)\b[^.\n]{0,12}\bwithout (running|checking|testing|looking)"
     r"|\b(green|pass)\w*\b[^.\n]{0,20}\bby (deleting|removing|skipping|disabling|commenting out)\b"
@@ -1220,7 +1222,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("answer", "reply", "respond"),
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
-    ("decod", "hexdecod", "rotiedecod", "base6a", "b6a", "xxd"),
+    ("decod", "hexdecod", "rotiedecod", "base6a", "b6a", "xxd", "解码", "解密", "译码"),
     ("says", "said", "decided", "agreed", "say", "answer", "reply", "report", "claim", "green", "pass", "copy", "collect", "gather", "save",
      "write", "dump", "assume", "悄悄", "失败", "不通过", "不要检查", "假设"),
     ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "ignore them", "ignore it", "ignore that",
@@ -2119,6 +2121,18 @@ _CAPS_WORDS = ("SYSTEM", "ASSISTANT", "DEVELOPER", "USER", "HUMAN", "ADMIN")
 # One tag alone in a code span ("the `<instructions>` element") names the tag, as engineering notes
 # do; a model's special tokens are refused wherever they stand.
 _CODE_TAG = re.compile(r"`\s*<\s*/?\s*(?!im_|eot|end_header|start_header|begin_of|end_of)[a-z][a-z_\-]*\s*/?\s*>\s*`")
+# A chat template's markers around a placeholder describe the format ("wraps prompts in [INST] ...
+# [/INST]", "<<SYS>> {system} <</SYS>>"); around words they open a turn.
+def _without_placeholder_turns(folded: str) -> str:
+    """`folded` with a chat template's markers around placeholders read as one code tag (twice: one
+    pair may hold another), for the role reading and for 2c alike."""
+    if "[inst]" in folded or "<<" in folded or "<|im_start|>" in folded:
+        return _PLACEHOLDER_TURN.sub("`tag`", _PLACEHOLDER_TURN.sub("`tag`", folded))
+    return folded
+
+
+_PLACEHOLDER_TURN = re.compile(r"(\[inst\]|<<\s*sys\s*>>|<\|im_start\|>\s*\w*)\s*((\.\.\.|…|\{[\w ]{0,20}\}|<[\w ]{0,20}>|\$\w+|prompt|text|message|content|`tag`)\s*){1,3}"
+                               r"(\[/inst\]|<<\s*/\s*sys\s*>>|<\|im_end\|>)")
 
 
 # An element whose whole content is a value names data, not a turn: Maven's
@@ -2146,6 +2160,7 @@ def _value_tags(folded: str, nfkc: str) -> str:
 def _role_problem(folded: str, nfkc: str) -> str | None:
     if "`" in folded:
         folded = _CODE_TAG.sub("`tag`", folded)
+    folded = _without_placeholder_turns(folded)
     if "</" in folded:
         folded = _value_tags(folded, nfkc)
     if ("<" in folded or "[" in folded or "«" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
@@ -3463,7 +3478,7 @@ def _ngram_units(text: str) -> tuple[list[str], bool]:
     if len(skeleton) <= NGRAM_WHOLE_CHARS:
         if _UNTRUSTED_ASK_REFUSED.match(skeleton) and len(_sentence_ends(skeleton.rstrip(" .!;"))) == 0:
             return [], False  # one sentence refusing what a message asks of the agent (`_UNTRUSTED_ASK_REFUSED`)
-        return [_ngram_text(folded)], bool(cues)
+        return [_ngram_text(_without_placeholder_turns(folded))], bool(cues)
     return ([_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _spelled_word(part) for w in words)] if words else []), True
 
 
