@@ -65,7 +65,7 @@ _GENERAL = re.compile(
     # who made a thing of the world ("who created Ruby on Rails", "who wrote Pride and Prejudice"); not
     # "who wrote the migration guide", "who created our staging cluster"
     r"|^\s*who (first )?(invented|created|founded|discovered|designed|wrote|composed|painted) (?!(the|our|this|that|these|those|my|your|it|them)\b)"
-    r"|^\s*what time is it\b|^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b)"
+    r"|^\s*what time is it\b|^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b|\b(worldwide|globally|on earth)\b)"
     r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)\w+( \w+)? in\s*\??$"
     r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
     r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"

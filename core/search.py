@@ -93,7 +93,7 @@ _SHORT = {long: short for short, longs in {
     "pkg": "pkgs package packages", "img": "imgs image images", "admin": "admins administrator administrators",
     "app": "apps application applications", "info": "information", "i18n": "internationalization internationalisation",
     "l10n": "localization localisation", "a11y": "accessibility", "2fa": "mfa two-factor multi-factor", "e2e": "end-to-end",
-    "arg": "args argument arguments", "param": "params parameter parameters",
+    "arg": "args argument arguments", "param": "params parameter parameters", "0": "zero zeros zeroes",
 }.items() for long in longs.split()}
 # Irregular verbs, whose past forms Snowball cannot bring back to the verb ("sent" is not "send").
 _IRREGULAR = {form: verb for verb, forms in {
@@ -233,6 +233,20 @@ _PHRASE_SHORT = {
     r"(store|web store|app store|play store|marketplace|registry|pypi|npm|crates\.io|amo)": "+publish release",
     # state forgotten after a spell of nothing is an idle shutdown ("forgets the selection after a minute of doing nothing")
     r"(after|when) (a minute|a few minutes|a while|some time|\d+ (seconds|minutes|secs|mins)|a bit)( of)? (doing nothing|idle|idling|inactivity|not using it|no activity)": "+idle",
+    # a build that redoes everything has lost its cache ("the build is redoing everything from scratch")
+    r"(redo|redoes|redoing|redid|rebuild|rebuilds|rebuilding|rebuilt|recompile|recompiles|recompiling|compiles?|builds?|building)( \w+){0,3} (everything|all of it|from scratch)": "+cache",
+    # a device an update bricked failed to boot ("the update bricked a gateway")
+    r"brick|bricks|bricked|bricking": "+boot fail rollback",
+    # the power gone at any moment ("someone pulled the plug during an update")
+    r"pull(ed|s|ing)? the plug|power (cut|cuts|loss|outage|failure|went out)|lost power|loses power|unplugged": "+power",
+    # a clock that is off stamps the wrong time ("readings are stamped with the wrong year")
+    r"wrong (time|date|year|day|month|hour|timestamp|timestamps|clock)|(clock|time) (is|was) (off|wrong)|clock drift": "+clock time",
+    # data over a phone network is cellular ("the customer's bill for mobile data is huge")
+    r"mobile data|cellular data|(4g|5g|lte) data|data plan|sim card": "+cellular lte",
+    # storage that is dying wears out ("the flash storage on old units is dying")
+    r"(storage|disk|disks|flash|ssd|ssds|emmc|sd card|sd cards)( \w+){0,4} (dying|dies|died|wearing out|worn out|wears out|failing)": "+wear",
+    # everyone at once is no rollout ("push the new version to every customer today")
+    r"to (every|all) (customers?|users?|devices?|gateways?|clients?|sites?|machines?|servers?)|to everyone": "+rollout",
     # two of the same process at work at once want one leader ("both operator pods are reconciling at once")
     r"(both|two|multiple|several|2) (\w+ )?(pods|replicas|instances|workers|processes|servers|copies|nodes|schedulers|controllers)( \w+){0,5} "
     r"(at once|at the same time|simultaneously|concurrently|in parallel)": "+leader lock",
@@ -283,7 +297,10 @@ _SESSION_25_HINTS = (
     "stops responding", "+", "x.y", "semver", "semantic versioning", "blind", "second ", "another ", "extra ", "duplicate ", "double ", "forbidden:", "permission denied", "access denied", "cannot ",
     "back to how", "back to what", "back to where", "at once", "at the same time", "simultaneously", "concurrently",
     "in parallel", "security context", "already ", "duplicate key", "duplicate id", "duplicate entry", " to the ", " store",
-    "marketplace", "registry", "pypi", "doing nothing", "idle", "inactivity", "not using it", "no activity", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
+    "marketplace", "registry", "pypi", "doing nothing", "idle", "inactivity", "not using it", "no activity",
+    "everything", "all of it", "from scratch", "brick", "the plug", "power ", "lost power", "loses power", "unplugged", "wrong ",
+    "clock", "mobile data", "cellular data", "g data", "lte data", "data plan", "sim card", " dying", "dies", "died", "wearing out",
+    "worn out", "wears out", "failing", "to every", "to all", "to everyone", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
 )
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",
