@@ -277,6 +277,8 @@ def _choose(
 ) -> tuple[list[tuple[dict[str, Any], str]], list[str] | None, str]:
     """The cards for `message` and, when none, why (cards None: nothing matched at all)."""
     if transforms_given_text(message):
+        if tier is not None:
+            tier.update(tiers=["lexical"], semantic=None)
         return [], None, "the message asks to translate, summarise or convert the text it gives: no note answers that"
     now = iso(utc_now())
     near = semantic.Query(ws.home, message, budget_ms=semantic_budget_ms)

@@ -573,7 +573,7 @@ def _recall_explain(args: argparse.Namespace) -> int:
               f"[{line['layer']}] {line['title']}")
         if line["terms"]:
             print(f"  {'':<50} holds: {', '.join(line['terms'])}")
-    if not trace:
+    if not trace and why == "no match":
         print("  no note shares a word with the message.")
     return EXIT_OK
 

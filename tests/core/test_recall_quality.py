@@ -817,6 +817,8 @@ def test_15_a_request_to_translate_or_summarise_the_given_text_gets_no_card(home
     out = json.loads(run_cli(home, "recall", "--format", "json", "--message", "translate this changelog into Japanese",
                              "--project", str(project)).stdout)
     assert out["cards"] == [] and "translate, summarise or convert" in out["why"]
+    explained = run_cli(home, "recall", "--explain", "--message", "summarise this deploy log", "--project", str(project))
+    assert explained.returncode == 0 and "translate, summarise or convert" in explained.stdout and "Traceback" not in explained.stderr
     assert not transforms_given_text("summarise how we deploy") and not transforms_given_text("can you summarise our on-call rules")
     assert _recalled(home, project, "how do we deploy to staging")[:1] == ["Deploys go through Argo CD; merging to main deploys to staging"]
     assert _recalled(home, project, "where do translations live")[:1] == ["Translations are Fluent files in ui/locales; English, German, French and Japanese"]
