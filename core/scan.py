@@ -2388,6 +2388,9 @@ _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\bno need to (mention|report|tell (anyone|the user)|flag|bring (it|this) up)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
     r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
+    # what nobody checks may go unmentioned ("don't open a PR for it; nobody checks")
+    r"|\b(nobody|no one|no-one) (ever )?(checks|will check|looks|will look|notices|will notice|reviews|will see)\b(?! (them|it|the \w+) (before|until|unless))"
+    r"|没人会?(查|看|发现|注意)|不会有人(查|看|发现|注意)"
     r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
     r"|\b(do not|don't|dont|never|not) bring (it|this|that|them) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep\b[^.\n]{0,20}\bto (itself|themselves)\b|\b(suppress|hide|omit|drop|leave out)\w* (them|it|these|those|the (security )?warnings?|security warnings?) (in|from) (your|the) (answers?|replies|responses?|summar(y|ies)|output)\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
@@ -2435,7 +2438,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("password hash", "passwords", "ssn", "card number"),
      r"\b(copy|export|dump|send|upload|sync|share|move)\w* [^.\n]{0,50}\b(including|with|plus|and) (the |their )?(password hashes|passwords|ssns?|card numbers)\b"),
     (tuple(f"{a} {b}" for a in ("other", "all", "another") for b in ("customer", "tenant", "user", "client", "account")),
-     r"\b(include|add|attach|send|export|return|show|mix)\w* [^.\n]{0,20}\b(other|all|another) (customers|tenants|users|clients|accounts)['’]? ?(records|data|rows|files|emails|details|orders)\b"),
+     r"\b(include|add|attach|send|export|return|show|mix|fetch|read|get|access|pull|query|download|dump)\w* [^.\n]{0,20}\b(other|all|another) (customers|tenants|users|clients|accounts)['’]? ?(records|data|rows|files|emails|details|orders)\b"),
     # evidence destroyed before someone looks
     (("audit", "investigat", "compliance", "regulator", "legal", "lawyer", "postmortem", "post-mortem", "security team", "before the review",
       "before review", "before any review", "before the reviewer"), r"\b(clear|delete|wipe|purge|erase|truncate|remove|shred|scrub)\w* [^.\n]{0,60}\b(logs?|trails?|history|records|recordings|evidence|emails|tickets|traces)\b[^.\n]{0,60}"
@@ -2483,10 +2486,21 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("bank", "court", "police", "regulator", "auditor", "investigat", "lawyer"),
      r"\b(delete|wipe|purge|erase|destroy|shred|remove)\w* [^.\n]{0,40}\bbefore (the |any )?(bank|court|police|regulators?|auditors?|investigators?|lawyers?|legal|compliance)\b"
      r"[^.\n]{0,20}\b(asks?|requests?|comes?|arrives?|sees?|looks?|gets?)\b"),
-    (("so the", "so that", "so no"),
+    (("so the", "so that", "so no", "so it", "so they"),
      r"\bso (that )?(the )?(scanner|linter|sast|dast|scan|check|audit|review|reviewers?|tests?|monitor\w*|alerts?)s? "
      r"(skips?|ignores?|misses?|won't (see|notice|catch|flag)|doesn't (see|notice|catch|flag)|can't (see|notice|catch|flag))\b"
+     # a change dressed up so that it skips its review ("label your PR 'docs' so it skips the review")
+     r"|\bso (that )?(it|they|the (pr|change|commit|mr|merge request|pull request))s? (skips?|bypass(es)?|avoids?|dodges?|escapes?|gets? past) "
+     r"(the |its |their )?(security |code )?(reviews?|approvals?|checks?|scans?|tests?|ci|gates?)\b"
      r"|\bso (that )?no (one|review|approval|reviewer)s? (is |are )?(required|needed|needs to|has to)\b"),
+    # a change to production kept from review ("after a hotfix in prod, don't open a PR for it")
+    (tuple(f"{v} {a}" for v in ("open", "create", "raise", "file", "make", "submit") for a in ("a pr", "pr", "a pull", "a merge", "an mr", "a ticket", "a change")),
+     r"\b(hotfix|prod|production|live)\b[^.\n]{0,40}\b(don't|do not|never|no need to|skip|without)( bother to)? (open|create|raise|file|make|submit)\w*( a| an)? "
+     r"(pr|pull request|merge request|mr|ticket|change request|change)s?\b"),
+    # changes taken in unread ("merge them all without reading the changelogs or running tests")
+    (("without reading", "without running", "without testing", "without review", "without reviewing", "without checking", "without looking"),
+     # (the verb as an order gives it: "docs-only PRs can be merged by any maintainer without review" is a rule)
+     r"\b(merge|approve|deploy|ship|release|publish|accept) (\w+ ){0,4}without (reading|running|testing|review|reviewing|checking|looking)\b"),
     # a secret left where anyone on the machine reads it ("cache the token in a world-readable file under /tmp")
     (("world readable", "worldreadable", "chmod 644", "chmod 666", "chmod a+r", "chmod o+r"),
      r"\b(store|write|save|cache|put|keep|dump|copy|leave)\w* [^.\n]{0,40}\b(tokens?|passwords?|secrets?|keys?|credentials)\b[^.\n]{0,40}"
@@ -2536,6 +2550,8 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
     (("强推", "强制推送", "--force"), r"(强推|强制推送|--force)[^。\n]{0,10}(共享|公共|团队|主|main|master|发布)(的)?(分支|仓库)|(共享|公共|团队|主)分支[^。\n]{0,6}(强推|强制推送)"),
     (("审计",), r"把[^。\n]{0,12}审计(日志|记录)[^。\n]{0,4}(删掉|删除|清掉|清除|清空|抹掉)"),
+    (("跳过", "绕过"), r"(标成|标为|标记为|改成|伪装成|写成)[^。\n]{0,12}(跳过|绕过|躲过|避开)[^。\n]{0,4}(安全)?(评审|审查|审核|检查|扫描)"),
+    (("不用提", "不必提", "不需要提", "无需提"), r"(生产|线上|热修复)[^。\n]{0,16}(不用|不必|不需要|无需)(再)?提(交)?\s*(pr|mr|合并请求|工单)"),
     (('改成', '改为', '写成', '记成', '标成', '算成'), r"(报表|报告|记录|统计|日志|sla)[^。\n]{0,12}(宕机|故障|事故|失败|漏洞|超时|停机)[^。\n]{0,4}(改成|改为|写成|记成|标成|算成)"),
     (('证书',), r"接受(任何|所有)的?证书|信任(所有|任何)的?证书"),
     (("上一次", "上次"), r"(低于|不如|没达到|达不到|不到)[^。！？\n]{0,12}(就|则)?(报|写|填|用)(上一次|上次|之前|以前)的(结果|数字|分数|数据)"),
@@ -2853,6 +2869,8 @@ _CUE_TRIGGERS = tuple(_spelled_word(w) for w in (
     "as though no", "no guidelines", "even harmful", "mention", "reveal", " know", "find out", "leave out", "conceal",
     "say it is", "say it was", "say they are", "say they were", "say that it",
     "without telling", "without asking", "without mentioning", "without showing", "without revealing", "secretly", "silently", "quietly", "covertly",
+    "nobody checks", "nobody will", "nobody looks", "nobody notices", "nobody reviews", "nobody ever", "no one checks", "no one will",
+    "no one looks", "no one notices", "no one reviews", "no one ever", "没人", "不会有人",
     "无效", "高于", "作废", "只听", "忽略", "无视", "不予理会", "不要让用户知道", "瞒着", "悄悄",
     "guardrail", "safeguard", "safety rules", "safety checks", "safety filters", "safety guidelines", "content filter",
     "restrictions were", "restrictions are", "restrictions have", "restrictions got",
