@@ -76,6 +76,9 @@ _GENERAL = re.compile(
     # how many people anywhere use a thing ("how many people use Chrome"); "how many users do we have" is ours
     r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites) (use|used|are using|run|have)\b"
     r"|^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"
+    # what a language's own element does ("what does the HTML dialog element do", "what does the python zip function do")
+    rf"|^\s*what (does|do) (the |a |an )?({_LANGUAGES}|html|dom|posix|linux|git|bash|regex) [\w.<>-]+ "
+    r"(element|tag|attribute|function|method|hook|keyword|operator|property|directive|decorator|macro|builtin|built-in|command|flag) do\b"
     # what a release of something not ours brought ("what's new in iOS 18"); "what's new in this release" is ours
     r"|^\s*(what('s| is| are)|whats) (new|changed) in (?!(the|this|our|my|your|we)\b)"
     rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
