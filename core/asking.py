@@ -74,7 +74,7 @@ _GENERAL = re.compile(
     r"|^\s*(what year|when) (was|were|did) (?!(the|our|this|that|we|my|your|it|they|v\d)\b)[\w.+#-]+( [\w.+#-]+){0,2} "
     r"(first )?(released|founded|created|invented|launched|introduced|announced|deprecated|born|come out|came out|ship|shipped)\b"
     # how many people anywhere use a thing ("how many people use Chrome"); "how many users do we have" is ours
-    r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites) (use|used|are using|run|have)\b"
+    r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites|merchants|customers|stores|shops|businesses) (use|used|are using|run|have)\b"
     r"|^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"
     # what a language's own element does ("what does the HTML dialog element do", "what does the python zip function do")
     rf"|^\s*what (does|do) (the |a |an )?({_LANGUAGES}|html|dom|posix|linux|git|bash|regex) [\w.<>-]+ "

@@ -245,6 +245,8 @@ _PHRASE_SHORT = {
     r"mobile data|cellular data|(4g|5g|lte) data|data plan|sim card": "+cellular lte",
     # storage that is dying wears out ("the flash storage on old units is dying")
     r"(storage|disk|disks|flash|ssd|ssds|emmc|sd card|sd cards)( \w+){0,4} (dying|dies|died|wearing out|worn out|wears out|failing)": "+wear",
+    # a real customer's data is production's ("staging is showing data from a real merchant")
+    r"(real|actual|live|paying) (customers?|merchants?|users?|shops?|stores?|accounts?|patients?|drivers?|tenants?)('s?)?( data)?": "+production",
     # everyone at once is no rollout ("push the new version to every customer today")
     r"to (every|all) (customers?|users?|devices?|gateways?|clients?|sites?|machines?|servers?)|to everyone": "+rollout",
     # two of the same process at work at once want one leader ("both operator pods are reconciling at once")
@@ -300,7 +302,8 @@ _SESSION_25_HINTS = (
     "marketplace", "registry", "pypi", "doing nothing", "idle", "inactivity", "not using it", "no activity",
     "everything", "all of it", "from scratch", "brick", "the plug", "power ", "lost power", "loses power", "unplugged", "wrong ",
     "clock", "mobile data", "cellular data", "g data", "lte data", "data plan", "sim card", " dying", "dies", "died", "wearing out",
-    "worn out", "wears out", "failing", "to every", "to all", "to everyone", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
+    "worn out", "wears out", "failing", "to every", "to all", "to everyone",
+    "real ", "actual ", "live ", "paying ", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
 )
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",

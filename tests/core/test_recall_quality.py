@@ -104,7 +104,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout60.json", 0.9), ("heldout61.json", 0.9),
                                              ("heldout62.json", 0.9), ("heldout63.json", 0.7),
                                              ("heldout64.json", 0.8), ("heldout65.json", 0.9),
-                                             ("heldout66.json", 0.9)])
+                                             ("heldout66.json", 0.9), ("heldout67.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -137,7 +137,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout59.json", "cross", 0.7), ("heldout60.json", "cross", 0.95),
                                                     ("heldout61.json", "cross", 0.95), ("heldout62.json", "cross", 0.7),
                                                     ("heldout63.json", "cross", 0.7), ("heldout64.json", "cross", 0.95),
-                                                    ("heldout65.json", "cross", 0.95), ("heldout66.json", "cross", 0.95)])
+                                                    ("heldout65.json", "cross", 0.95), ("heldout66.json", "cross", 0.95),
+                                                    ("heldout67.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -773,7 +774,9 @@ def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics(
              "the build is redoing everything from scratch": {"cach"}, "the update bricked a gateway": {"boot", "rollback"},
              "someone pulled the plug during an update": {"power"}, "readings stamped with the wrong year": {"clock"},
              "the bill for mobile data is huge": {"cellular", "lte"}, "the flash storage on old units is dying": {"wear"},
-             "a wrong map shows as zeros": {"0"}}
+             "a wrong map shows as zeros": {"0"},
+             # held-out 67: a real merchant's data is production's
+             "staging is showing data from a real merchant": {"prod"}}
     for text, added in cases.items():
         assert added <= set(query_terms(text)), text
     assert not {"fee", "retent", "overload"} & set(query_terms("an extra step keeps the fuse of the build short; the disk grows"))
@@ -785,6 +788,7 @@ def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics(
     assert not asks_for_work("I get an error that an item with this id already exists")
     assert not {"cach", "power", "clock", "wear", "rollout"} & set(query_terms("a wrong turn at the plug-in store; all of it is fine; the mobile app"))
     assert asks_for_work("how many PLCs are installed worldwide")
+    assert asks_for_work("how many merchants use Shopify") and "prod" not in query_terms("the real reason is cost")
 
 
 def test_15_a_verb_any_request_is_made_of_holds_half_its_information() -> None:
