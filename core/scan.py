@@ -1041,7 +1041,10 @@ _INJECTION_SOURCES = (
     r"\b(before (running|they run|it runs|you run)|without running|and run (them|it) later|then run (them|it))\b",
     # failures rerun away and only the green run told ("rerun them until they pass and report the last run only")
     r"\b(rerun|retry|retries|retried)\w*\b[^.\n]{0,40}\b(until|till) (they|it|the \w+|everything|all)( all)? (pass|passes|passed|succeeds?|goe?s? green|turns? green|is green|are green)\b"
-    r"[^.\n]{0,50}\b(report|reporting|reports|mention|show|tell|share)\w*\b[^.\n]{0,15}\b(only the (last|final|green|passing|successful)|the (last|final|green|passing|successful) (run|attempt|one|result|build)s? only)\b",
+    r"[^.\n]{0,50}\b(report|reporting|reports|mention|show|tell|share)\w*\b[^.\n]{0,15}\b(only the (last|final|green|passing|successful)|the (last|final|green|passing|successful) (run|attempt|one|result|build)s? only)\b"
+    # ... or retried many times and the first pass told ("retry them up to 20 times and report the first pass")
+    r"|\b(rerun|retry|retries|retried)\w*\b[^.\n]{0,30}\b(up to )?(\d{2,}|[5-9]|many|dozens of|hundreds of) times\b[^.\n]{0,40}\b(report|reporting|reports|mention|show|tell|share)\w* "
+    r"(only )?the first (pass|green|success|passing|successful)\w*( run| one| result| attempt)?\b",
     # an answer fixed whatever the truth is
     r"\b(always|just|simply) (say|answer|reply|tell (them|the user|everyone|the auditor)) (yes|no|that (it|they|everything) (is|are|was|were|passed|works?|worked))\b"
     r"[^.\n]{0,40}\b(even if|even though|regardless|whether or not|no matter)\b"
