@@ -139,8 +139,11 @@ VERB_SPECS: dict[str, dict[str, Any]] = {
         "inputs": ("id",),
         "impl": ("memory_forget",),
         "forms": {
-            "forgotten": {"when": "action archive or purge succeeded", "required": (*_COMMITTED, "action", "tombstone"), "optional": ()},
-            "restored": {"when": "action restore succeeded (cold body checked first)", "required": (*_COMMITTED, "action", "forced"), "optional": ()},
+            "forgotten": {"when": "action archive or purge succeeded (a purge that would give a replaced record back into a slot "
+                                  "another now holds archives it and names it in `archived`)",
+                          "required": (*_COMMITTED, "action", "tombstone"), "optional": ("archived",)},
+            "restored": {"when": "action restore succeeded (cold body checked first; a layer at its cap names what it archived to make room)",
+                         "required": (*_COMMITTED, "action", "forced"), "optional": ("archived",)},
             "undone": {"when": "action undo with the exact current revision", "required": (*_COMMITTED, "action"), "optional": ()},
             **_GATE_FORMS,
         },

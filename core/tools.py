@@ -790,6 +790,7 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
             # a purged record that was the current one gives its predecessor back.
             successor = rec.get("supersededBy") if rec.get("supersededBy") in state["records"] else None
             predecessor = rec.get("supersedes") if rec.get("supersedes") in state["records"] else None
+            slot_taken: list[str] = []
             for other in list(state["records"].values()):
                 if other.get("supersededBy") == rec["id"]:
                     other = tx.edit(state, other["id"])
@@ -800,6 +801,11 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
                             other.pop(key, None)
                     other["links"] = [({**link, "target": successor} if link.get("target") == rec["id"] else link)
                                       for link in other.get("links", []) if link.get("target") != rec["id"] or successor]
+                    if not successor and _slot_holder(state, other):
+                        # Given back, it would be a second current record in a slot another took while its
+                        # successor sat archived (a slot holds one winner): it goes to the archive instead.
+                        slot_taken.append(tx.archive(state, other["id"], "slot_taken", _now()).get("title", ""))
+                        continue
                 if other.get("supersedes") == rec["id"]:
                     other = tx.edit(state, other["id"])
                     _forget_predecessor(other, rec["id"])
@@ -808,7 +814,7 @@ def memory_forget(ws: Workspace, inp: ForgetInput, actor: str = "agent") -> dict
                         other["links"] = [*other.get("links", []), {"rel": "supersedes", "target": predecessor}]
             _drop_conflicts(state, candidate=rec["id"])
             tomb = {"id": rec["id"], "status": "purged", "revision": rec.get("revision", 1) + 1, "updated": _now()}
-            return {"rec": tomb, "extra": {"action": "purge", "tombstone": True}}
+            return {"rec": tomb, "extra": {"action": "purge", "tombstone": True, **({"archived": slot_taken} if slot_taken else {})}}
         # undo
         if inp.revision is None or inp.revision != rec.get("revision"):
             return _gate("conflict", "undo", f"Undo names a revision exactly: the record is at revision {rec.get('revision')}, not {inp.revision}.",

@@ -492,3 +492,22 @@ def test_12_purging_the_middle_of_a_replacement_chain_closes_the_chain(home: Pat
     assert [r["id"] for r in current] == [c]
     hits = mem("memory_search", {"query": "deploy"})["results"]
     assert [h["id"] for h in hits] == [c]
+
+
+def test_12_purging_an_archived_replacement_gives_nothing_back_into_a_taken_slot(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §6.3.6 with purge (found by the property test in session 25): A is replaced by B, B is
+    archived, C takes the topic slot, then B is purged. Giving A back would make two current records
+    in one slot: A is archived instead (nothing lost, it can be restored once the slot is free) and the
+    answer names it."""
+    a = mem("memory_save", {"title": "Deploy with fab", "body": "fab deploy", "topicKey": "deploy"})["id"]
+    b = mem("memory_save", {"title": "Deploy with make", "body": "make deploy", "supersedes": a})["id"]
+    assert mem("memory_forget", {"id": b})["committed"]
+    c = mem("memory_save", {"title": "Deploy with just", "body": "just deploy", "topicKey": "deploy"})["id"]
+    r = mem("memory_forget", {"id": b, "action": "purge", "force": True})
+    assert r["committed"] and r["archived"] == ["Deploy with fab"]
+    records = all_records(home, project)
+    assert b not in records and records[a]["status"] == "archived" and records[a]["archiveReason"] == "slot_taken"
+    current = [r for r in records.values() if r["status"] == "active" and not r.get("supersededBy")]
+    assert [r["id"] for r in current] == [c]
+    restored = mem("memory_forget", {"id": a, "action": "restore"})
+    assert restored["status"] == "conflict" and "held by" in restored["message"]
