@@ -687,10 +687,17 @@ async def test_11_the_filter_narrows_every_room_and_letters_type_text(demo, size
 
 async def test_11_the_archive_says_who_archived_and_when(demo, size) -> None:  # type: ignore[no-untyped-def]
     """Issue 11: each archived record shows why it was archived (by you, by the agent, to make
-    room) and when, with its room."""
+    room, or because what replaced it was purged while a new note held its topic slot) and when,
+    with its room."""
     app = demo.app()
     rid = rec_by_title(demo, "Type hints everywhere")["id"]
     dispatch("memory_forget", {"id": rid}, home=demo.home, project=demo.project)  # the agent archives it
+    at = {"home": demo.home, "project": demo.project}
+    first = dispatch("memory_save", {"title": "Release with a script", "body": "scripts/release.sh", "topicKey": "how-to-release"}, **at)["id"]
+    second = dispatch("memory_save", {"title": "Release with a tag", "body": "tag vX.Y.Z", "supersedes": first}, **at)["id"]
+    dispatch("memory_forget", {"id": second}, **at)
+    dispatch("memory_save", {"title": "Release from the workflow", "body": "run the release workflow", "topicKey": "how-to-release"}, **at)
+    assert dispatch("memory_forget", {"id": second, "action": "purge", "force": True}, **at)["archived"] == ["Release with a script"]
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await select_title(pilot, "Format with ruff")
@@ -701,6 +708,7 @@ async def test_11_the_archive_says_who_archived_and_when(demo, size) -> None:  #
         labels = [str(o.prompt) for o in app.screen.query_one("#rows").options]
         assert any("Type hints everywhere" in label and "archived by the agent" in label for label in labels), labels
         assert any("Format with ruff" in label and "archived by you" in label and "Habits & conventions" in label for label in labels)
+        assert any("Release with a script" in label and "what replaced it was purged" in label for label in labels), labels
 
 
 async def test_11_conflicts_show_both_bodies_the_diff_and_say_what_a_decision_did(demo, size) -> None:  # type: ignore[no-untyped-def]
