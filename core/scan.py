@@ -347,6 +347,8 @@ def _spelled_word(word: str) -> str:
 def _hyphen_optional(pattern: str) -> str:
     """`pattern` with each hyphen between two letters (outside a character class) made optional:
     the skeleton drops a hyphen inside a word ("eslint-disable" reads "esiintdisabie")."""
+    if "-" not in pattern:
+        return pattern
     out, in_class, n = [], False, 0
     while n < len(pattern):
         c = pattern[n]

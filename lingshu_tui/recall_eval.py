@@ -51,9 +51,9 @@ def load_set(path: Path) -> dict[str, Any]:
 def _forbidden(ws: Any, ids: dict[str, str], notes: list[dict[str, Any]], cwd: str) -> set[str]:
     """The notes that must never come back: replaced and unreviewed ones, and those whose conditions
     the gate finds not applicable here (a note for Linux is applicable when the set runs on Linux)."""
-    from core import index
     from core.contexts import build_context
     from core.eligibility import eligibility
+    from core.lookup import find
     from core.store import iso, utc_now
 
     out = {n["key"] for n in notes if n.get("replacedBy") or n.get("unreviewed")}
@@ -61,8 +61,8 @@ def _forbidden(ws: Any, ids: dict[str, str], notes: list[dict[str, Any]], cwd: s
     ctx, now = build_context(ws, cwd=cwd), iso(utc_now())
     for rid, key in ids.items():
         if key in conditional:
-            rec = next((r for ref in ws.layers() if (r := index.get(ref, rid)) is not None), None)
-            if rec is None or not eligibility(rec, ctx, "inject", now).ok:
+            found = find(ws, rid)
+            if found is None or not eligibility(found[1], ctx, "inject", now).ok:
                 out.add(key)
     return out
 
