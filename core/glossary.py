@@ -29,7 +29,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "接口": ("api", "endpoint", "interface"), "参数": ("parameter", "argument"), "依赖": ("dependency", "dependencies"),
     "版本": ("version",), "升级": ("upgrade",), "更新": ("update",), "补丁": ("patch",), "文档": ("docs", "documentation"),
     "模板": ("template",), "脚本": ("script",), "工具": ("tool",), "插件": ("plugin",), "配置": ("config", "configuration", "settings"),
-    "配置文件": ("config",), "命令": ("command",), "命令行": ("cli",), "子命令": ("subcommand", "command"), "包管理器": ("packagemanager",), "暗色模式": ("dark",), "深色模式": ("dark",), "夜间模式": ("dark",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle", "takeaway"),
+    "配置文件": ("config",), "命令": ("command",), "命令行": ("cli",), "子命令": ("subcommand", "command"), "包管理器": ("packagemanager",), "暗色模式": ("dark",), "深色模式": ("dark",), "夜间模式": ("dark",), "环境变量": ("env",), "编译": ("compile", "build"), "构建": ("build",), "打包": ("package", "bundle", "build", "takeaway"),
     "调试": ("debug",), "日志": ("log", "logs", "logging"),
     "错误": ("error",), "报错": ("error",), "异常": ("exception",), "崩溃": ("crash", "panic"), "警告": ("warning",),
     # testing
@@ -46,7 +46,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "故障": ("incident", "outage", "failure", "fault", "fail"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"), "故障切换": ("failover",), "主备切换": ("failover",), "切换": ("switch", "failover"),
     "扩容": ("scale", "scaling"), "域名": ("domain", "dns"), "证书": ("certificate", "cert", "tls"), "端口": ("port",),
     "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle", "ratelimit"), "延迟": ("latency", "delay"),
-    "性能": ("performance", "perf"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
+    "性能": ("performance", "perf"), "帧率": ("fps", "framerate"), "帧数": ("fps", "framerate"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
     "队列": ("queue",), "消息队列": ("queue",), "消息": ("message",), "事件": ("event",), "定时任务": ("cron",), "任务": ("job", "task"),
     "回调": ("callback", "webhook"), "注入": ("inject", "injection", "injector"), "钩子": ("hook",), "功能开关": ("flag", "toggle"), "开关": ("flag", "toggle", "switch"),
     "网关": ("gateway",), "代理": ("proxy",),
@@ -98,7 +98,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "工程师": ("engineer", "engineers"), "技术人员": ("technician", "technicians"), "名字": ("name", "names"), "姓名": ("name", "names"),
     "分析": ("analytics", "analysis"), "平均": ("average", "mean"), "平均值": ("average", "mean"), "访客": ("visitor", "visitors", "guest"),
     "车辆": ("vehicle", "vehicles"), "备件": ("spare", "spares", "parts"), "零件": ("part", "parts"),
-    "保存": ("save", "keep", "store"), "钓鱼": ("phishing",), "钓鱼邮件": ("phishing",), "举报": ("report",), "病毒": ("virus", "malware"),
+    "保存": ("save", "keep", "store"), "存档": ("save", "savegame"), "钓鱼": ("phishing",), "钓鱼邮件": ("phishing",), "举报": ("report",), "病毒": ("virus", "malware"),
     "恶意软件": ("malware",), "勒索软件": ("ransomware",), "入侵": ("intrusion", "breach"), "攻击": ("attack",), "隔离": ("isolate", "quarantine"),
     "取证": ("forensics",), "情报": ("intel", "intelligence"), "威胁": ("threat",), "泄露": ("leak", "breach"), "外泄": ("exfiltration", "leak"),
     "演练": ("drill", "exercise"),
@@ -335,7 +335,7 @@ RELATED: tuple[str, ...] = (
     "money currency amount cents cash",
     "float floating decimal rounding precision",
     "price pricing",
-    "payment charge charged pay checkout",
+    "payment charge charged pay checkout purchase",
     "refund chargeback",
     "invoice billing",
     "tax vat",
@@ -350,7 +350,7 @@ RELATED: tuple[str, ...] = (
     "email mail inbox newsletter",
     "notification notifications",
     "image images photo photos picture pictures thumbnail thumbnails",
-    "video stream streaming",
+    "video stream streaming movie movies film films",
     "offline connectivity",
     "mobile ios android iphone",
     "feedback complaint complaints ticket",
@@ -392,7 +392,10 @@ RELATED: tuple[str, ...] = (
     "pagination cursor",
     "weekend saturday sunday",
     "nightly overnight",
-    "lag latency",
+    "lag latency stutter stutters stuttering choppy",
+    "fps framerate",
+    "low-end cheap entry-level",
+    "difficulty difficult easier harder",
     "compliance soc2 hipaa audit",
     "ram memory",
     # a vendor names the kind of thing it is
@@ -403,6 +406,7 @@ RELATED: tuple[str, ...] = (
     "payout payouts withdrawal",
     "email smtp postmark sendgrid mailgun ses",
     "sms twilio",
+    "vpn tailscale wireguard openvpn zerotier",
     "errors sentry bugsnag rollbar crashlytics",
     "search meilisearch algolia solr",
     "queue celery sidekiq bullmq",
@@ -628,6 +632,26 @@ def related_of(term: str) -> tuple[str, ...]:
 
     groups = dict.fromkeys(i for w, i in _related_words().get(term[:2], ()) if analysed(w) == term)
     return tuple(dict.fromkeys(t for i in groups for t in map(analysed, RELATED[i].split()) if t != term))
+
+
+def seams(han_runs: list[str]) -> set[str]:
+    """The pairs of characters that straddle the edge of a table word in these runs ("志发" in
+    "日志发到哪里", where 日志 is the word): no word of the question, only two words' neighbours."""
+    out: set[str] = set()
+    for run in han_runs:
+        edges, i = [], 0
+        while i < len(run) - 1:
+            for size in range(min(_LONGEST, len(run) - i), 1, -1):
+                if run[i : i + size] in ZH_EN:
+                    edges.append((i, i + size))
+                    i += size
+                    break
+            else:
+                i += 1
+        inside = {run[a + k : a + k + 2] for a, b in edges for k in range(b - a - 1)}
+        for a, b in edges:
+            out.update(pair for pair in (run[a - 1 : a + 1] if a else "", run[b - 1 : b + 1] if b < len(run) else "") if pair and pair not in inside)
+    return out
 
 
 def chinese_words(han_runs: list[str]) -> list[str]:

@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "67"
+SCHEMA = "68"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -498,6 +498,15 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     whole = [w for w in named if w in known or len(w) == 2 or not chinese]
     if known or whole:
         terms = with_words(terms, known + [w for w in whole if w not in known])
+    if named:
+        # A pair across the edge of a known word that no note holds is no term of the question
+        # ("志发" in "日志发到哪里"): counted, it made a one-word question one of three terms. One a
+        # note holds may be a longer word's ("务名" of 服务名 in "服务名有什么要求").
+        seam = _glossary().seams([run for run in han_runs(query) if len(run) > 2])
+        seam.difference_update(_held(conn, tuple(t for t in terms if t in seam)))
+        terms = [t for t in terms if t not in seam]
+        if not terms:
+            return []
     borrowed = {w[:2]: _glossary().english_of(w) for w in named if w not in whole}
     variants = _variants(conn, terms)
     foreign, naming, loose = _translations(conn, terms, borrowed)
@@ -533,7 +542,8 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     scored.sort(key=lambda t: (titles[t[2]], t[2]))
     scored.sort(key=lambda t: t[1], reverse=True)
     scored.sort(key=lambda t: t[0], reverse=True)
-    return [Hit(s, rid, raw, matched, title_hit, coverage, held, strict) for s, _, rid, raw, matched, title_hit, coverage, held, strict in scored]
+    return [Hit(s, rid, raw, matched, title_hit, coverage, held, strict, len(terms))
+            for s, _, rid, raw, matched, title_hit, coverage, held, strict in scored]
 
 
 def _glossary() -> Any:
@@ -637,11 +647,13 @@ class Hit:
     """One match: its score, how many query terms it holds, whether its title holds one, and the
     record, decoded only when asked for (most candidates of a recall never are)."""
 
-    __slots__ = ("score", "id", "raw", "matched", "title_hit", "coverage", "held", "strict", "_record")
+    __slots__ = ("score", "id", "raw", "matched", "title_hit", "coverage", "held", "strict", "of", "_record")
 
     def __init__(self, score: float, rid: str, raw: str, matched: int, title_hit: bool, coverage: float = 1.0,
-                 held: list[str] | None = None, strict: float | None = None) -> None:
+                 held: list[str] | None = None, strict: float | None = None, of: int = 1) -> None:
         self.score, self.id, self.raw, self.matched, self.title_hit, self.coverage = score, rid, raw, matched, title_hit, coverage
+        # how many terms the question counts as, its known words whole and without seams
+        self.of = of
         self.held = held
         # the coverage a message that asks for work is held to (`search.Scorer.unheld`)
         self.strict = coverage if strict is None else strict

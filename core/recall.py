@@ -336,8 +336,8 @@ def _choose(
                     continue
                 # a message that asks for work is held to its strict coverage (`index.Hit.strict`)
                 coverage = hit.strict if work else hit.coverage
-                relevant = _relevant(hit.matched, terms, hit.title_hit, coverage, work=work)
-                if relevant and undecided and not _relevant(hit.matched, terms, hit.title_hit, hit.strict, work=True):
+                relevant = _relevant(hit.matched, hit.of, hit.title_hit, coverage, work=work)
+                if relevant and undecided and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
                     work = reads_as_general(message)
                     relevant = not work

@@ -2162,9 +2162,17 @@ def _value_tags(folded: str, nfkc: str) -> str:
     return _VALUE_TAG.sub(value, folded)
 
 
+# A tag that is one piece of a dotted or slashed name is a placeholder in a naming pattern
+# ("queues named BANK.<system>.<verb>.REQ", "/v1/<user>/keys"): glued to the name on both sides,
+# it opens no turn.
+_NAME_PLACEHOLDER = re.compile(r"(?<=[\w>][./:_-])<\s*[a-z_]{2,30}\s*>(?=[./:_-][\w<])")
+
+
 def _role_problem(folded: str, nfkc: str) -> str | None:
     if "`" in folded:
         folded = _CODE_TAG.sub("`tag`", folded)
+    if ">." in folded or ">/" in folded or ">_" in folded or ">-" in folded or ">:" in folded:
+        folded = _NAME_PLACEHOLDER.sub("tag", folded)
     folded = _without_placeholder_turns(folded)
     if "</" in folded:
         folded = _value_tags(folded, nfkc)

@@ -48,7 +48,9 @@ _STOP = frozenset(
 # Chinese function words as bigrams: they say how something is asked, not what.
 _STOP_ZH = frozenset(
     "怎么 什么 哪里 哪个 如何 为什么 可以 需要 应该 一下 这个 那个 这些 那些 我们 你们 他们 是否 还是 有没 没有 多久 "
-    "怎样 么样 是什 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 期间 吗 呢".split()
+    "怎样 么样 是什 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 期间 吗 呢 "
+    # the frames of "where": "放在哪里", "发到哪", "存到哪儿"
+    "在哪 到哪 去哪 哪儿 放在 放到 发到 存到".split()
 )
 
 # The index's columns, in order, with their BM25 weights.
@@ -94,6 +96,8 @@ _SHORT = {long: short for short, longs in {
     "app": "apps application applications", "info": "information", "i18n": "internationalization internationalisation",
     "l10n": "localization localisation", "a11y": "accessibility", "2fa": "mfa two-factor multi-factor", "e2e": "end-to-end",
     "arg": "args argument arguments", "param": "params parameter parameters", "0": "zero zeros zeroes",
+    # an uninterruptible power supply, which Snowball would make "up"
+    "ups": "ups",
 }.items() for long in longs.split()}
 # Irregular verbs, whose past forms Snowball cannot bring back to the verb ("sent" is not "send").
 _IRREGULAR = {form: verb for verb, forms in {
@@ -144,7 +148,7 @@ _PHRASE_SHORT = {
     r"(throw|throws|threw|thrown|throwing) (\w+ ){0,3}(away|out)|binned": "waste",
     # what was deleted by mistake, or is wanted back, is restored from a backup
     r"(accidentally|by mistake) (deleted|removed|dropped|overwrote|overwritten|wiped)|(deleted|removed|dropped|overwrote|overwritten|wiped)"
-    r"( \w+){0,3} (by accident|by mistake|accidentally)|(get|getting|bring|bringing|recover|recovering) back (a |the |my |our |an? )?(deleted |lost )?"
+    r"( \w+){0,6} (by accident|by mistake|accidentally)|(get|getting|bring|bringing|recover|recovering) back (a |the |my |our |an? )?(deleted |lost )?"
     r"(file|files|data|document|documents|doc|docs|email|emails|photo|photos|table|database)"
     r"|(get|getting|bring|bringing|recover|recovering) (a |the |my |our |their |his |her )?(\w+'s |deleted |lost |old |previous )?"
     r"(version|copy|data|file|files|notes?|work|database|db|documents?) back": "+restore backup",
@@ -238,7 +242,7 @@ _PHRASE_SHORT = {
     # a device an update bricked failed to boot ("the update bricked a gateway")
     r"brick|bricks|bricked|bricking": "+boot fail rollback",
     # the power gone at any moment ("someone pulled the plug during an update")
-    r"pull(ed|s|ing)? the plug|power (cut|cuts|loss|outage|failure|went out)|lost power|loses power|unplugged": "+power",
+    r"pull(ed|s|ing)? the plug|power (cut|cuts|loss|outage|failure|went out)|lost power|loses power|unplugged": "+power ups",
     # a clock that is off stamps the wrong time ("readings are stamped with the wrong year")
     r"wrong (time|date|year|day|month|hour|timestamp|timestamps|clock)|(clock|time) (is|was) (off|wrong)|clock drift": "+clock time",
     # data over a phone network is cellular ("the customer's bill for mobile data is huge")
@@ -256,6 +260,13 @@ _PHRASE_SHORT = {
     r"security context( constraints?)?": "+scc",
     # a version written as its pattern is a version ("tag vX.Y.Z on main")
     r"vx\.y(\.z)?|x\.y\.z|semver|semantic versioning": "+version",
+    r"frame[ -]?rates?": "+fps",
+    # reaching home or the office network from elsewhere is remote access ("how do I reach the lab from outside")
+    r"from (outside|anywhere|abroad|away)|outside (the|my|our) (house|home|network|lan|office)|(when|while) (i'm|i am|we're|we are) (away|travelling|traveling)": "+remote",
+    # cleaning up what is old deletes it ("clean up old snapshots to free space")
+    r"(clean|cleaned|cleans|cleaning|clear|clears|cleared|clearing) (up|out) (the |all |any |some )?(old|older|stale|unused|expired)": "+delete",
+    # a smart home's gadgets are its IoT devices
+    r"smart (plugs?|bulbs?|lights?|speakers?|tvs?|switch(es)?|thermostats?|sockets?|locks?|home devices?|devices?)": "+iot",
     # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
     r"(fuse|fuses|breaker|breakers)( \w+){0,4} (trips|tripped|tripping|trip|blows|blew|blown|blowing|pops|popped)": "+overload power limit load",
 }
@@ -311,7 +322,9 @@ _SESSION_25_HINTS = (
     "brick", "the plug", "power cut", "power loss", "power outage", "power failure", "power went", "lost power", "loses power", "unplugged",
     *(f"wrong {b}" for b in ("time", "date", "year", "day", "month", "hour", "timestamp", "clock")), "clock is", "clock was", "time is off",
     "time was off", "time is wrong", "time was wrong", "clock drift", "mobile data", "cellular data", "g data", "lte data", "data plan", "sim card",
-    "flash", "emmc", "sd card", "ssd", "wearing out", "worn out", "wears out", "to everyone",
+    "flash", "emmc", "sd card", "frame rate", "frame-rate", "framerate", "from outside", "from anywhere", "from abroad", "from away", "outside the", "outside my",
+    "outside our", " away", "travelling", "traveling", "smart ", "up old", "out old", "up the old", "out the old",
+    "up all old", "up any old", "up some old", "up stale", "out stale", "up unused", "out unused", "up expired", "out expired", "ssd", "wearing out", "worn out", "wears out", "to everyone",
     *(f"to {a} {b}" for a in ("every", "all") for b in ("customer", "user", "device", "gateway", "client", "site", "machine", "server")),
     *(f"{a} {b}" for a in ("real", "actual", "live", "paying")
       for b in ("customer", "merchant", "user", "shop", "store", "account", "patient", "driver", "tenant")),
@@ -381,7 +394,9 @@ _PRICED = re.compile(r"\b(price|prices|priced|cost|costs|total|totals|paid|pay|p
 # auxiliary or "to", or before a particle ("go with", "go through", "go back").
 _GO_VERB = re.compile(r"\b(?:goes|going|went|gone)\b|\b(?:i|we|you|they|to|not|will|can|should|would|could|must|might|may|let's|lets|let|"
                       r"did|didn't|don't|doesn't|won't|can't|we'll|i'll|you'll|they'll) (go)\b|\b(go)(?= (?:with|to|back|ahead|through|into|"
-                      r"over|away|out|live|down|up|on|for|wrong|off|missing|stale|bad|unnoticed|together|home|about)\b)")
+                      r"over|away|out|live|down|up|on|for|wrong|off|missing|stale|bad|unnoticed|together|home|about)\b)"
+                      # "go" that ends a question of where ("where do logs go?", "where should new tests go")
+                      r"|\bwhere\b[^.?!\n]{0,40}?(?<!use )(?<!in )(?<!with )(?<!of )(?<!on )\b(go)(?=\s*(?:[?.!,]|$))")
 
 
 def _verb_go(low: str) -> set[int]:
