@@ -244,7 +244,7 @@ _PHRASE_SHORT = {
     # the power gone at any moment ("someone pulled the plug during an update")
     r"pull(ed|s|ing)? the plug|power (cut|cuts|loss|outage|failure|went out)|lost power|loses power|unplugged": "+power ups",
     # a clock that is off stamps the wrong time ("readings are stamped with the wrong year")
-    r"wrong (time|date|year|day|month|hour|timestamp|timestamps|clock)|(clock|time) (is|was) (off|wrong)|clock drift": "+clock time",
+    r"wrong (time|date|year|day|month|hour|timestamp|timestamps|clock)|(clock|time) (is|was) (off|wrong)|clock drift": "+clock time timezone",
     # data over a phone network is cellular ("the customer's bill for mobile data is huge")
     r"mobile data|cellular data|(4g|5g|lte) data|data plan|sim card": "+cellular lte",
     # storage that is dying wears out ("the flash storage on old units is dying")
