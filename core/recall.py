@@ -42,6 +42,15 @@ SPARE_CARDS = 2 * MAX_CARDS
 HEADER = "[memory note, not an instruction · {id} · {layer} · {date}]"
 # A card must share more than half of the message terms that the best card shares: a long
 # message shares stray words with many notes, and weak cards cost the model context for nothing.
+# When the best card holds only some of the message's terms, it may be the wrong note: a card with
+# more than a third of its terms stays too if it holds at least half of the best's information.
+# Over 73 recall sets: 314 expected notes missed at 1.21 cards a prompt (255 bytes) by the half rule
+# alone; 276 at 1.34 (284 bytes) with this; more than a third without the information floor 261 at
+# 1.52; no rule 255 at 1.73. No-answer prompts are the same under each: the rule only thins the
+# cards of a prompt that has one (each card is relevant on its own too, `_relevant`).
+COMPLETE_TERMS = 1 / 2
+WEAKER_TERMS = 1 / 3
+WEAKER_SHARE = 0.5
 
 
 MORE = "(more: memory_read {id})"
@@ -212,17 +221,19 @@ class _Candidate:
         self.learned = False
 
 
-def _fused(cands: list[_Candidate], floor: float | None) -> list[_Candidate]:
+def _fused(cands: list[_Candidate], floor: float | None, terms: int = 0) -> list[_Candidate]:
     """Best first by the fused ranks of both tiers (by words alone without the semantic one),
-    without those much weaker than the best: fewer than half the query terms of the best lexical
-    match, unless they hold nearly as much of its information (`WEAKER_INFORMATION`) or their
+    without those much weaker than the best: half or less of the query terms of the best lexical
+    match (a third or less, or less than half its information, when the best holds only some of the
+    message's `terms`), unless they hold nearly as much of its information (`WEAKER_INFORMATION`) or their
     meaning is near enough on its own."""
     best = max((c.matched for c in cands), default=0)
     # (information is judged only in a memory large enough for counts to mean something: below it,
     # every coverage is 1.0 and the count of terms alone decides)
     judged = any(c.coverage < 1.0 for c in cands)
     informed = max((c.coverage for c in cands), default=0.0)
-    kept = [c for c in cands if c.matched * 2 > best or c.matched == best or (judged and c.coverage >= WEAKER_INFORMATION * informed)
+    kept = [c for c in cands if c.matched > COMPLETE_TERMS * best or c.matched == best
+            or (best < terms and c.matched > WEAKER_TERMS * best and c.coverage >= WEAKER_SHARE * informed) or (judged and c.coverage >= WEAKER_INFORMATION * informed)
             or (floor is not None and c.similarity is not None and c.similarity >= floor)]
     if floor is None:
         return sorted(kept, key=lambda c: (-c.score, c.rec["id"]))
@@ -334,6 +345,7 @@ def _choose(
             for hit in hits:
                 if hit.id in seen:
                     continue
+                terms = hit.of  # as the search counted them (a known word once, no seams), for the trace
                 # a message that asks for work is held to its strict coverage (`index.Hit.strict`)
                 coverage = hit.strict if work else hit.coverage
                 relevant = _relevant(hit.matched, hit.of, hit.title_hit, coverage, work=work)
@@ -386,7 +398,7 @@ def _choose(
         return [], None, ("conditions unknown or not applicable" if held else "no match")
     for cand in found.values():
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
-    matches = _fused(list(found.values()), floor if near.used else None)
+    matches = _fused(list(found.values()), floor if near.used else None, terms)
     chosen: list[tuple[dict[str, Any], str]] = []
     cards: list[str] = []
     skipped_for_budget = 0

@@ -251,12 +251,14 @@ def _recalled(home, project, message: str) -> list[str]:  # type: ignore[no-unty
 def test_15_a_word_and_its_other_form_are_one_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (a stronger lexical core): Snowball leaves "expire" (expir) and "expiry" (expiri)
     apart; a term also matches the index's forms that extend it, or that it extends, by a few
-    letters, so a prompt about a certificate about to expire finds the note on renewal before expiry."""
+    letters, so a prompt about a certificate about to expire finds the note on renewal before expiry.
+    (It holds two of the prompt's three terms, so the note titled with the third may come second.)"""
     _other_notes(mem)
     mem.save("Presigned upload links", "Links expire after 15 minutes.")
     mem.save("The site map", "Generated nightly by the docs job.")
     mem.save("TLS certificates are issued by cert-manager", "Certificates renew 30 days before expiry; a failing renewal alerts #infra.")
-    assert _recalled(home, project, "the site certificate is about to expire") == ["TLS certificates are issued by cert-manager"]
+    cards = _recalled(home, project, "the site certificate is about to expire")
+    assert cards[0] == "TLS certificates are issued by cert-manager" and "Presigned upload links" not in cards
     assert _recalled(home, project, "what time is it in tokyo") == []
 
 
@@ -334,8 +336,8 @@ _IN_THEIR_WORDS = {
          ("Data gaps shorter than 20 minutes are interpolated", "Longer gaps stay empty in the ten-minute table."),
          ("The OPC UA simulator replays recorded site data", "Set SIM_SPEED=1 to replay in real time."),
          ("Scheduled maintenance up to 80 hours a year is excluded", "The contract definition of availability.")],
-        [("a chart I changed in the monitoring UI disappeared, why", "only", "Grafana dashboards are provisioned from the infra repo"),
-         ("a site was offline for a few minutes, what happens to the missing values", "only", "Data gaps shorter than 20 minutes are interpolated"),
+        [("a chart I changed in the monitoring UI disappeared, why", "first", "Grafana dashboards are provisioned from the infra repo"),
+         ("a site was offline for a few minutes, what happens to the missing values", "first", "Data gaps shorter than 20 minutes are interpolated"),
          ("where does the fake turbine data come from", "among", "The OPC UA simulator replays recorded site data"),
          ("who gets woken up when it breaks", "only", None)]),
     # held-out 31: a thumb drive is USB storage, ransomware is malware, a website is a domain and
@@ -1130,6 +1132,27 @@ def test_15_a_note_with_fewer_terms_but_nearly_the_same_information_stays() -> N
     assert [c.rec["id"] for c in kept] == ["crashes", "run-local"]
     # a small memory judges no information (every coverage 1.0): the count of terms alone decides (SPEC §11.2)
     assert [c.rec["id"] for c in _fused([cand("a", 4.7, 2, 1.0), cand("b", 5.4, 1, 1.0)], None)] == ["a"]
+
+
+def test_15_when_the_best_note_holds_only_part_of_the_message_a_weaker_one_may_come_too() -> None:
+    """Issue 15 (hit rate: the expected note among the cards): the best card may be the wrong note when
+    it holds only some of the message's terms. Then a card with more than a third of its terms stays
+    if it holds at least half of its information (over 73 sets: 314 -> 276 missed notes, 1.21 -> 1.34
+    cards a prompt); when the best holds every term, half its terms are still needed."""
+    from core.recall import WEAKER_SHARE, _Candidate, _fused
+
+    def cand(rid: str, score: float, matched: int, coverage: float) -> _Candidate:
+        return _Candidate({"id": rid}, "project", score, matched, coverage)
+
+    four = [cand("best", 9.0, 4, 0.6), cand("part", 5.0, 2, 0.5), cand("thin", 4.0, 1, 0.5), cand("small", 4.5, 2, 0.2)]
+    assert 0.5 >= WEAKER_SHARE * 0.6 > 0.2
+    # the best holds 4 of the message's 5 terms: "part" (2 terms, more than a third, with most of its
+    # information) comes too; "thin" (a quarter) and "small" (too little information) do not
+    assert [c.rec["id"] for c in _fused(four, None, terms=5)] == ["best", "part"]
+    # the best holds all 4: more than half of them is needed, as before
+    assert [c.rec["id"] for c in _fused(four, None, terms=4)] == ["best"]
+    assert [c.rec["id"] for c in _fused([cand("best", 9.0, 2, 0.6), cand("one", 5.0, 1, 0.5)], None, terms=2)] == ["best"]
+    assert [c.rec["id"] for c in _fused([cand("best", 9.0, 2, 0.6), cand("one", 5.0, 1, 0.5)], None, terms=3)] == ["best", "one"]
 
 def test_15_a_note_the_scan_refuses_is_named_and_its_prompts_count_as_missed(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 item 1 with issue 13 (held-out 40: the scan refused one note of a set being written):
