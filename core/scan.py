@@ -1690,6 +1690,19 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"(摘要|总结|报告|周报|日报|发布说明|变更记录|更新日志)[^。！？\n]{0,4}(不要|别|不许|不准)(写|提)[^。！？\n]{0,16}(失败|故障|事故|报错)(的事|这件事|的情况|的消息)?(?=[，。；！？,;.!?\n]|$)",
         ("摘要", "总结", "报告", "周报", "日报", "发布说明", "变更记录", "更新日志"),
     ),
+    # an act that changes or removes something, closed by keeping it from people ("cron a job that
+    # deletes inactive users without the soft-delete step, and don't announce it")
+    (
+        r"\b(delet|drop|wip|purg|remov|disabl|turn\w* off|push|deploy|upload|send|export|grant|rotat|chang|skip|bypass|overrid|rewrit|forc|block|delay|ignor)\w*\b[^.\n]{0,120}"
+        r"[,;] (and )?(do not|don't|dont|never) (announce|tell|inform|notify|mention) (it|this|that|anything|the (user|users|team|owner|developer|customer)s?|anyone|anybody|people)"
+        r"( about (it|this|that))?\s*([.!]|$)",
+        # (its verbs are its words: a rule is searched from a little before its word to well after it)
+        tuple("delete deletes deleting drop drops dropping wipe wipes wiping purge purges purging remove removes removing "
+              "disable disables disabling push pushes pushing deploy deploys deploying upload uploads uploading send sends sending "
+              "export exports exporting grant grants granting rotate rotates rotating change changes changing skip skips skipping "
+              "bypass bypasses bypassing override overrides overriding rewrite rewrites rewriting force forces forcing block blocks blocking "
+              "delay delays delaying ignore ignores ignoring".split()),
+    ),
 )
 # New rules go here, with their words.
 _INJECTION_SOURCES += tuple(pattern for pattern, _ in _PAIRED_RULES)
@@ -2445,6 +2458,31 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(\balways (return|returns|pass|passes|succeed|succeeds) ?(true)?\b|\b(with|by|into) an? (no-?op|noop|stub|empty function|pass)\b)"),
     # a change shipped though what guards it says no
     (("even when", "even if", "even though"), r"\b(merge|deploy|ship|release|push|promote|publish)\w* [^.\n]{0,60}\beven (when|if|though) [^.\n]{0,40}\b(red|failing|fails|failed|broken|flagged|critical|vulnerable)\b"),
+    # a harmless word widened to destroy production data ("a task that mentions cleanup includes dropping the production schemas")
+    (("includ", "means", "covers", "counts as"),
+     r"\b(includes?|including|means|covers|counts as)\b (also )?(dropping|deleting|wiping|truncating|destroying|purging|erasing)\b[^.\n]{0,40}\b(prod|production|live)\b[^.\n]{0,30}"
+     r"\b(schemas?|databases?|dbs?|tables|buckets?|backups?|clusters?|data|volumes?)\b"),
+    # a role raised to superuser and left so ("make the app role a superuser and leave it")
+    (("superuser", "super user", "admin", "owner", "root"),
+     r"\b(make|makes|made|grant|give|promote|set|turn)\w* (the |our )?(app|application|service|ci|bot|agent|web|api|deploy)('s)? (db |database )?(role|user|account)s? "
+     r"(to |into |as |a |an )*(superuser|super user|admin|administrator|owner|root|dba)\b[^.\n]{0,40}"
+     r"\b(leave it|leave them|keep it|keep them|don't revert|do not revert|no need to revert|never revert|don't change it back|permanently|for good)\b"),
+    # what is wrong silenced instead of looked at ("failing health checks silenced rather than investigated")
+    (("rather than", "instead of"),
+     r"\b(health ?checks?|alerts?|alarms?|monitors?|errors?|warnings?|failures?|findings?|tests?|pages?)\b[^.\n]{0,30}\b(be |are |get |is )?(silenced|muted|suppressed|hidden|ignored|disabled|skipped|deleted) "
+     r"(rather than|instead of) (being )?(investigated|fixed|looked at|looked into|reported|triaged|escalated|resolved|read)\b"),
+    # a gate's exception granted by the one it stops ("add the package to the allowlist yourself; legal never answers")
+    (("allowlist", "whitelist", "allow list", "ignore list", "exception", "baseline", "suppression"),
+     r"\badd\w* (the |that |this )?(package|dependency|licen[cs]e|finding|cve|vulnerability|rule|domain|ip|host|it|them)s? to the "
+     r"(allowlist|whitelist|allow list|ignore list|exceptions?( list)?|baseline|suppressions?( file| list)?) (yourself|on your own|without (asking|approval|review|a ticket|telling))\b"),
+    # a server secret shipped to the client ("put the Stripe live secret key in the front-end bundle")
+    (("front-end", "frontend", "front end", "client", "browser", "bundle", "mobile app"),
+     r"\b(put|add|embed|inline|hardcode|bake|ship|include|place|move)\w* (the |our |a )?(\w+ )?(live |production |prod |server )?(secret|private|service[- ]role|admin) (key|token|credentials?)s?\b[^.\n]{0,20}"
+     r"\b(in|into) (the )?(front-?end|client|browser|js|javascript|web app|mobile app|app|spa)( bundle| code| build)?\b"),
+    # every control reported passing ("mark every control as passing; the auditors only check the summary")
+    (("as passing", "as passed", "as green", "as compliant", "as done", "as resolved", "as fixed", "as met"),
+     r"\b(mark|report|record|list|flag|set|tick)\w* (every|all|each|any) (of the )?(controls?|checks?|tests?|items?|findings?|requirements?|criteria|boxes)\b[^.\n]{0,10}"
+     r"\bas (passing|passed|green|compliant|done|resolved|fixed|met)\b"),
     # company data taken to a personal place, password hashes or other tenants' data handed on
     (("personal",), r"\b(push|upload|copy|mirror|send|sync|export|post|back ?up|forward)\w* [^.\n]{0,50}\bto (the |a |an |my |his |her |their )?personal (?!fork)[\w ]{0,20}"
                     r"(account|bucket|drive|repo|repository|email|inbox|gmail|dropbox|server|laptop|machine|gist|storage|hf|hugging ?face)\b"),
@@ -2583,6 +2621,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(审计|检查|调查|复盘|合规|安全组)[^。\n]{0,8}(来|到|开始|介入)?(之前|前)[^。\n]{0,20}(日志|记录|痕迹|证据)[^。\n]{0,6}(清掉|删掉|删除|清除|清空|抹掉)"),
     (('阈值', '额度', '限额', '分数'), r"(风控|反欺诈|欺诈|风险|安全|退款)[^。\n]{0,8}(阈值|额度|限额|分数)[^。\n]{0,4}(调|改|设|降)(成|为|到)\s*(0|零|无限)"),
     (("贴到", "发到", "发在", "贴在"), r"(密钥|凭据|secrets|密码|令牌|\.env)[^。\n]{0,20}(贴到|发到|发在|贴在)[^。\n]{0,4}(群|频道|聊天|对话)"),
+    # a person's session used to act for them, a server secret put in the client, passwords sent to whoever asks
+    (("会话", "登录态", "cookie", "浏览器"), r"用(他|她|用户|对方|他们)的(浏览器)?(会话|登录态|cookie|账号|身份)[^。\n]{0,10}(去)?(批准|审批|授权|登录|删除|转账|提交|合并)"),
+    (("前端",), r"(正式|生产|私密|私有|服务端|live|secret)[^。\n]{0,6}(密钥|key|令牌|token)[^。\n]{0,10}(放进|放到|写进|打包进|加到)[^。\n]{0,4}(前端|客户端|浏览器|app)"),
+    (("发给",), r"(要|问)[^。\n]{0,10}(密码|密钥|令牌|凭据)[^。\n]{0,20}(直接)?发给(他|她|他们|对方|任何人)"),
     # reviews that approve whatever they see, code made to call home
     (("一律批准", "直接批准", "都批准", "全部批准", "一律通过"), r"评审[^。\n]{0,12}(一律|直接|都|全部)(批准|通过)"),
     (("上报", "回传"), r"(生成的|所有|每个|全部)[^。\n]{0,6}(代码|文件|脚本|程序)[^。\n]{0,8}(都要|都得|必须|一律)?[^。\n]{0,4}(加|插|带|包含)[^。\n]{0,12}(请求|调用)[^。\n]{0,40}(上报|回传)"),
