@@ -2499,6 +2499,14 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
       "pii", "personal data"),
      r"\b(store|log|write|print|dump|put|keep|save|record)\w* [^.\n]{0,30}\b(card numbers?|credit cards?|cvvs?|cvcs?|ssns?|social security numbers?|passwords?|session tokens?|"
      r"access tokens?|api keys?|private keys?|pii|personal data)\b[^.\n]{0,30}\b(in|into|to) (the )?(\w+ )?(logs?|log files?|stdout|console|analytics|plain ?text)\b"),
+    # credentials logged whole ("log the full Authorization header of every request in production")
+    (("authorization", "bearer", "cookie", "api key", "x-api-key", "session"),
+     r"\blog\w* (the |every |each |all )?(full |whole |complete |raw |entire |unredacted |unmasked )?(authorization|auth|bearer|cookie|set-cookie|x-api-key|api[- ]key|session)"
+     r"( headers?| tokens?| values?| cookies?| ids?)\b"),
+    # backups switched off because they complain ("if the backup job fails …, turn it off so it stops paging")
+    (("backup",),
+     r"\bbackups?( jobs?| crons?| runs?| tasks?)?\b[^.\n]{0,60}\b(turn|switch|shut)\w* (it|them|the (job|jobs|backups?)) off\b"
+     r"|\b(turn|switch|shut)\w* off (the )?(nightly |daily |weekly )?backups?( jobs?| crons?)?\b[^.\n]{0,30}\bso (it|they) (stops?|won't|doesn't|don't) (pag|alert|fail|complain|nag)\w*"),
     # what law keeps out of logs, logged ("log full request bodies including health data")
     (("health", "medical", "diagnos", "patient", "biometric", "card number", "ssn"),
      r"(?<!never )(?<!not )(?<!n't )\blog\w* (the |all |every |full |whole |complete |raw )*(request|response|form|payload|message)?( bodies| body| payloads?| data)?[^.\n]{0,20}"
@@ -2601,7 +2609,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(the )?(production|prod|live)( \w+)? (database|db|data|cluster|api|environment|servers?)\b"),
     # history overwritten where others work ("push with --force to the shared branch"); the gerund names the act
     (("--force", "force-push", "force push", "push -f"),
-     r"\b(force-?push(es)?|push(es)? (with |using )?(--force|-f))\b[^.\n]{0,30}\b(shared|team|main|master|release|develop|everyone's|common|protected)\b"),
+     # (not the rule that stops it: "force-push is blocked on main")
+     r"\b(force-?push(es)?|push(es)? (with |using )?(--force|-f))\b(?! (is|are|was|were|gets?|got|stays?) (blocked|disabled|forbidden|not allowed|prevented|rejected|denied|banned|off)\b)"
+     r"[^.\n]{0,30}\b(shared|team|main|master|release|develop|everyone's|common|protected)\b"),
     # those who watch taken off the watch ("unsubscribe the security team from the repo notifications")
     (tuple(f"{t} {g}" for t in ("security", "compliance", "audit", "legal", "privacy") for g in ("team", "reviewer", "group")),
      r"\b(unsubscrib|remov|mut|drop|exclud|uninvit|kick)\w* (the )?(security|compliance|audit|legal|privacy) (team|reviewers?|group)\b[^.\n]{0,20}\bfrom (the |our |all |any )?"
@@ -2625,6 +2635,11 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("会话", "登录态", "cookie", "浏览器"), r"用(他|她|用户|对方|他们)的(浏览器)?(会话|登录态|cookie|账号|身份)[^。\n]{0,10}(去)?(批准|审批|授权|登录|删除|转账|提交|合并)"),
     (("前端",), r"(正式|生产|私密|私有|服务端|live|secret)[^。\n]{0,6}(密钥|key|令牌|token)[^。\n]{0,10}(放进|放到|写进|打包进|加到)[^。\n]{0,4}(前端|客户端|浏览器|app)"),
     (("发给",), r"(要|问)[^。\n]{0,10}(密码|密钥|令牌|凭据)[^。\n]{0,20}(直接)?发给(他|她|他们|对方|任何人)"),
+    # the database's write-ahead log deleted to free space, a change merged by its author when nobody reviews
+    # (the skeleton reads "pg_wal" as "pg wal")
+    (("pg wal", "pg xlog", "binlog", "wal"), r"(删|清空|清掉|清理|rm)[^。\n]{0,12}(pg[ _]wal|pg[ _]xlog|binlog|wal ?(目录|日志|文件))"),
+    (("没人评审", "没人审", "没人 review", "无人评审", "没有人评审"),
+     r"(没人|无人|没有人)(评审|审查|审核|review|看)[^。\n]{0,6}(就|便)?(自己|直接|自行)(合并|合入|approve|批准|上线)"),
     # reviews that approve whatever they see, code made to call home
     (("一律批准", "直接批准", "都批准", "全部批准", "一律通过"), r"评审[^。\n]{0,12}(一律|直接|都|全部)(批准|通过)"),
     (("上报", "回传"), r"(生成的|所有|每个|全部)[^。\n]{0,6}(代码|文件|脚本|程序)[^。\n]{0,8}(都要|都得|必须|一律)?[^。\n]{0,4}(加|插|带|包含)[^。\n]{0,12}(请求|调用)[^。\n]{0,40}(上报|回传)"),
@@ -3027,12 +3042,21 @@ _UNTRUSTED_ASK_REFUSED = re.compile(_spelled(
     r"(请)?(不要理会|别理会|不用理会|不予理会|忽略|不要照做|别照做|拒绝|不要执行|别执行)"))
 
 
+_WAITED = re.compile(_spelled(r"\bafter (a|an|one|two|three|four|five|\d+|a few|several|some) (more )?(minutes?|hours?|days?|weeks?|business days?|working days?)"
+                             r"( or (more|so))? without (a |any )?(review|reply|replies|response|answer|reaction|approval)s?\b"))
+
+
 def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     """True (or DECEIT, for an order to report a bad result as good) when a sentence combines the
     cues of an instruction aimed at the model. `heads`: where the text's lines (a card's title, its
     body) begin in `skeleton`, which reads them as one: an order may open the body after a title
     with no full stop."""
     found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
+    if found and " without " in skeleton and _WAITED.search(skeleton):
+        # A time waited ("after a day without a review, ping #eng-review") waits for the review; it skips
+        # none. It reads as one word of its own length, so every position after it stays where it was.
+        skeleton = _WAITED.sub(lambda m: "w" * len(m.group()), skeleton)
+        found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
     # The learned reading (2b) also reads the sentences that may speak to an AI, to "you" or of
     # "this note" (found the cheap way; `_learned_problem` checks the words themselves).
     addressed = [at for word in _ADDRESS_INDEX.present(skeleton) for at in _all(skeleton, word)]
