@@ -283,6 +283,28 @@ def test_15_short_and_long_spellings_are_one_term(home, project, mem) -> None:  
     assert _recalled(home, project, "which tests does a PR skip") == ["Slow tests run nightly"]
 
 
+def test_16_phrases_are_read_only_around_their_hints_with_the_same_result() -> None:
+    """Issue 16 (writes touch what changed; analysis is most of a save's index update): the phrase table
+    runs on the stretches of a long note around the hints it holds, not on the whole note, and reads
+    every note and prompt of the public recall sets, and 4 KB runs of their notes, as the whole-text
+    substitution does."""
+    from core import search
+
+    sets = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((REPO / "tests" / "fixtures" / "recall").glob("*.json"))]
+    notes = [f"{n['title']}. {n.get('body', '')}".lower() for data in sets for n in data["notes"]]
+    texts = [p["text"].lower() for data in sets for p in data["prompts"]] + notes
+    texts += [" ".join(notes[i : i + 60]) for i in range(0, len(notes), 60)]
+
+    def whole(low: str) -> str:
+        return search._SHORT_PHRASES.sub(search._phrase_short, low) if any(h in low for h in search._PHRASE_HINTS) else low
+
+    assert any(len(t) > 4000 for t in texts)
+    assert [search._short_phrases(t) for t in texts] == [whole(t) for t in texts]
+    # a phrase far from any other hint is still read, and one at a stretch's edge is read whole
+    far = "x " * 400 + "we opened a pull request" + " y" * 400 + " the site went down"
+    assert "a pr" in search._short_phrases(far) and "outage" in search._short_phrases(far)
+
+
 def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (paraphrases): engineers write "ETA" and "arrival time", "SSO" and "single sign-on",
     "TTL" and "time to live"; a prompt finds a note whichever the two use (held-out 25's "how is the
