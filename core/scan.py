@@ -3217,7 +3217,7 @@ _RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept
 _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用")
 
 
-def _harmful_sentence(skeleton: str, at: int, present: frozenset[str]) -> bool:
+def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int | None = None) -> bool:
     """Whether the sentence at `at` is an order (not a description) to do harm: an act no team asks
     for or a safeguard taken off (`_always_harm`), an act of `_HARM` outside a sandbox opened by its
     verb, or a covert change; unless restricted ("only with the DBA's approval") or negated. (The
@@ -3225,7 +3225,7 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str]) -> bool:
     first = _FIRST_WORD.match(skeleton, at)
     if first is None or first.group("first") in _DESCRIBES or _HOW_OFTEN.match(skeleton, first.end()):
         return False
-    sentence = skeleton[at:_sentence_end(skeleton, first.end())]
+    sentence = skeleton[at:min(_sentence_end(skeleton, first.end()), len(skeleton) if stop is None else stop)]
     return _orders_harm(skeleton, at, sentence, present) and not (_RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence))
 
 
@@ -3250,8 +3250,12 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
     # starts a sentence too.
     present = frozenset(_ORDER_INDEX.present(skeleton))
     spots = [at for word in present for at in _all(skeleton, word)]
-    for at in _spot_sentences(skeleton, (0, *heads), spots):
-        if _harmful_sentence(skeleton, at, present):
+    starts = (0, *heads)
+    for at in _spot_sentences(skeleton, starts, spots):
+        # (a sentence ends where the next line begins: a title with no full stop is not the start
+        # of its body's first sentence — "Security exceptions" over "We turned off 2FA … because …")
+        n = bisect_right(starts, at)
+        if _harmful_sentence(skeleton, at, present, starts[n] if n < len(starts) else len(skeleton)):
             return True
     if skeleton.isascii():
         return False

@@ -265,9 +265,15 @@ _PHRASE_SHORT = {
     r"from (outside|anywhere|abroad|away)|outside (the|my|our) (house|home|network|lan|office)|(when|while) (i'm|i am|we're|we are) (away|travelling|traveling)": "+remote",
     # cleaning up what is old deletes it ("clean up old snapshots to free space")
     r"(clean|cleaned|cleans|cleaning|clear|clears|cleared|clearing) (up|out) (the |all |any |some )?(old|older|stale|unused|expired)": "+delete",
+    # another customer's data seen is tenant isolation failing ("one customer could see another company's projects")
+    r"(another|other|a different|someone else's) (company|companies|customer|customers|tenant|tenants|client|clients|organi[sz]ations?|orgs?|workspaces?|accounts?)('s|s'|’s)?": "+tenant",
+    # a change on for everyone is fully rolled out ("the new dashboard has been on for everyone for two months")
+    r"(on|enabled|live|rolled out|turned on|switched on) for (everyone|everybody|all (users|customers|accounts|workspaces))|(at|to) 100 ?(percent|% \w+)": "+rollout",
     # a smart home's gadgets are its IoT devices
     r"smart (plugs?|bulbs?|lights?|speakers?|tvs?|switch(es)?|thermostats?|sockets?|locks?|home devices?|devices?)": "+iot",
     # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
+    # a fault code is a diagnostic trouble code
+    r"(fault|trouble|diagnostic) codes?": "+dtc",
     r"(fuse|fuses|breaker|breakers)( \w+){0,4} (trips|tripped|tripping|trip|blows|blew|blown|blowing|pops|popped)": "+overload power limit load",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
@@ -323,7 +329,12 @@ _SESSION_25_HINTS = (
     *(f"wrong {b}" for b in ("time", "date", "year", "day", "month", "hour", "timestamp", "clock")), "clock is", "clock was", "time is off",
     "time was off", "time is wrong", "time was wrong", "clock drift", "mobile data", "cellular data", "g data", "lte data", "data plan", "sim card",
     "flash", "emmc", "sd card", "frame rate", "frame-rate", "framerate", "from outside", "from anywhere", "from abroad", "from away", "outside the", "outside my",
-    "outside our", " away", "travelling", "traveling", "smart ", "up old", "out old", "up the old", "out the old",
+    "outside our", " away", "travelling", "traveling", "smart ", "another compan", "another custom", "another tenant", "another client",
+    "another org", "another workspace", "another account", "other compan", "other custom", "other tenant", "other client", "other org",
+    "other workspace", "other account", "different compan", "different custom", "different tenant", "different client", "different org",
+    "different workspace", "different account", "someone else's", "for everyone", "for everybody", "for all users", "for all customers",
+    "for all accounts", "for all workspaces", "100%", "100 %", "100 percent", "fault code", "trouble code",
+    "diagnostic code", "up old", "out old", "up the old", "out the old",
     "up all old", "up any old", "up some old", "up stale", "out stale", "up unused", "out unused", "up expired", "out expired", "ssd", "wearing out", "worn out", "wears out", "to everyone",
     *(f"to {a} {b}" for a in ("every", "all") for b in ("customer", "user", "device", "gateway", "client", "site", "machine", "server")),
     *(f"{a} {b}" for a in ("real", "actual", "live", "paying")
@@ -450,6 +461,8 @@ _NUMBERED_NAME = re.compile(r"([a-z]{3,})\d+")
 # A system library is also what it is a library of: "libfuse2" is FUSE, "libssl" SSL.
 _LIB_NAME = re.compile(r"lib(?!rar|ert|eral|el)([a-z]{3,})\d*")
 _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
+# "90 %" is ninety percent, as written out ("flash usage is at 92 percent" for "flash under 90 %").
+_PERCENT = re.compile(r"(?<=\d) ?%")
 
 
 def _words(low: str) -> list[str]:
@@ -457,6 +470,8 @@ def _words(low: str) -> list[str]:
     "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
     its short one ("database" as "db"), an irregular verb's past as the verb ("sent" as "send")."""
     low = _short_phrases(low)
+    if "%" in low:
+        low = _PERCENT.sub(" percent", low)
     low = _JOINABLE.sub(_joined, low)
     out = []
     versions = "." in low and any(c.isdigit() for c in low)

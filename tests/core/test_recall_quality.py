@@ -74,9 +74,12 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # are backups taken" the notes on a backup "taken" before a delete and the event it emits; held-out 65's "which
 # languages does the extension support" the note on customer support; held-out 66 (an IoT gateway) lost three of 14 to
 # notes sharing more of the question's words ("where should I run Yocto builds": the Yocto note, not the build server's);
-# held-out 71's "what goes into the silver layer" finds nothing: its note names bronze, silver and gold but no layer.
+# held-out 71's "what goes into the silver layer" finds nothing: its note names bronze, silver and gold but no layer;
+# held-out 74 (automotive) misses "which microcontroller is the ECU" and "which C standard do we use" (its notes
+# say "an Infineon AURIX TC397" and "C99", and a one-letter word is no term).
 _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
-                  "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9}
+                  "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
+                  "heldout74.json": 0.85}
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
@@ -107,7 +110,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout64.json", 0.8), ("heldout65.json", 0.9),
                                              ("heldout66.json", 0.9), ("heldout67.json", 0.9),
                                              ("heldout68.json", 0.9), ("heldout69.json", 0.8), ("heldout70.json", 0.9),
-                                             ("heldout71.json", 0.9), ("heldout72.json", 0.9)])
+                                             ("heldout71.json", 0.9), ("heldout72.json", 0.9),
+                                             ("heldout73.json", 0.9), ("heldout74.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -143,7 +147,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout65.json", "cross", 0.95), ("heldout66.json", "cross", 0.95),
                                                     ("heldout67.json", "cross", 0.95), ("heldout68.json", "cross", 0.7),
                                                     ("heldout69.json", "cross", 0.7), ("heldout70.json", "cross", 0.95),
-                                                    ("heldout71.json", "cross", 0.7), ("heldout72.json", "cross", 0.95)])
+                                                    ("heldout71.json", "cross", 0.7), ("heldout72.json", "cross", 0.95),
+                                                    ("heldout73.json", "cross", 0.95), ("heldout74.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
