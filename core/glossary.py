@@ -638,38 +638,33 @@ def related_of(term: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for i in groups for t in map(analysed, RELATED[i].split()) if t != term))
 
 
+def _word_spans(run: str) -> list[tuple[int, int]]:
+    """Where the table's words stand in a run of Chinese characters, longest first where they
+    overlap ("数据库" rather than "数据" inside it)."""
+    spans, i = [], 0
+    while i < len(run) - 1:
+        for size in range(min(_LONGEST, len(run) - i), 1, -1):
+            if run[i : i + size] in ZH_EN:
+                spans.append((i, i + size))
+                i += size
+                break
+        else:
+            i += 1
+    return spans
+
+
 def seams(han_runs: list[str]) -> set[str]:
     """The pairs of characters that straddle the edge of a table word in these runs ("志发" in
     "日志发到哪里", where 日志 is the word): no word of the question, only two words' neighbours."""
     out: set[str] = set()
     for run in han_runs:
-        edges, i = [], 0
-        while i < len(run) - 1:
-            for size in range(min(_LONGEST, len(run) - i), 1, -1):
-                if run[i : i + size] in ZH_EN:
-                    edges.append((i, i + size))
-                    i += size
-                    break
-            else:
-                i += 1
-        inside = {run[a + k : a + k + 2] for a, b in edges for k in range(b - a - 1)}
-        for a, b in edges:
+        spans = _word_spans(run)
+        inside = {run[a + k : a + k + 2] for a, b in spans for k in range(b - a - 1)}
+        for a, b in spans:
             out.update(pair for pair in (run[a - 1 : a + 1] if a else "", run[b - 1 : b + 1] if b < len(run) else "") if pair and pair not in inside)
     return out
 
 
 def chinese_words(han_runs: list[str]) -> list[str]:
-    """The table's Chinese words in runs of Chinese characters, longest first where they overlap
-    ("数据库" rather than "数据" inside it)."""
-    found: list[str] = []
-    for run in han_runs:
-        i = 0
-        while i < len(run) - 1:
-            for size in range(min(_LONGEST, len(run) - i), 1, -1):
-                if run[i : i + size] in ZH_EN:
-                    found.append(run[i : i + size])
-                    i += size
-                    break
-            else:
-                i += 1
-    return list(dict.fromkeys(found))
+    """The table's Chinese words in runs of Chinese characters (`_word_spans`)."""
+    return list(dict.fromkeys(run[a:b] for run in han_runs for a, b in _word_spans(run)))
