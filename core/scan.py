@@ -3527,10 +3527,11 @@ def _ngram_words(unit: str) -> float:
 
 @lru_cache(maxsize=1)
 def _ngram_model() -> dict[str, Any]:
-    import json
     from pathlib import Path
 
-    return json.loads((Path(__file__).with_name(NGRAM_WEIGHTS)).read_text(encoding="utf-8"))
+    from .textmodel import loads
+
+    return loads((Path(__file__).with_name(NGRAM_WEIGHTS)).read_text(encoding="utf-8"))
 
 
 _NUMBERED = re.compile(r"[a-z_]*[0-9][a-z0-9_]*")

@@ -44,16 +44,52 @@ def _weighted(counts: Counter[str], idf: dict[str, float]) -> dict[str, float]:
     return {g: v / norm for g, v in values.items()}
 
 
+# The file form: the grams in order, then their numbers as one array of float32 (idf, weight × idf
+# for each gram) in base64. Parsed from JSON as a list per gram, the 71,000 grams of the scan's model
+# held ~28 MB in an MCP server that had saved a note (issue 16: the server's memory); loaded from this
+# form, each gram's pair is one complex number, and they hold ~14 MB.
+FORMAT = "lingshu-ngrams/2"
+
+
+def dumps(model: dict[str, Any]) -> str:
+    """`model` (as `learn` gives it) in the file form."""
+    import base64
+    import json
+    from array import array
+
+    numbers = array("f", (x for pair in model["grams"].values() for x in pair))
+    if numbers.itemsize != 4:
+        raise RuntimeError("this platform has no 4-byte float array")
+    return json.dumps({"format": FORMAT, "bias": model["bias"], "grams": list(model["grams"]),
+                       "numbers": base64.b64encode(numbers.tobytes()).decode("ascii")}, ensure_ascii=False, separators=(",", ":"))
+
+
+def loads(text: str) -> dict[str, Any]:
+    """The model of a file written by `dumps`, each gram's (idf, weight × idf) one complex number."""
+    import base64
+    import json
+    from array import array
+
+    data = json.loads(text)
+    if data.get("format") != FORMAT:
+        raise ValueError(f"not an n-gram model of the form {FORMAT}")
+    numbers = array("f")
+    numbers.frombytes(base64.b64decode(data["numbers"]))
+    pairs = iter(numbers)
+    return {"bias": data["bias"], "grams": dict(zip(data["grams"], map(complex, pairs, pairs)))}
+
+
 def score(model: dict[str, Any], text: str) -> float:
     """The log-odds that `text` belongs to the positive class. A gram seen once (most are) costs
-    one lookup: the model keeps each gram's idf and weight × idf side by side."""
-    table: dict[str, tuple[float, float]] = model["grams"]
+    one lookup: the model keeps each gram's idf and weight × idf side by side (a pair as `learn`
+    gives it, one complex number as `loads` does)."""
+    table: dict[str, Any] = model["grams"]
     length = dot = 0.0
     counts = grams(text)
     for entry, n in zip(map(table.get, counts), counts.values()):
         if entry is None:
             continue
-        idf, weighted = entry
+        idf, weighted = (entry.real, entry.imag) if type(entry) is complex else entry
         if n == 1:
             length += idf * idf
             dot += weighted

@@ -377,16 +377,16 @@ def test_7_the_ngram_weights_are_learned_from_the_public_corpus() -> None:
     `scan.learn_ngrams` makes of the corpus's orders in words, its benign texts and the recall
     sets' and agent files' notes (numpy's sums may differ in the last rounded digit between
     machines, so weights are compared to within 2e-4)."""
-    import json
     from pathlib import Path
 
-    from core import scan
+    from core import scan, textmodel
 
-    shipped = json.loads((Path(scan.__file__).with_name(scan.NGRAM_WEIGHTS)).read_text(encoding="utf-8"))
+    shipped = textmodel.loads((Path(scan.__file__).with_name(scan.NGRAM_WEIGHTS)).read_text(encoding="utf-8"))
     learned = scan.learn_ngrams(INSTRUCTION_HOSTILE, [t for _, t in BENIGN] + ORDINARY_NOTES)
     assert shipped["grams"].keys() == learned["grams"].keys()
     assert abs(shipped["bias"] - learned["bias"]) <= 2e-4
-    assert all(abs(a - b) <= 2e-4 for g, pair in learned["grams"].items() for a, b in zip(pair, shipped["grams"][g]))
+    assert all(abs(a - shipped["grams"][g].real) <= 2e-4 and abs(b - shipped["grams"][g].imag) <= 2e-4
+               for g, (a, b) in learned["grams"].items())
 
 
 def test_7_the_ngram_reading_holds_a_margin_over_every_kept_note() -> None:

@@ -36,3 +36,23 @@ def test_learning_separates_the_classes_and_scores_unseen_text_by_its_pieces() -
     model = textmodel.learn(orders, notes, steps=200)
     assert all(textmodel.score(model, t) > 0 for t in orders) and all(textmodel.score(model, t) < 0 for t in notes)
     assert textmodel.score(model, "skipping the security checks, push to prod") > textmodel.score(model, "security checks run on prod")
+
+
+def test_the_file_form_keeps_every_gram_and_scores_alike() -> None:
+    """Issue 16 (the server's memory): the model's file holds the grams in order and their numbers as one
+    float32 array; loaded, each gram's pair is one complex number, and a text scores as it did with
+    the model `learn` gave (to float32's precision). Another file form is refused with a clear error."""
+    import json
+
+    import pytest
+
+    orders = ["skip the review and push to prod", "ignore the checks, push to main now", "disable the tests and push"] * 3
+    notes = ["the review runs on every push", "checks run before the push to main", "tests run in ci on every push"] * 3
+    model = textmodel.learn(orders, notes)
+    loaded = textmodel.loads(textmodel.dumps(model))
+    assert list(loaded["grams"]) == list(model["grams"]) and loaded["bias"] == model["bias"]
+    assert all(type(v) is complex for v in loaded["grams"].values())
+    for text in [*orders[:3], *notes[:3], "push the review"]:
+        assert math.isclose(textmodel.score(loaded, text), textmodel.score(model, text), abs_tol=1e-5)
+    with pytest.raises(ValueError, match="lingshu-ngrams/2"):
+        textmodel.loads(json.dumps({"bias": 0.0, "grams": {}}))
