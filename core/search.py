@@ -298,7 +298,7 @@ _SESSION_24_HINTS = (
     *(f"still {v}" for v in ("show", "display", "has", "serv", "return", "see", "get", "load")), "0000", "9999", "pile", "piling",
     "an hour ", "one hour ", "1 hour", "an hours",
 )
-# ... and those of session 25.
+# ... and those of sessions 25 and 26.
 _SESSION_25_HINTS = (
     *(f"{v} {w}extra" for v in ("charge", "charged", "charges", "charging", "pay", "paid", "pays", "paying", "bill", "billed", "bills", "billing")
       for w in ("", "them ", "us ", "you ", "him ", "her ", "customers ", "drivers ", "users ", "people ")),
@@ -329,7 +329,7 @@ _SESSION_25_HINTS = (
     *(f"wrong {b}" for b in ("time", "date", "year", "day", "month", "hour", "timestamp", "clock")), "clock is", "clock was", "time is off",
     "time was off", "time is wrong", "time was wrong", "clock drift", "mobile data", "cellular data", "g data", "lte data", "data plan", "sim card",
     "flash", "emmc", "sd card", "frame rate", "frame-rate", "framerate", "from outside", "from anywhere", "from abroad", "from away", "outside the", "outside my",
-    "outside our", " away", "travelling", "traveling", "smart ", "another compan", "another custom", "another tenant", "another client",
+    "outside our", "m away", "re away", "travelling", "traveling", "smart ", "another compan", "another custom", "another tenant", "another client",
     "another org", "another workspace", "another account", "other compan", "other custom", "other tenant", "other client", "other org",
     "other workspace", "other account", "different compan", "different custom", "different tenant", "different client", "different org",
     "different workspace", "different account", "someone else's", "for everyone", "for everybody", "for all users", "for all customers",
