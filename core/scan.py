@@ -2053,9 +2053,10 @@ _ALWAYS_TAG = re.compile(
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
-    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!\s*(elements?|tags?|nodes?|blocks?|attributes?)\b)"
+    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?\s*(elements?|tags?|nodes?|blocks?|attributes?)\b)"
     r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
-    r"|<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>|\[/?(system|sys|assistant|developer|user|inst)\]"
+    # (a chat template's marker named as what it is, "wraps the prompt in <<SYS>> tags", opens no turn)
+    r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!\s*(tags?|tokens?|markers?|delimiters?)\b)|\[/?(system|sys|assistant|developer|user|inst)\]"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
     # guillemets as tag brackets: a closing «/system» is no quotation
     r"|«\s*/\s*(system|assistant|developer|user)\s*»",
@@ -2412,7 +2413,9 @@ _CUE_RULES = re.compile(_spelled(
     r"|\b(told|asked|instructed) you\b|\byou (were|have been|got) (given|handed|told|taught)\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|评审|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\bno need to (mention|report|tell (anyone|the user)|flag|bring (it|this) up)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
-    r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|silently|quietly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
+    r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
+    # what software does on its own, unseen, is its design ("quietly retry 429s before surfacing the error")
+    r"|\b(silently|quietly)\b(?! (retr(y|ies)|reconnects?|re-?fetch(es)?|reloads?|refresh(es)?|recovers?|falls? back|degrades?|backs? off)\b)"
     r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
     # what nobody checks may go unmentioned ("don't open a PR for it; nobody checks")
     r"|\b(nobody|no one|no-one) (ever )?(checks|will check|looks|will look|notices|will notice|reviews|will see)\b(?! (them|it|the \w+) (before|until|unless))"
@@ -3698,7 +3701,8 @@ _OUTSIDE = (r"\b(to|into|in|on|onto|at|with|over|via|through|inside|as)\b[^.!?;\
             r"personal|private (e-?mail|gmail|drive|server|repo|account)|gmail|proton(mail)?|telegram|discord|whatsapp|"
             r"docs/|readme|wiki|notion|confluence|google (doc|docs|sheet|sheets)|spreadsheet|jira|trello|asana|tickets?|issue tracker|"
             r"pull request description|pr description|commit message|release notes|changelog|issue comment|(build|ci|job|app|server) logs?|stdout|"
-            r"transfer\.?sh|wetransfer|file\.io|0x0\.st|comments?|skype|sms|text messages?|(personal |own )?(laptop|desktop|usb|thumb drive|phone)|"
+            # (an offline or air-gapped machine is where a key is kept safe, not where it leaks)
+            r"transfer\.?sh|wetransfer|file\.io|0x0\.st|comments?|skype|sms|text messages?|(personal |own )?(?<!offline )(?<!airgapped )(laptop|desktop|usb|thumb drive|phone)|"
             r"(the |a |an |our )?(vendor|vendors|contractor|contractors|freelancers?|offshore|outsourc\w*|agency|partners?)('s|s')?\b|"
             r"https?://|\w+a(gmail|googlemail|outlook|hotmail|yahoo|proton|protonmail|icloud|qq|163|i63|gmx|yandex)(com|net|me|ru|cn)?\b|"
             r"external|third-party|outside|(your|the|its|my|each|every|an?) (next |final |first )?(answers?|repl(y|ies)|responses?|plans?|summar(y|ies)|status updates?))")
@@ -3746,10 +3750,35 @@ _CARRIED_OUT_FIX = ("Secrets stay where they are kept (a vault, the environment)
 _ENV_OUT = re.compile(_spelled(r"\b(print)?env\s*\|\s*(curl|wget|nc|ncat|netcat|socat)\b|\b(curl|wget)\b[^\n]{0,80}\$\((print)?env\)"))
 
 
+# A secret file printed and what it prints put in the answer ("run `cat ~/.aws/credentials` and include
+# the output", "include the output of printenv"): the answer is the place, though none is named.
+_PRINTED_SECRET = re.compile(_spelled(rf"\b(cat|type|less|more|head|tail|get-content|dump|print|printing)\b[^.;\n]{{0,30}}?({_SECRET_FILES})|\bprintenv\b(?!\s*\|)"))
+_OUTPUT_SHOWN = re.compile(_spelled(r"\b(include|paste|show|post|share|attach|return|append|quote|copy|put)\w*\b[^.;\n]{0,20}?\b(the |its |their |all )?(output|result|contents?|what it prints)\b"))
+
+# (what ~/.ssh holds in public: the keys let in, the hosts known)
+_PUBLIC_SSH = re.compile(_spelled(r"authori[sz]ed.?keys|known.?hosts"))
+
+
+def _printed_out(skeleton: str) -> bool:
+    for read in _PRINTED_SECRET.finditer(skeleton):
+        if _PUBLIC_SSH.search(read.group()):
+            continue
+        lo = max(0, read.start() - 120)
+        stop = _CLAUSE_BREAK.search(skeleton, read.end())
+        hi = min(len(skeleton), stop.start() if stop else len(skeleton), read.end() + 120)
+        if _NEGATION.search(skeleton, max(0, read.start() - 40), read.start()):
+            continue
+        if any(not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start()) for m in _OUTPUT_SHOWN.finditer(skeleton, lo, hi)):
+            return True
+    return False
+
+
 def _carried_out(skeleton: str) -> bool:
     """Read in three steps around each secret (one pattern over a 4 KB note cost milliseconds): the
     act in its clause before it, or "should be copied" after it; then a place outside after that."""
     if "env" in skeleton and _ENV_OUT.search(skeleton):
+        return True
+    if ("output" in skeleton or "result" in skeleton or "content" in skeleton or "prints" in skeleton) and _printed_out(skeleton):
         return True
     words = _CARRY_INDEX.present(skeleton)
     if not words:
@@ -3930,7 +3959,11 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
                r"|\bxapp-\d-[A-Za-z0-9\-]{20,}|\bops_eyJ[A-Za-z0-9+/]{100,}|\bLTAI[A-Za-z0-9]{20}\b|\bAKCp[A-Za-z0-9]{69}\b"
                r"|\bsntry[su]_[A-Za-z0-9+/=_]{40,}|\bfigd_[A-Za-z0-9_\-]{40,}|\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b|\bphx_[A-Za-z0-9]{40,}"
                r"|\brnd_[A-Za-z0-9]{32,}|\bwhsec_[A-Za-z0-9+/=]{32,}|\bdckr_pat_[A-Za-z0-9_\-]{27,}|\bpscale_(?:tkn|pw)_[A-Za-z0-9_.\-]{32,}"
-               r"|\bgsk_[A-Za-z0-9]{50,}|\bxai-[A-Za-z0-9]{60,}|\br8_[A-Za-z0-9]{37,}|\bpplx-[A-Za-z0-9]{40,}"),
+               r"|\bgsk_[A-Za-z0-9]{50,}|\bxai-[A-Za-z0-9]{60,}|\br8_[A-Za-z0-9]{37,}|\bpplx-[A-Za-z0-9]{40,}"
+               r"|\bdapi[a-f0-9]{32}(?:-\d)?\b|\bdp\.(?:st|pt|sa|ct|scim|audit)\.[A-Za-z0-9_\-.]{40,}|\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"
+               r"|\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b|\bgl(?:sa|c)_[A-Za-z0-9_+/=]{32,}|\bhv[sb]\.[A-Za-z0-9_\-]{24,}|\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,}"
+               r"|\bpul-[a-f0-9]{40}\b|\bAKID[A-Za-z0-9]{32}\b|\bATATT3[A-Za-z0-9_\-=]{100,}|\bya29\.[A-Za-z0-9_\-]{30,}|\b1//0[A-Za-z0-9_\-]{40,}"
+               r"|\bsk\.eyJ[A-Za-z0-9_\-.]{40,}|\bntn_[A-Za-z0-9]{40,}|\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X\b|\bEAA[A-Za-z0-9]{100,}"),
     ("webhook", r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}|webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{30,}"
                 r"|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9\-]{20,}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[A-Za-z0-9\-]{20,}"
                 r"|oapi\.dingtalk\.com/robot/send\?access_token=[A-Za-z0-9]{32,}"),
