@@ -515,9 +515,17 @@ def terms_of(words: list[str]) -> list[str]:
     return [_SHORT[w] if w in _SHORT else next(stems) if v.isalpha() else v for w, v in zip(words, verbs)]
 
 
+# "us" in lower case is the pronoun ("the network team, not us"), a stop word; "US" is the country
+# ("how many hospitals in the US"), which only its capitals tell apart.
+_PRONOUN_US = re.compile(r"(?<![\w-])us(?![\w-])")
+
+
 def tokens(text: str) -> list[str]:
     """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as itself)."""
     low = text.lower()
+    if "us" in text and len(low) == len(text):
+        for m in _PRONOUN_US.finditer(text):
+            low = f"{low[:m.start()]}  {low[m.end():]}"
     out = _words(low)
     for run in _cjk_runs(low):
         if len(run) == 1:
