@@ -2922,6 +2922,8 @@ _CUE_WITHHOLD = re.compile(_spelled(
     r"(the |your )?(user|developer|devs?|human|person|owner|team|maintainers?|reviewers?)\b|\b(do not|don't|dont|never|not) (tell|inform) (anyone|anybody)\b"
     r"|\bjust report success\b|(?<!\bnot )(?<!\bnever )(?<!n't )(?<!\bdont )\bleave out\b|\b(nobody|no one|no-one) (needs to|has to|must|should|will|is going to) (be told|know|notice|find out)\b"
     r"|\b(do not|don't|dont|never|not) (report|mention|disclose|surface|flag) (the |any |this |that |these )?(failures?|errors?|problems?|crash(es)?|warnings?)\b"
+    # a review told to look away from what a review is for ("stop flagging hard-coded credentials")
+    r"|\bstop (flagging|reporting|mentioning|raising|pointing out|warning about|calling out)\b[^.;\n]{0,30}?\b(credentials?|secrets?|keys|passwords?|tokens|vulnerabilit(y|ies)|cves?|security|injections?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉(用户|使用者)|(不用|不必|无需|不需要)(说明|解释|交代)|"
     r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们|别人)"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
