@@ -50,7 +50,9 @@ _STOP_ZH = frozenset(
     "怎么 什么 哪里 哪个 如何 为什么 可以 需要 应该 一下 这个 那个 这些 那些 我们 你们 他们 是否 还是 有没 没有 多久 "
     "怎样 么样 是什 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 期间 吗 呢 "
     # the frames of "where": "放在哪里", "发到哪", "存到哪儿"
-    "在哪 到哪 去哪 哪儿 放在 放到 发到 存到".split()
+    "在哪 到哪 去哪 哪儿 放在 放到 发到 存到 "
+    # a lone character between English words joins them ("Redis 和 Memcached 哪个好")
+    "和 与 及 或 的 了 是 在 把 被 给 也 都 就 还 跟 对 从 到 让 吧 啊".split()
 )
 
 # The index's columns, in order, with their BM25 weights.
@@ -529,7 +531,8 @@ def tokens(text: str) -> list[str]:
     out = _words(low)
     for run in _cjk_runs(low):
         if len(run) == 1:
-            out.append(run)
+            if run not in _STOP_ZH:
+                out.append(run)
         else:
             out.extend(b for b in (run[i : i + 2] for i in range(len(run) - 1)) if b not in _STOP_ZH)
     return out
@@ -622,7 +625,9 @@ def analysed(record: dict[str, Any]) -> tuple[str, ...]:
 # ("how do I run everything on my machine" finds "Run the stack locally…").
 UNNAMING = frozenset(term(w) for w in ("write", "build", "use", "make", "go", "show", "read", "send", "take", "keep", "give",
                                        "come", "want", "put", "let", "see", "know", "tell", "say", "find", "work", "try",
-                                       "start", "stop", "help", "ask", "add"))
+                                       "start", "stop", "help", "ask", "add")) | {
+    # the same verbs in Chinese ("双十一是哪一年开始的" is no question about starting the stack)
+    "开始", "使用", "知道", "告诉", "帮忙", "尝试"}
 
 
 # ... and count for half their information: in a memory of a few dozen notes, "ask", "keep" and "work"
