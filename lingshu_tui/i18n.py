@@ -424,7 +424,11 @@ class Labels:
         status = str(result.get("status", ""))
         if self.lang != "en" and f"error.{status}" in self.table:
             return self.table[f"error.{status}"]
-        return str(result.get("message") or result.get("hint") or status)
+        # the core's sentence says what happened, its hint the next step: a notice needs both
+        message, hint = str(result.get("message") or ""), str(result.get("hint") or "")
+        if message and hint and hint not in message:
+            return f"{message} {hint}"
+        return message or hint or status
 
     def word(self, group: str, value: str) -> str:
         """A stored word (a status, a relation, a reason) in the panel's language; itself when the

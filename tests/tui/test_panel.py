@@ -711,6 +711,28 @@ async def test_11_the_archive_says_who_archived_and_when(demo, size) -> None:  #
         assert any("Release with a script" in label and "what replaced it was purged" in label for label in labels), labels
 
 
+async def test_11_a_refused_restore_says_the_next_step(demo, size) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (SPEC §10: every error says what happened and the next step): restoring a note whose
+    topic slot a newer note now holds is refused, and the notice says what to do, not only why."""
+    app = demo.app()
+    at = {"home": demo.home, "project": demo.project}
+    old = dispatch("memory_save", {"title": "Deploy with fab", "body": "fab deploy", "topicKey": "how-to-deploy"}, **at)["id"]
+    dispatch("memory_forget", {"id": old}, **at)
+    dispatch("memory_save", {"title": "Deploy with the pipeline", "body": "merge to main", "topicKey": "how-to-deploy"}, **at)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        listing = app.screen.query_one("#rows")
+        listing.highlighted = next(i for i, o in enumerate(listing.options) if "Deploy with fab" in str(o.prompt))
+        await pilot.pause()
+        await pilot.press("r")
+        await settle(pilot)
+        refused = [m for m in notices(app) if "how-to-deploy" in m]
+        assert refused and "Archive or replace that record first, then restore this one." in refused[-1], notices(app)
+    assert dispatch("memory_read", {"id": old}, **at).get("status") != "active"
+
+
 async def test_11_conflicts_show_both_bodies_the_diff_and_say_what_a_decision_did(demo, size) -> None:  # type: ignore[no-untyped-def]
     """Issue 11: the proposal and its candidate side by side with their bodies, the differing
     words marked; only keys that exist are offered; the notice says what happened."""
