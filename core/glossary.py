@@ -18,7 +18,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "数据库": ("database", "db"), "数据表": ("table",), "表名": ("table",), "字段": ("field", "column"), "索引": ("index",), "查询": ("query",),
     "事务": ("transaction",), "迁移": ("migration", "migrate"), "备份": ("backup",), "恢复": ("restore", "recover"), "归档": ("archive",),
     "存储": ("storage", "store"), "缓存": ("cache",), "过期": ("expire", "expiry", "ttl"), "失效": ("expire", "invalidate"),
-    "清除": ("clear", "evict", "purge"), "清理": ("clean", "cleanup"), "清空": ("clear", "flush"), "数据": ("data",), "质量": ("quality",), "缺陷": ("defect", "bug"), "跟踪": ("track", "tracking"), "回填": ("backfill",), "勘误": ("correction", "erratum"), "诊断": ("diagnosis", "diagnose"), "家目录": ("home",), "礼品卡": ("gift", "giftcard"), "笔记": ("note", "notes"), "主目录": ("home",), "写错": ("mistake", "correction"), "报表": ("report",),
+    "清除": ("clear", "evict", "purge"), "清理": ("clean", "cleanup"), "清空": ("clear", "flush"), "数据": ("data",), "质量": ("quality",), "缺陷": ("defect", "bug"), "跟踪": ("track", "tracking"), "回填": ("backfill",), "勘误": ("correction", "erratum"), "诊断": ("diagnosis", "diagnose"), "家目录": ("home",), "礼品卡": ("gift", "giftcard"), "笔记": ("note", "notes"), "盘点": ("count", "stocktake"), "面单": ("label",), "主目录": ("home",), "写错": ("mistake", "correction"), "报表": ("report",),
     "统计": ("stats", "analytics"), "埋点": ("tracking", "analytics"), "快照": ("snapshot",), "副本": ("replica",), "分区": ("partition",),
     "分片": ("shard",), "连接池": ("pool",),
     # code and review
