@@ -523,7 +523,8 @@ _PRONOUN_US = re.compile(r"(?<![\w-])us(?![\w-])")
 
 
 def tokens(text: str) -> list[str]:
-    """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as itself)."""
+    """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as
+    itself, unless it is a function word)."""
     low = text.lower()
     if "us" in text and len(low) == len(text):
         for m in _PRONOUN_US.finditer(text):
