@@ -71,7 +71,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "客户端": ("client", "app"), "应用": ("app", "application"),
     # domains engineering notes are written in
     "账户": ("account",), "账号": ("account",), "余额": ("balance",), "转账": ("transfer",), "交易": ("transaction", "trade"), "风控": ("risk",),
-    "汇率": ("fx",), "好友": ("friend", "friends"), "关注": ("follow", "follower"), "评论": ("comment", "comments"),
+    "汇率": ("fx", "exchange"), "好友": ("friend", "friends"), "关注": ("follow", "follower"), "评论": ("comment", "comments"),
     "点赞": ("like", "likes"), "帖子": ("post", "posts"), "文章": ("article", "post"), "直播": ("livestream", "live"), "频道": ("channel",),
     "玩家": ("player", "players"), "游戏": ("game",), "关卡": ("level",), "道具": ("item", "items"), "排行榜": ("leaderboard", "ranking"),
     "赛季": ("season",), "匹配": ("matchmaking", "match"), "战斗": ("battle", "combat"), "奖励": ("reward", "rewards"), "活动": ("event", "campaign"),
@@ -406,6 +406,7 @@ RELATED: tuple[str, ...] = (
     "compliance soc2 hipaa audit",
     "gatekeeper notarize notarized notarization notarytool",
     "research study studies researcher researchers",
+    "health medical clinical",
     "purge clear flush drain",
     "backlog backlogged pending queued",
     "ram memory",
