@@ -273,9 +273,9 @@ _PHRASE_SHORT = {
     r"(on|enabled|live|rolled out|turned on|switched on) for (everyone|everybody|all (users|customers|accounts|workspaces))|(at|to) 100 ?(percent|% \w+)": "+rollout",
     # a smart home's gadgets are its IoT devices
     r"smart (plugs?|bulbs?|lights?|speakers?|tvs?|switch(es)?|thermostats?|sockets?|locks?|home devices?|devices?)": "+iot",
-    # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
     # a fault code is a diagnostic trouble code
     r"(fault|trouble|diagnostic) codes?": "+dtc",
+    # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
     r"(fuse|fuses|breaker|breakers)( \w+){0,4} (trips|tripped|tripping|trip|blows|blew|blown|blowing|pops|popped)": "+overload power limit load",
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))

@@ -731,6 +731,7 @@ async def test_11_a_refused_restore_says_the_next_step(demo, size) -> None:  # t
         refused = [m for m in notices(app) if "how-to-deploy" in m]
         assert refused and "Archive or replace that record first, then restore this one." in refused[-1], notices(app)
     assert dispatch("memory_read", {"id": old}, **at).get("status") != "active"
+    assert all_records(demo.home, demo.project)[old]["status"] == "archived"  # nothing was restored
 
 
 async def test_11_conflicts_show_both_bodies_the_diff_and_say_what_a_decision_did(demo, size) -> None:  # type: ignore[no-untyped-def]
