@@ -41,7 +41,8 @@ _AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|
                       r"morning|afternoon|evening|week|weekend|month|quarter|year|sprint|time|days)s?\b)"
                       r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
 _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
-                   r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b")
+                   r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b"
+                   r"|^\s*(请你?|麻烦你?|你能|能不能|可以)?(帮我)?(写|编写|生成|实现|画|设计|起)(一个|一段|一份|一篇|一封|一首|几个|个|段|篇|封|首)")
 
 # A question about the thing at hand asks what the project knows of it ("who looked at this
 # applicant's profile", "where do I deploy this service"); "what does this function do" asks for work.
@@ -129,6 +130,32 @@ def transforms_given_text(message: str) -> bool:
     return bool(_TRANSFORM.match(low)) and not _OURS.search(low) and not _PROJECT_NAMED.search(low)
 
 
+# A request that the agent act ("can you refund this customer", "go ahead and upload this mission",
+# 帮我把订单金额改成99元): a note that forbids the agent that act, or holds it to asking first, is the
+# note to see, whatever else the message shares with other notes (recall's rule look).
+_REQUEST = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|go ahead and\s+|just\s+|now\s+)"
+                      r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give)\b)[a-z]"
+                      r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译))")
+# A note that forbids the agent an act or holds it to asking first: "The agent must never publish a
+# release", "Never run kubectl delete against a shared cluster", "Ask before running migrations",
+# 智能体不能修改订单金额. Read from the note's title, where such a rule states itself.
+_FORBIDS = re.compile(r"\b(agent|assistant|ai|bot|claude|copilot|codex)\b[^.;:]{0,40}?\b(must not|mustn't|must never|should never|"
+                      r"should not|shouldn't|may not|cannot|can't|is not allowed to|never)\b"
+                      r"|^\s*(never|do not|don't|ask (the user |me |a person |someone )?(first |before)|always ask)\b"
+                      r"|(智能体|助手|代理|ai)[^。；]{0,12}(不能|不可以|不得|禁止|不要|不许|只能)|^\s*(不要|禁止|不得|永远不要|不许|切勿)")
+
+
+def asks_to_act(message: str) -> bool:
+    """Whether the message asks the agent to do something (not to translate or summarise what it gives)."""
+    low = message.lower()
+    return bool(_REQUEST.match(low)) and not transforms_given_text(message)
+
+
+def forbids_an_act(title: str) -> bool:
+    """Whether a note's title forbids the agent an act or holds it to asking first."""
+    return _FORBIDS.search(title.lower()) is not None
+
+
 # A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,
 # whatever the learned reading makes of its other words ("this", "in this" lean general: "summarize this").
 _PROJECT_NAMED = re.compile(r"\b(this|our) (project|repo|repository|codebase|monorepo|team|company)\b|(我们|本|这个)(项目|仓库|团队|公司)")
@@ -148,8 +175,11 @@ _DEFINITION = re.compile(
     r"^\s*(?:(?:what(?:'s| is| are)|whats|define|explain) (?:an? )?(?P<a>[\w.+#/-]+(?: [\w.+#/-]+)?)"
     r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:stand for|mean)"
     # "explain what a Sharpe ratio is", "explain what row-level security is in Postgres"
-    r"|explain what (?:an? )?(?P<c>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:is|are|means)(?: in (?:general|[\w.+#-]+))?)\s*\??\s*$"
+    r"|explain what (?:an? )?(?P<c>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:is|are|means)(?: in (?:general|[\w.+#-]+))?"
+    # 什么是微服务, 幂等是什么意思, CAP 指的是什么
+    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?)|(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西))\s*[?？]?\s*$"
 )
+_NOT_A_TERM_ZH = re.compile(r"我|你|他|这|那|哪|咱|本|的")
 _NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
                      "left happening going missing broken done pending planned blocking urgent important going on".split())
 
@@ -159,7 +189,9 @@ def definition_subject(message: str) -> str | None:
     m = _DEFINITION.match(message.lower())
     if m is None:
         return None
-    term = m.group("a") or m.group("b") or m.group("c")
+    term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
+    if not term.isascii():
+        return None if _NOT_A_TERM_ZH.search(term) else term
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
 
 
@@ -169,8 +201,43 @@ def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
     "Sharpe ratios are annualised …" do not)."""
     text = " ".join(str(record.get(f, "")) for f in ("title", "summary", "body")).lower()
     word = re.escape(term)
+    if not term.isascii():  # no word boundaries in Chinese: 微服务是…, 所谓幂等就是…, 叫做灰度发布
+        return re.search(rf"{word}\s*(?:（[^）]*）|\([^)]*\))?\s*(?:是指|指的是|就是|即|意思是|是一种|是一个|是|[:：=\u2014])|(?:叫做|叫|称为|称作|所谓的?){word}", text) is not None
     return re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was) (?:an?|the|one|our|how|what|where)\b|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
                      rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b", text) is not None
+
+
+# Two named things weighed ("is an A100 faster than an H100", "Postgres vs MySQL, which is better",
+# "Spring Cloud 和 Dubbo 哪个好"): a note that names one of them (the stack we run on) does not weigh
+# them; one that names both may ("we picked Kafka over RabbitMQ for replay"). A side that points at
+# the project or the moment ("the old one", "before") makes it a question about ours, left alone.
+_SIDE = r"[a-z0-9][\w.+#-]*(?: [a-z0-9][\w.+#-]*){0,2}"
+_COMPARED = re.compile(
+    rf"^\s*(?:is|are|was|were) (?:an? |the )?(?P<a>{_SIDE}) (?:really |actually |any |much )?"
+    r"(?:better|faster|slower|cheaper|safer|easier|simpler|lighter|more \w+|less \w+) (?:than|compared to) "
+    rf"(?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
+    rf"|^\s*(?P<c>{_SIDE}) (?:vs\.?|versus) (?P<d>{_SIDE})\s*[?:,]?\s*(?:(?:which|what)\b.*)?$"
+    rf"|^\s*(?P<e>{_SIDE})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE})\s*(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用)"
+)
+_OUR_SIDE = frozenset("one ones it this that these those them before now ours mine yours we our us my".split())
+
+
+def compared(message: str) -> tuple[str, str] | None:
+    """The two things a message weighs against each other, or None."""
+    low = message.lower()
+    m = _COMPARED.match(low)
+    if m is None or _OURS.search(low) or _PROJECT_NAMED.search(low):
+        return None
+    a, b = (re.sub(r" (for|in|on|at|when|with) .*$", "", x) for x in m.group("a", "b", "c", "d", "e", "f") if x)  # "c++ for trading": c++
+    return None if _OUR_SIDE.intersection(f"{a} {b}".split()) else (a, b)
+
+
+def weighs(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]
+    """Whether a note names both things weighed (a term of each)."""
+    from .search import query_terms
+
+    text = set(query_terms(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))))
+    return all(text.intersection(query_terms(side)) for side in sides)
 
 
 # ---------------------------------------------------------------- the learned reading

@@ -21,7 +21,8 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import asks_for_work, definition_subject, defines, reads_as_general, transforms_given_text
+from .asking import (asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, reads_as_general,
+                     transforms_given_text, weighs)
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -182,6 +183,12 @@ WEAKER_INFORMATION = 0.85
 # three quarters of the terms 265 at 1.52; coverage 0.25 five fewer; filling every free slot 259 at 1.78.
 SECOND_COVERAGE = 0.2
 SECOND_PART = 0.5
+# The rule look: a message that asks the agent to act ("can you refund this customer 500 euros")
+# gets the note that forbids the agent that act or holds it to asking first ("The agent must never
+# issue refunds …"), when the note holds RULE_COVERAGE of the message's information: the note the
+# agent must see before it acts, though the notes on refunds share more words. It comes even with
+# no other card, and in place of the last card when the cards are full.
+RULE_COVERAGE = 0.2
 
 
 def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:
@@ -305,11 +312,14 @@ def _choose(
     floor = near.threshold("recallSimilarity", semantic.RECALL_SIMILARITY)
     found: dict[str, _Candidate] = {}  # usable candidates by id
     second: _Candidate | None = None  # the best note too weak alone, for a second look (SECOND_COVERAGE)
+    rule: _Candidate | None = None  # the best note forbidding what the message asks the agent to do (RULE_COVERAGE)
+    acting = asks_to_act(message)
     held = 0
     terms = len(query_terms(message))
     work = asks_for_work(message)
     undecided = not work  # the learned reading is asked only when a card hangs on it
     subject = definition_subject(message)
+    sides = compared(message)
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -369,15 +379,22 @@ def _choose(
                     if trace is not None:
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), f"does not say what {subject!r} is")
                     continue
+                if relevant and sides is not None and not weighs(hit.record, sides):
+                    seen.add(hit.id)  # it names one of the two things weighed, or neither
+                    if trace is not None:
+                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not name both things weighed")
+                    continue
                 if not relevant and not work and hit.matched and coverage >= SECOND_COVERAGE and (
                         second is None or hit.score > second.score):
                     second = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
+                if acting and rule is None and hit.matched and hit.coverage >= RULE_COVERAGE and forbids_an_act(hit.record.get("title", "")):
+                    rule = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if relevant:
                     usable += admit(cand) and cand.rec.get("topicKey") not in blocked()
-                    if usable >= SPARE_CARDS and trace is None:
+                    if usable >= SPARE_CARDS and trace is None and not (acting and rule is None):
                         break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
                     aside[hit.id] = cand
@@ -407,11 +424,20 @@ def _choose(
             note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word, meaning below {floor})")
     if tier is not None:
         tier.update(tiers=["lexical", "semantic"] if near.used else ["lexical"], semantic=near.why)
+    if rule is not None and (rule.rec["id"] in found or (rule.rec["id"] not in seen and admit(rule))):
+        rule = found[rule.rec["id"]]
+    else:
+        rule = None
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
     for cand in found.values():
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None, terms)
+    if rule is not None and rule not in matches[:MAX_CARDS]:
+        matches = [*[m for m in matches if m is not rule][:MAX_CARDS - 1], rule]
+        if trace is not None:  # its line says what became of it, not that it was too weak alone
+            trace[:] = [line for line in trace if line["id"] != rule.rec["id"]]
+            note(rule, "candidate")
     partial = bool(matches) and max(c.matched for c in matches) < SECOND_PART * terms
     if partial and len(matches) < MAX_CARDS and second is not None and second.rec["id"] not in seen and admit(second):
         matches.append(second)

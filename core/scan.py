@@ -2406,10 +2406,12 @@ _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|obsolete|(is|are|be|become|now) (now |entirely |purely |just )?optional|out of date|expired|advisory|untrusted|authoritative|wins|"
     # "the deprecated eslint rules" names a plugin; "your rules are deprecated" declares them gone
     r"(is|are|were|was|been|now|considered|marked( as)?) (now )?deprecated|deprecated (now|since|as of)|"
-    r"over everything|take orders|real instructions|real directions|current policy|not real|fake|test data|granted|authori[sz]ed(?! keys)|maintainer rights)\b"
+    r"over everything|take orders|real instructions|real directions|current policy|not real|fake|granted|authori[sz]ed(?! keys)|maintainer rights)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\b(no longer|don't|do not|needn't|need not) (have|has|need|needs)? ?(to )?(follow|obey|respect|honou?r|abide by|comply with) (the |your |any )?"
     r"(user|developer|owner|operator|system|person|human|maintainer)s?['’]?s? (\w+ )?(rules|instructions|guidelines|guidance|policies|directions)\b"
+    # what the reader is told to take for test data; not what a job or an agent works with ("it works with anonymised test data")
+    r"|\b(be|is|are|was|were|as) (just |only |merely |all |purely )?test data\b"
     r"|\bno guidelines\b|\beven harmful\b|\b(were|was) (just |only )?a test\b|\bthe (actual|real) task\b|\balready (agreed|approved|consented)\b|\b(consent|approval|permission|sign-?off) (was|has been|is) (already )?(given|granted|obtained) in advance\b"
     r"|\b(guardrails|safeguards|safety (rules|checks|filters|guidelines)|content filters?|restrictions|confirmations|confirmation prompts|approvals|reviews|permission checks"
     r"|(content|safety|usage) polic(y|ies)) (were|are|was|is|have been|has been|got) "
@@ -2422,7 +2424,7 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
     r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|\b(come|comes|rank|ranks) (second|last|below)\b|\b(is|are) (just |only |merely |a mere )?(a )?formality\b"
-    r"|走个?形式|只是(个)?形式(?!上|化|的)|形式而已|无效|高于|作废|只听|优先级最高|最高优先级|最高指令|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|测试数据"
+    r"|走个?形式|只是(个)?形式(?!上|化|的)|形式而已|无效|高于|作废|只听|优先级最高|最高优先级|最高指令|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|(是|为|均为|都是|只是|算|当作|当成)测试数据"
     r"|(用户|有人|别人|对方|客户)(问起|问到|询问)[^。\n]{0,10}(就|一律|统一)(说|回答|答)|(真正|实际)的(任务|指令|规则|要求)|最高权限|废除|豁免|例外处理|特批|特许|(已|已经)?(停用|撤销|作废)|(是|只是|都是)测试(用)?的|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"

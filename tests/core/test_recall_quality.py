@@ -781,6 +781,65 @@ def test_15_a_question_for_a_terms_meaning_needs_a_note_that_says_it(home, proje
     assert asks_for_work("what does the HTML dialog element do") and not asks_for_work("what does the deploy function do")
 
 
+def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 68-86, SPEC §11 recall): "can you refund this customer 500 euros" asks the
+    agent to act; the note that forbids the agent that act is the one it must see, though the refunds
+    note shares more words. It comes with the other cards, or alone; a question about refunds, or a
+    request that shares nothing with the rule, does not bring it."""
+    from core.asking import asks_to_act, forbids_an_act
+
+    _other_notes(mem)
+    mem.save("Refunds over 200 euros need approval from the founder", "Small refunds are done by support in Stripe.")
+    mem.save("The agent must never issue refunds, change prices in Stripe or deploy to production", "Prepare and ask a maintainer.")
+    mem.save("Ask before running database migrations against any remote environment", "Local migrations are fine.")
+    rule = "The agent must never issue refunds, change prices in Stripe or deploy to production"
+    assert rule in _recalled(home, project, "can you refund this customer 500 euros")
+    assert "Ask before running database migrations against any remote environment" in _recalled(
+        home, project, "please run the migrations on staging for me")
+    assert rule not in _recalled(home, project, "who approves refunds over 200 euros")
+    assert _recalled(home, project, "can you write a function that reverses a string") == []
+    assert asks_to_act("帮我把这个订单的金额改成99元") and asks_to_act("go ahead and upload this mission to drone 14")
+    assert not asks_to_act("can you explain how refunds work") and not asks_to_act("帮我翻译一下这段话")
+    assert forbids_an_act("智能体不能修改订单金额、退款或老师课酬") and forbids_an_act("Never delete anything under /project/lab")
+    assert not forbids_an_act("Refunds over 200 euros need approval from the founder")
+
+
+def test_15_two_things_weighed_need_a_note_that_names_both(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quietness; held-out 44, 58, 69, 73, 87): "is SQLite faster than Postgres" weighs two
+    things anyone could weigh; the note on the project's SQLite cache names one of them and stays out,
+    a note that weighs both comes. A side that points at ours ("the old one") is the project's question."""
+    from core.asking import compared
+
+    _other_notes(mem)
+    mem.save("The local cache is SQLite in WAL mode", "One file per user under ~/.cache.")
+    mem.save("The backend uses Spring Cloud with Nacos as the registry", "The gateway is Spring Cloud Gateway.")
+    assert _recalled(home, project, "is SQLite faster than Postgres") == []
+    assert _recalled(home, project, "Spring Cloud 和 Dubbo 哪个好") == []
+    mem.save("We chose SQLite over Postgres for the desktop app: no server to run", "Benchmarks in docs/storage.md.")
+    assert _recalled(home, project, "is SQLite faster than Postgres") == ["We chose SQLite over Postgres for the desktop app: no server to run"]
+    assert compared("is Rust faster than C++ for trading") == ("rust", "c++")
+    assert compared("Postgres vs MySQL, which is better?") == ("postgres", "mysql")
+    assert compared("is the new index faster than the old one") is None and compared("is our API faster than Stripe") is None
+
+
+def test_15_chinese_asks_for_a_terms_meaning_and_for_work_too(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 87): 什么是微服务 asks what the term means, which the stack note that only says
+    the backend is microservices does not answer; 写一个手机号的正则表达式 asks for work, which the note on
+    phone-number verification only touches. A note that says what the term is comes."""
+    from core.asking import asks_for_work, definition_subject
+
+    _other_notes(mem)
+    mem.save("后端是 Java 17 的 Spring Cloud 微服务，注册中心用 Nacos", "新服务必须接入链路追踪。")
+    mem.save("家长账号需要手机号实名认证", "一个家长最多绑定5个学生。")
+    assert _recalled(home, project, "什么是微服务") == []
+    assert _recalled(home, project, "写一个手机号的正则表达式") == []
+    assert _recalled(home, project, "家长账号要怎么认证")[:1] == ["家长账号需要手机号实名认证"]
+    mem.save("灰度发布是指先把新版本发给5%的用户", "没有问题再全量。")
+    assert _recalled(home, project, "什么是灰度发布") == ["灰度发布是指先把新版本发给5%的用户"]
+    assert [definition_subject(m) for m in ("什么是我们的主库", "主库是什么", "幂等是什么意思")] == [None, None, "幂等"]
+    assert asks_for_work("帮我写一个 Java 的快速排序") and not asks_for_work("写测试要注意什么")
+
+
 def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics() -> None:
     """Issue 15 (held-out 61's and 62's paraphrases): to charge extra is a fee, storage that keeps growing
     wants retention, a fuse that trips is an overloaded supply, an hour in the future is a time zone's,
