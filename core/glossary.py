@@ -63,7 +63,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "用户": ("user", "users"), "客户": ("customer", "client"), "客服": ("support",), "订单": ("order", "orders"),
     "支付": ("payment", "pay"), "退款": ("refund",), "库存": ("stock", "inventory"), "优惠券": ("coupon",), "价格": ("price", "pricing"),
     "商品": ("product", "item"), "购物车": ("cart",), "结账": ("checkout",), "发票": ("invoice",), "账单": ("bill", "billing"),
-    "物流": ("shipping", "logistics"), "通知": ("notification", "notify"), "推送": ("push",), "分批": ("rollout", "canary", "batch"), "后台任务": ("background", "job"), "短信": ("sms",), "邮件": ("email", "mail"),
+    "物流": ("shipping", "logistics"), "通知": ("notification", "notify"), "推送": ("push", "notification"), "分批": ("rollout", "canary", "batch"), "后台任务": ("background", "job"), "短信": ("sms",), "邮件": ("email", "mail"),
     "手机号": ("phone",), "头像": ("avatar",), "图片": ("image", "picture", "photo"), "视频": ("video",), "上传": ("upload",),
     "下载": ("download",), "搜索": ("search",), "推荐": ("recommendation", "recommend"), "翻译": ("translation", "translate", "i18n"),
     "国际化": ("i18n", "internationalization"), "多语言": ("i18n", "locale"), "前端": ("frontend", "ui", "web"),
@@ -230,6 +230,10 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
+    # drones and flying
+    "禁飞区": ("no-fly", "airspace"), "飞手": ("pilot",), "无人机": ("drone", "uav"), "喷洒": ("spray",),
+    # school years
+    "高中": ("high school",), "高一": ("high school",), "初中": ("middle school",),
 }
 
 

@@ -123,6 +123,11 @@ _IRREGULAR = {form: verb for verb, forms in {
 _LANGUAGE_NAMES = (r"(english|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|russian|ukrainian|turkish|"
                    r"arabic|hebrew|hindi|japanese|korean|(simplified |traditional )?chinese|vietnamese|thai|indonesian|czech|greek)")
 # ... and phrases with their abbreviation ("single sign-on" and "SSO"; "arrival time" and "ETA").
+_COMPARATIVES = {"louder": "loud", "loudest": "loud", "quieter": "quiet", "quietest": "quiet", "slower": "slow", "slowest": "slow",
+                 "faster": "fast", "fastest": "fast", "cheaper": "cheap", "cheapest": "cheap", "bigger": "big", "biggest": "big",
+                 "smaller": "small", "smallest": "small", "larger": "large", "largest": "large", "heavier": "heavy",
+                 "darker": "dark", "brighter": "bright", "warmer": "warm", "colder": "cold", "hotter": "hot", "busier": "busy",
+                 "wider": "wide", "narrower": "narrow", "safer": "safe", "weaker": "weak", "stronger": "strong"}
 _PHRASE_SHORT = {
     r"(pull|merge) requests?": "pr", r"continuous integration": "ci", r"command[ -]line": "cli", r"single sign[ -]?on": "sso",
     r"time[ -]to[ -]live": "ttl", r"service[ -]level agreements?": "sla", r"estimated time of arrival|arrival times?": "eta",
@@ -277,6 +282,10 @@ _PHRASE_SHORT = {
     r"(fault|trouble|diagnostic) codes?": "+dtc",
     # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
     r"(fuse|fuses|breaker|breakers)( \w+){0,4} (trips|tripped|tripping|trip|blows|blew|blown|blowing|pops|popped)": "+overload power limit load",
+    # "right away" and "right now" say when, not a right ("a label emailed us to pull a song right away")
+    r"right (away|now|then|after|before|off)": "",
+    # a comparative is its adjective, which Snowball leaves apart ("louder" and the loudness note)
+    **{rf"{comparative}": f"+{base}" for comparative, base in _COMPARATIVES.items()},
 }
 _SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
@@ -354,7 +363,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS)
+                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
+    "right ", *_COMPARATIVES)
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
