@@ -38,7 +38,7 @@ MIN_FEATURE_COUNT = 2
 # message needs two shared terms. "This project" and "this repo" are the project, not a thing at hand.
 _AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|monorepo|service|app|team|company|org|workspace|"
                       # a time is no thing at hand ("the bill doubled this month")
-                      r"morning|afternoon|evening|week|weekend|month|quarter|year|sprint|time|days)s?\b)"
+                      r"morning|afternoon|evening|week|weekend|fortnight|month|quarter|year|sprint|time|days)s?\b)"
                       r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
 _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
                    r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b"
@@ -71,11 +71,15 @@ _GENERAL = re.compile(
     r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
     r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
     r"|^\s*how many (people|inhabitants|residents) (live|are there|reside) in\b|^\s*what is the population of\b"
+    # how many of a thing a country or the world has (美国有多少亚马逊卖家, 全球有多少开发者); 仓库有多少库存 is ours
+    r"|^\s*(全球|全世界|世界上|全国|中国|美国|日本|韩国|德国|英国|法国|欧洲|亚洲|印度)(一共|总共|大概|大约)?有多少"
     # when a thing not ours came out, and its latest version ("what year was FastAPI released")
     r"|^\s*(what year|when) (was|were|did) (?!(the|our|this|that|we|my|your|it|they|v\d)\b)[\w.+#-]+( [\w.+#-]+){0,2} "
     r"(first )?(released|founded|created|invented|launched|introduced|announced|deprecated|born|come out|came out|ship|shipped)\b"
     # how many people anywhere use a thing ("how many people use Chrome"); "how many users do we have" is ours
     r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites|merchants|customers|stores|shops|businesses) (use|used|are using|run|have)\b"
+    # how many of a thing the world makes in a day ("how many videos are uploaded to YouTube every day")
+    r"|^(?!.*\b(we|our|us)\b)\s*how many \w+( \w+)? (are|get|gets|is|were) \w+ (to|on|in|by|from) (?!(the|our|this|that|my|your)\b)[\w.]+( \w+)? (every|each|per|a) (second|minute|hour|day|week|month|year)\b"
     r"|^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"
     # what a language's own element does ("what does the HTML dialog element do", "what does the python zip function do")
     rf"|^\s*what (does|do) (the |a |an )?({_LANGUAGES}|html|dom|posix|linux|git|bash|regex) [\w.<>-]+ "

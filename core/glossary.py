@@ -232,6 +232,15 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
     # drones and flying
     "禁飞区": ("no-fly", "airspace"), "飞手": ("pilot",), "无人机": ("drone", "uav"), "喷洒": ("spray",),
+    # money and middlemen
+    "付费": ("pay", "paid", "payment"), "中介": ("agency", "broker", "agent"), "照片": ("photo", "image", "picture"),
+    "转换": ("convert", "conversion"),
+    # freight and stock
+    "空运": ("air", "airfreight"), "海运": ("sea", "ocean"), "断货": ("stockout", "out of stock"), "差评": ("review", "negative", "rating"),
+    "好评": ("review", "positive", "rating"), "采购单": ("purchase order", "po"),
+    # months
+    "一月": ("january",), "二月": ("february",), "三月": ("march",), "四月": ("april",), "六月": ("june",),
+    "七月": ("july",), "八月": ("august",), "九月": ("september",), "十月": ("october",), "十一月": ("november",), "十二月": ("december",),
     # school years
     "高中": ("high school",), "高一": ("high school",), "初中": ("middle school",),
 }
@@ -248,6 +257,8 @@ _LONGEST = max(len(w) for w in ZH_EN)
 # weight of a translation, only to widen a page the prompt's own words leave short; unlike a
 # translation, a related word in a note's title names the note.
 RELATED: tuple[str, ...] = (
+    # money
+    "yuan cny rmb renminbi",
     # delivery
     "deploy deployment release ship shipping rollout",
     "rollback revert downgrade",
