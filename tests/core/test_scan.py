@@ -401,7 +401,7 @@ def test_7_the_ngram_reading_holds_a_margin_over_every_kept_note() -> None:
     # chat template's markers around placeholders as a code tag), a long one whole
     judged = [sk for t in [t for _, t in BENIGN] + ORDINARY_NOTES
               for sk in (scan._ngram_units(t)[0] if len(t) <= scan.NGRAM_WHOLE_CHARS else [scan._ngram_text(scan._fold(t))])
-              if scan._ngram_words(sk) >= scan.NGRAM_MIN_WORDS]
+              if scan._ngram_reads(sk)]
     top = max(score(model, sk) for sk in judged)
     assert top < scan.NGRAM_THRESHOLD - 0.25
     def read(text: str) -> bool:
