@@ -42,6 +42,8 @@ _AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|
                       r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
 _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
                    r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b"
+                   r"|^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?give me (a|an|some) (\w+ )?(function|script|snippet|regex|regular expression|"
+                   r"example|one-liner|query|command|class|method|program)\b"
                    r"|^\s*(请你?|麻烦你?|你能|能不能|可以)?(帮我)?(写|编写|生成|实现|画|设计|起)(一个|一段|一份|一篇|一封|一首|几个|个|段|篇|封|首)")
 
 # A question about the thing at hand asks what the project knows of it ("who looked at this
@@ -59,7 +61,9 @@ _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kot
 _GENERAL = re.compile(
     r"^\s*(what('s| is| are)|whats) the differences? between\b"
     r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
-    r"|^\s*(suggest|give me|come up with|brainstorm|list) (a |a few |some |two |three |four |five |ten |\d+ )?((good|nice|cool|catchy|fun|short) )?(name|names|title|titles) for\b"
+    r"|^\s*(suggest|give me|come up with|brainstorm|list) (a |a few |some |two |three |four |five |ten |\d+ )?((good|nice|cool|catchy|fun|short) )?(\w+ )?(name|names|title|titles) for\b"
+    # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
+    r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,2} (works?|is done|happens)\s*\??\s*$"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
     r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
     r"|^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"
@@ -108,6 +112,15 @@ _REPORT = re.compile(r"^\s*(this|these)( [\w.+#-]+){1,3} (is|are|was|were|works?
                      r"|^\s*(i|we)('m| am| are|'re)? (get|getting|got|see|seeing|saw|hit|hitting|keep getting|keep seeing|ran into|run into|am getting)\b")
 
 
+# A polite opening asks nothing by itself ("can you suggest a name for our app" asks what "suggest a name for
+# our app" asks): the forms below that read a message from its start read it without one.
+_POLITE = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|(i need|i want|i'd like) you to\s+|help me\s+)")
+
+
+def _unprefixed(low: str) -> str:
+    return _POLITE.sub("", low, count=1)
+
+
 def asks_for_work(message: str) -> bool:
     """Whether the rules read the message as asking for work on the thing at hand, or what anyone
     could answer: either way, a note fits it only when it holds most of what the message says.
@@ -115,7 +128,7 @@ def asks_for_work(message: str) -> bool:
     hangs on it: loading its weights costs about a millisecond)."""
     low = message.lower()
     return bool((_AT_HAND.search(low) and not _QUESTION.match(low) and not _REPORT.match(low)) or _TASK.match(low)
-                or (_GENERAL.search(low) and not _IDENTIFIER.search(low)))
+                or (_GENERAL.search(_unprefixed(low)) and not _IDENTIFIER.search(low)))
 
 
 # Translating, summarising, converting or rewording the text a message gives is work on that text alone:
@@ -137,8 +150,10 @@ def transforms_given_text(message: str) -> bool:
 # A request that the agent act ("can you refund this customer", "go ahead and upload this mission",
 # 帮我把订单金额改成99元): a note that forbids the agent that act, or holds it to asking first, is the
 # note to see, whatever else the message shares with other notes (recall's rule look).
+# (Words and answers are no act: "can you write a function", "could you suggest a name", "please explain".)
 _REQUEST = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|go ahead and\s+|just\s+|now\s+)"
-                      r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give)\b)[a-z]"
+                      r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give|write|draft|suggest|recommend|"
+                      r"generate|compose|name|come up|think|brainstorm|review|check|look|find|search|read|answer|compare|teach|sort|format|convert)\b)[a-z]"
                       r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译))")
 # A note that forbids the agent an act or holds it to asking first: "The agent must never publish a
 # release", "Never run kubectl delete against a shared cluster", "Ask before running migrations",
@@ -190,7 +205,7 @@ _NO_TERM = frozenset("the our my your their his her its this that these those it
 
 def definition_subject(message: str) -> str | None:
     """The term a message asks the meaning of, or None when it asks something else."""
-    m = _DEFINITION.match(message.lower())
+    m = _DEFINITION.match(_unprefixed(message.lower()))
     if m is None:
         return None
     term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
@@ -254,7 +269,7 @@ _TOKEN = re.compile(r"[a-z0-9']+|[^\x00-\x7f]")
 def features(message: str) -> list[str]:
     """The message's words and word pairs, its opening word and pair (marked "^"), and the
     character pairs of its Chinese: how a message asks, more than what it names."""
-    tokens = [t for t in _TOKEN.findall(message.lower()) if t.isascii() or "\u4e00" <= t <= "\u9fff"]
+    tokens = [t for t in _TOKEN.findall(_unprefixed(message.lower())) if t.isascii() or "\u4e00" <= t <= "\u9fff"]
     words = [t for t in tokens if not "\u4e00" <= t <= "\u9fff"]
     han = "".join(t for t in tokens if "\u4e00" <= t <= "\u9fff")
     out = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])} | {a + b for a, b in zip(han, han[1:])}

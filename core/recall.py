@@ -188,7 +188,7 @@ SECOND_PART = 0.5
 # issue refunds …"), when the note holds RULE_COVERAGE of the message's information: the note the
 # agent must see before it acts, though the notes on refunds share more words. It comes even with
 # no other card, and in place of the last card when the cards are full.
-RULE_COVERAGE = 0.2
+RULE_COVERAGE = 0.1
 
 
 def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:

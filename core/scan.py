@@ -4072,12 +4072,13 @@ def _local_default(user: str, pw: str, host: str) -> bool:
     """A local server's stock login, its password the user's name (postgres:postgres, guest:guest):
     what docker-compose files and READMEs print, no secret. "root:toor@localhost" still counts."""
     return host.lower() in _LOCAL_HOSTS and pw == user and pw.isalpha()
-_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|access[_\- ]?key(?:[_\- ]?(?:id|secret))?|private[_\- ]?key(?:[_\- ]?id)?|"
+_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|"
+          r"(?:admin|master|server|write|management)[_\- ]?key|access[_\- ]?key(?:[_\- ]?(?:id|secret))?|private[_\- ]?key(?:[_\- ]?id)?|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
 _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
-_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-@]+(?:\s+(?!is\b|was\b|are\b)[\w.\-@]+)?){{0,2}}"
+_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-@]+(?:\s+(?!is\b|was\b|are\b)[\w.\-@]+){{0,2}}){{0,2}}"
                     rf"(?:\s*[:=：]|\s+(?:is|was|are|is set to|reads|是|为))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(r"(?P<value>[^\s'\"`]{6,}) (?:is|was) (?:the|our|my) [\w \-]{0,30}?(?P<name>password|passphrase|api key|secret key|token)\b")
@@ -4097,6 +4098,8 @@ def _phrase_secret(value: str) -> bool:
     return len(words) >= 3 and not _PHRASE_REFERENCES.intersection(words) and not _REFERENCE.match(value)
 
 
+# "Basic auth for the staging API is ops:Stg-Api-2026!": a user and its password after the scheme's name.
+_BASIC_PAIR = re.compile(r"\b(?P<name>basic auth|http auth|basic authentication)\b[^\n]{0,40}?(?:\bis\b|[:=])\s*['\"]?[\w.@\-]+:(?P<value>[^\s'\"]{6,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
@@ -4198,8 +4201,20 @@ _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "aut
                "superuser", "密码", "口令", "密钥", "令牌", "秘钥")
 
 
+# The example keys of AWS's own documentation are public, but pasted bare they stand for a real key (and
+# are how a leak is often shown): only a note that says in words that they are examples keeps them.
+_DOCUMENTED_EXAMPLES = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+_SAID_EXAMPLE = re.compile(r"\b(example|examples|documentation|docs|fake|dummy|placeholder|sample)\b", re.IGNORECASE)
+
+
 def _credential_problem(text: str, *, light: bool = False) -> str | None:
     """`text` is in NFKC form already (`_nfkc`)."""
+    if "EXAMPLE" in text:
+        rest = text
+        for example in _DOCUMENTED_EXAMPLES:
+            rest = rest.replace(example, " ")
+        if rest != text and _SAID_EXAMPLE.search(rest):
+            text = rest
     low = text.lower()
     lower = low if len(low) == len(text) else text
     # A key or token mixes letters and digits; a URL with a password has "://" and "@".
@@ -4227,7 +4242,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
     for window in _windows(text, _NAME_WORDS, 30, 80, find_in=lower):
         # Each pattern needs a character or word the window may lack: that test is far cheaper.
         lowered = window.lower()
-        regexes = [_PROSE, _WEAK_NAMED] if "auth" in lowered or "pass" in lowered else [_PROSE]
+        regexes = [_PROSE, _WEAK_NAMED, _BASIC_PAIR] if "auth" in lowered or "pass" in lowered else [_PROSE]
         if "pass" in lowered and ('"' in window or "“" in window or "'" in window):
             regexes.append(_QUOTED_PHRASE)
         if "/" in window:

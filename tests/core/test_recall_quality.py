@@ -120,7 +120,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout82.json", 0.9), ("heldout83.json", 0.9),
                                              ("heldout84.json", 0.9), ("heldout85.json", 0.9),
                                              ("heldout86.json", 0.9), ("heldout87.json", 0.9),
-                                             ("heldout88.json", 0.9), ("heldout89.json", 0.9), ("heldout90.json", 0.9)])
+                                             ("heldout88.json", 0.9), ("heldout89.json", 0.9), ("heldout90.json", 0.9),
+                                             ("heldout91.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -165,7 +166,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout83.json", "cross", 0.95), ("heldout84.json", "cross", 0.95),
                                                     ("heldout85.json", "cross", 0.95), ("heldout86.json", "cross", 0.95),
                                                     ("heldout87.json", "cross", 0.95), ("heldout88.json", "cross", 0.95),
-                                                    ("heldout89.json", "cross", 0.95), ("heldout90.json", "cross", 0.95)])
+                                                    ("heldout89.json", "cross", 0.95), ("heldout90.json", "cross", 0.95),
+                                                    ("heldout91.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -793,7 +795,7 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
     agent to act; the note that forbids the agent that act is the one it must see, though the refunds
     note shares more words. It comes with the other cards, or alone; a question about refunds, or a
     request that shares nothing with the rule, does not bring it."""
-    from core.asking import asks_to_act, forbids_an_act
+    from core.asking import asks_for_work, asks_to_act, definition_subject, forbids_an_act
 
     _other_notes(mem)
     mem.save("Refunds over 200 euros need approval from the founder", "Small refunds are done by support in Stripe.")
@@ -805,8 +807,15 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
         home, project, "please run the migrations on staging for me")
     assert rule not in _recalled(home, project, "who approves refunds over 200 euros")
     assert _recalled(home, project, "can you write a function that reverses a string") == []
+    # a polite opening changes nothing of what a message asks: words and names are no act (held-out sets' no-answer
+    # prompts asked with "can you" in front, session 28)
+    assert _recalled(home, project, "can you suggest a name for our refunds dashboard") == []
+    assert _recalled(home, project, "could you write a haiku about refunds") == []
     assert asks_to_act("帮我把这个订单的金额改成99元") and asks_to_act("go ahead and upload this mission to drone 14")
     assert not asks_to_act("can you explain how refunds work") and not asks_to_act("帮我翻译一下这段话")
+    assert not asks_to_act("could you suggest a name for the refunds page") and not asks_to_act("can you sort these refunds by date")
+    assert asks_for_work("can you suggest a playlist name for a road trip") and asks_for_work("can you give me a regex for a UK postcode")
+    assert definition_subject("can you explain what a chargeback is") == "chargeback"
     assert forbids_an_act("智能体不能修改订单金额、退款或老师课酬") and forbids_an_act("Never delete anything under /project/lab")
     assert not forbids_an_act("Refunds over 200 euros need approval from the founder")
 
