@@ -22,7 +22,7 @@ from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
 from .asking import (asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, reads_as_general,
-                     transforms_given_text, weighs)
+                     transforms_given_text, weighs, without_opening)
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -282,6 +282,7 @@ def select(
     # A card's first rescan loads the scanner (~50-100 ms) and keeps its verdict: a one-off the
     # deadline does not count, or the batch it just cleared would be dropped for it.
     rescan_ms: list[float] = []
+    message = without_opening(message)
     generations = _generations(ws)
     with index.pinned():
         chosen, cards, why = _choose(ws, message, ctx, semantic_budget_ms, trace, tier, rescan_ms)

@@ -857,6 +857,25 @@ def test_15_chinese_asks_for_a_terms_meaning_and_for_work_too(home, project, mem
     assert asks_for_work("帮我写一个 Java 的快速排序") and not asks_for_work("写测试要注意什么")
 
 
+def test_15_what_is_said_around_the_question_is_no_part_of_it(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (session 28): "hey, quick question: what is OCPP", "do you know where the logs go", 请问…,
+    "…, thanks!" — the opening and closing words are no terms, and the rules that read a message from its
+    start or to its end read the question itself (held-out sets with openings added lost a tenth of their
+    quiet before). A request to act keeps its "can you"; "tell me a joke" is still asked of anyone."""
+    from core.asking import without_opening
+
+    _other_notes(mem)
+    mem.save("Test charger behaviour with the OCPP simulator in tools/ocpp-sim", "It can fake faults and disconnects.")
+    mem.save("Logs go to Loki through the Grafana agent", "Retention is 14 days.")
+    assert _recalled(home, project, "hey, quick question: what is OCPP") == []
+    assert _recalled(home, project, "what is OCPP? thanks!") == []
+    assert _recalled(home, project, "do you know where the logs go")[:1] == ["Logs go to Loki through the Grafana agent"]
+    assert [without_opening(m) for m in ("Hi! Can you refund this customer", "请问注册中心用的是什么", "tell me a fun fact about Loki",
+                                         "hello world example in go", "I want to know how long logs are kept, please")] == [
+        "Can you refund this customer", "注册中心用的是什么", "tell me a fun fact about Loki", "hello world example in go",
+        "how long logs are kept"]
+
+
 def test_15_charging_extra_a_growing_disk_and_a_tripping_fuse_name_their_topics() -> None:
     """Issue 15 (held-out 61's and 62's paraphrases): to charge extra is a fee, storage that keeps growing
     wants retention, a fuse that trips is an overloaded supply, an hour in the future is a time zone's,
