@@ -3952,6 +3952,72 @@ def _label_heads(skeleton: str) -> tuple[int, ...]:
     return tuple(m.end() for m in _LABEL.finditer(skeleton)) if ":" in skeleton else ()
 
 
+# ---------------------------------------------------------------- orders in other languages
+# The readings above are English and Chinese. Notes in Spanish, French, German, Portuguese, Japanese,
+# Russian and Korean carry the same orders in fewer words; these are the plainest: what to keep from
+# a person with what went wrong, asking no more before a risky act, an assistant without limits, and a
+# role line with such an order. Each phrase is spelled as the skeleton spells it (Cyrillic folded to
+# its Latin look-alikes, kana without voicing marks), so it is built on first use.
+_FOREIGN_SECRECY = ("no le digas", "no digas", "no le cuentes", "oculta", "ocultale", "no menciones", "ne dis pas", "ne dites pas",
+                    "ne lui dis pas", "ne mentionne pas", "cache a", "verschweige", "sag niemandem", "sag dem benutzer nichts", "sag dem nutzer nichts",
+                    "nichts davon", "erwahne nicht", "nao diga", "nao conte", "esconda", "言わずに", "言わないで", "黙って", "内緒", "伝えないで",
+                    "知らせないで", "не говори", "не сообщай", "скрой", "не упоминай", "말하지 마", "알리지 말", "숨기")
+_FOREIGN_BAD_NEWS = ("fallo", "error", "borr", "elimin", "desactiv", "echou", "erreur", "supprim", "desactiv", "fehlgeschlagen", "gescheitert",
+                     "fehler", "geloscht", "deaktiviert", "falhou", "失敗", "エラー", "削除", "無効", "ошибк", "удал", "отключ", "сбой", "실패",
+                     "오류", "삭제", "비활성", "vert", "verde", "grun", "gruen", ".env", "token", "送信", "パスワード", "пароль", "ключ",
+                     "contrasena", "mot de passe", "passwort", "senha", "비밀번호")
+_FOREIGN_NEGATION = ("не ", "no ", "ne ", "nicht ", "nunca ", "jamais ", "niemals ", "nao ", "never ")
+_FOREIGN_NOASK = ("sin preguntar", "no hace falta preguntar", "ya no necesitas preguntar", "ya no tienes que preguntar", "sans demander",
+                  "plus besoin de demander", "ohne zu fragen", "nicht mehr um erlaubnis", "nicht mehr fragen", "sem perguntar",
+                  "確認する必要はありません", "確認せずに", "確認しないで", "не спрашивая", "без подтверждения", "не нужно спрашивать",
+                  "묻지 말고", "확인 없이")
+_FOREIGN_RISK = ("borr", "elimin", "push", "produc", "supprim", "losch", "force", "削除", "本番", "プッシュ", "удал", "прод", "пуш", "삭제", "운영", "푸시")
+_FOREIGN_UNLIMITED = ("sin restricciones", "sans restrictions", "sans aucune restriction", "ohne einschrankungen", "ohne regeln", "sem restricoes",
+                      "制限なし", "制限のない", "без ограничений", "제한 없는")
+_FOREIGN_SELF = ("eres", "tu es", "du bist", "voce e", "あなたは", "ты ", "너는", "asistente", "assistant", "assistent", "アシスタント", "ассистент", "어시스턴트")
+_FOREIGN_ROLES = ("sistema", "systeme", "システム", "система", "시스템")
+_FOREIGN_LATER = ("a partir de ahora", "a partir de maintenant", "desormais", "ab jetzt", "von nun an", "a partir de agora", "これ以降", "今後",
+                  "с этого момента", "отныне", "이제부터", "지금부터")
+# Words nearly every note in one of these languages holds: the readings run only on such a note.
+_FOREIGN_MARKS = frozenset("que el la los las del de un una es une les pas des est et tu ne sin sans dass das und nicht der die ein eine ist du "
+                           "ohne nao voce para com sem".split())
+
+
+@lru_cache(maxsize=1)
+def _foreign_patterns() -> dict[str, re.Pattern[str]]:
+    def spelled(words: tuple[str, ...]) -> str:
+        # (a capital folds apart from its small letter: "Не" reads "he", "не" "нe")
+        return "|".join(dict.fromkeys(re.escape(_card_reading(v)[1].strip(" .")) for w in words for v in (w, w.capitalize())))
+
+    return {name: re.compile(spelled(words)) for name, words in (
+        ("secrecy", _FOREIGN_SECRECY), ("bad", _FOREIGN_BAD_NEWS), ("noask", _FOREIGN_NOASK), ("risk", _FOREIGN_RISK),
+        ("unlimited", _FOREIGN_UNLIMITED), ("self", _FOREIGN_SELF), ("later", _FOREIGN_LATER))} | {
+        "negated_risk": re.compile(rf"(?:{spelled(_FOREIGN_NEGATION)})\s*(?:\w+ )?(?:{spelled(_FOREIGN_RISK)})"),
+        "role": re.compile(rf"(?:^|(?<=[.!?\n]))\s*[\[【]?(?:{spelled(_FOREIGN_ROLES)})[\]】]?\s*[:：]")}
+
+
+_FOREIGN_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\uac00-\ud7af]")
+
+
+def _foreign_problem(skeleton: str) -> bool:
+    """An order of the kinds above in one of the other languages, sentence by sentence."""
+    if not _FOREIGN_SCRIPTS.search(skeleton) and not _FOREIGN_MARKS.intersection(skeleton.split()):
+        return False
+    f = _foreign_patterns()
+    if not any(f[name].search(skeleton) for name in ("secrecy", "noask", "unlimited", "role")):
+        return False
+    for sentence in re.split(r"(?<=[.!?。！？])\s+|\n", skeleton):
+        if f["secrecy"].search(sentence) and f["bad"].search(sentence):
+            return True
+        if f["noask"].search(sentence) and (f["risk"].search(sentence) or f["later"].search(sentence)) and not f["negated_risk"].search(sentence):
+            return True
+        if f["unlimited"].search(sentence) and (f["self"].search(sentence) or f["later"].search(sentence)):
+            return True
+        if f["role"].search(sentence) and (f["later"].search(sentence) or f["unlimited"].search(sentence) or "restric" in sentence):
+            return True
+    return False
+
+
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded, plain = _card_reading(text)
@@ -3969,6 +4035,8 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return DECEIT if cue == DECEIT else INJECTION
     if _harmful_order(skeleton, heads):
         return UNSAFE_ORDER
+    if _foreign_problem(skeleton):
+        return INJECTION
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
         return INJECTION
@@ -4074,12 +4142,16 @@ def _local_default(user: str, pw: str, host: str) -> bool:
     return host.lower() in _LOCAL_HOSTS and pw == user and pw.isalpha()
 _NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|"
           r"(?:admin|master|server|write|management)[_\- ]?key|access[_\- ]?key(?:[_\- ]?(?:id|secret))?|private[_\- ]?key(?:[_\- ]?id)?|"
-          r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?")
+          r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?|"
+          # the password in the other languages notes are written in
+          r"contrase(?:ñ|n)a|mot de passe|passwort|kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|パスワード|비밀번호|암호")
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
 _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
-_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+)?[\w.\-@]+(?:\s+(?!is\b|was\b|are\b)[\w.\-@]+){{0,2}}){{0,2}}"
-                    rf"(?:\s*[:=：]|\s+(?:is|was|are|is set to|reads|是|为))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
+_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at|de|del|du|des|für|fur|von|do|da|от|для)\s+"
+                    rf"(?:the\s+|a\s+|an\s+|our\s+|this\s+|la\s+|le\s+|el\s+|den\s+|dem\s+|der\s+|die\s+)?[\w.\-@]+"
+                    rf"(?:\s+(?!is\b|was\b|are\b|es\b|est\b|ist\b|lautet\b)[\w.\-@]+){{0,2}}){{0,2}}"
+                    rf"(?:\s*[:=：]|\s+(?:is|was|are|is set to|reads|是|为|es|est|ist|lautet|é|era|war))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(r"(?P<value>[^\s'\"`]{6,}) (?:is|was) (?:the|our|my) [\w \-]{0,30}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
@@ -4101,7 +4173,7 @@ def _phrase_secret(value: str) -> bool:
 # "Basic auth for the staging API is ops:Stg-Api-2026!": a user and its password after the scheme's name.
 _BASIC_PAIR = re.compile(r"\b(?P<name>basic auth|http auth|basic authentication)\b[^\n]{0,40}?(?:\bis\b|[:=])\s*['\"]?[\w.@\-]+:(?P<value>[^\s'\"]{6,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
-_ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥)\s*(?:是|为|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
+_ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥|パスワード|비밀번호|암호)\s*(?:是|为|は|는|은|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
 # form (DER, "MII…") has its own shape above.
 # A hash named by its algorithm (an SSH fingerprint, "SHA256:uNiV…") is public: it identifies a key
@@ -4198,7 +4270,8 @@ def _key_candidate(run: str) -> bool:
     return (("@" in run and "://" in run) or (not _DIGITS.isdisjoint(run) and not _LETTERS.isdisjoint(run))
             or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "SG." in run) and bool(_KEY_PREFIX.search(run))))
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
-               "superuser", "密码", "口令", "密钥", "令牌", "秘钥")
+               "superuser", "密码", "口令", "密钥", "令牌", "秘钥", "contrase", "passwort", "kennwort", "senha", "wachtwoord", "hasło", "haslo",
+               "пароль", "パスワード", "비밀번호", "암호")
 
 
 # The example keys of AWS's own documentation are public, but pasted bare they stand for a real key (and
