@@ -117,8 +117,8 @@ _REPORT = re.compile(r"^\s*(this|these)( [\w.+#-]+){1,3} (is|are|was|were|works?
 # note's share of the message and passed the question by the rules that read a message from its start
 # (held-out sets with such openings added: about a tenth of no-answer prompts lost their quiet). A request
 # to act ("can you", "please") is kept: it is what the rule look reads.
-_OPENING = re.compile(
-    r"^\s*(?:(?:hey|hi|hello|ok|okay|yo|well|oh|alright|sorry|thanks|thank you)\s*[,:!.]+\s*|(?:hey|hi)\s+(?=[a-z])|(?:so|also|btw|by the way|um|uh)\b[\s,:!.]+"
+_OPENING_SOURCE = (  # (matched at a position, so no "^")
+    r"\s*(?:(?:hey|hi|hello|ok|okay|yo|well|oh|alright|sorry|thanks|thank you)\s*[,:!.]+\s*|(?:hey|hi)\s+(?=[a-z])|(?:so|also|btw|by the way|um|uh)\b[\s,:!.]+"
     r"|(?:quick|one|another|a|random|dumb|silly|simple|small|short)? ?(?:question|q)\s*[:\-,]\s*"
     r"|(?:i have|i've got|got) a (?:quick )?question(?: for you)?\s*[:\-,]?\s*"
     r"|(?:(?:can|could|would) you |please )?(?:tell me|let me know|remind me)(?: again)?\b\s*[,:]?\s*(?=(?:why|how|what|where|when|who|whose|which|if|whether)\b)"
@@ -127,24 +127,48 @@ _OPENING = re.compile(
     r"|(?:i|we)(?:'m| am| was| were)? (?:wonder|wondering|curious)(?: about| if| whether)?\s+"
     r"|(?:i|we)(?:'m| am| are|'re) trying to (?:figure out|understand|work out|find out)(?: if| whether)?\s+"
     r"|(?:any|got an?|have an?) ideas?(?: on| about)?\s*[,:]?\s*(?=(?:why|how|what|where|when|who|which|if|whether)\b)(?:if |whether )?"
-    r"|(?:real quick|quickly)\b[\s,:]+"
-    r"|(?:你好|嗨|哈喽|您好)[，,！!。\s]*|(?:请问|问一下|想问一下|我想问一下|我想知道|你知道|麻烦问一下|请教一下)[，,：:\s]*)",
-    re.IGNORECASE)
+    r"|(?:real quick|quickly)\b[\s,:]+)")
+# The words an opening starts with: `_OPENING_SOURCE` is compiled (a millisecond) only for a message that
+# starts with one, in a hook process that reads one message.
+_OPENING_FIRST = frozenset("hey hi hello ok okay yo well oh alright sorry thanks thank so also btw by um uh quick one another a random dumb "
+                           "silly simple small short question q i i've we got can could would please tell let remind do does any have "
+                           "real quickly".split())
+
+
+@lru_cache(maxsize=1)
+def _opening() -> re.Pattern[str]:
+    return re.compile(_OPENING_SOURCE)
+# (Chinese openings by `str.startswith`: a character class of Chinese punctuation took the compiler a millisecond.)
+_OPENING_ZH = ("你好", "您好", "嗨", "哈喽", "请问", "想问一下", "我想问一下", "问一下", "我想知道", "你知道", "麻烦问一下", "请教一下")
+_OPENING_ZH_PUNCT = "，,！!。：: "
 
 
 # ... and what is said after it ("…, please", "… thanks!"): the rules that read a message to its end stop there.
-_CLOSING = re.compile(r"[\s,;.!]*\b(?:thanks|thank you|thx|ty|please|pls|plz|cheers)\b[\s.!:)]*$|(?<=\?)[\s?!]+$", re.IGNORECASE)
+_CLOSING = re.compile(r"[\s,;.!]*\b(?:thanks|thank you|thx|ty|please|pls|plz|cheers)\b[\s.!:)]*$|(?<=\?)[\s?!]+$")
 
 
 def without_opening(message: str) -> str:
-    """The message without what is said before and after the question; the message itself when nothing is left."""
-    rest = message
+    """The message without what is said before and after the question; the message itself when nothing is left.
+    (Matched on the lowercase text, cut from the text as written: a case-blind pattern cost the hook's start a
+    millisecond to compile.)"""
+    low = message.lower()
+    if len(low) != len(message):
+        return message
+    start = 0
     for _ in range(3):
-        m = _OPENING.match(rest)
-        if m is None or not m.group():
+        first = low[start:start + 16].lstrip().split(" ", 1)[0].strip(",:!.?")
+        m = _opening().match(low, start) if first in _OPENING_FIRST else None
+        if m is not None and m.end() > start:
+            start = m.end()
+            continue
+        zh = next((w for w in _OPENING_ZH if low.startswith(w, start)), None) if not low.isascii() else None
+        if zh is None:
             break
-        rest = rest[m.end():]
-    rest = _CLOSING.sub("", rest)
+        start += len(zh)
+        while start < len(low) and low[start] in _OPENING_ZH_PUNCT:
+            start += 1
+    end = _CLOSING.search(low, start)
+    rest = message[start:end.start() if end else len(message)]
     return rest if rest.strip() else message
 
 
@@ -187,28 +211,30 @@ def transforms_given_text(message: str) -> bool:
 # 帮我把订单金额改成99元): a note that forbids the agent that act, or holds it to asking first, is the
 # note to see, whatever else the message shares with other notes (recall's rule look).
 # (Words and answers are no act: "can you write a function", "could you suggest a name", "please explain".)
-_REQUEST = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|go ahead and\s+|just\s+|now\s+)"
+_REQUEST = (r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|go ahead and\s+|just\s+|now\s+)"
                       r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give|write|draft|suggest|recommend|"
                       r"generate|compose|name|come up|think|brainstorm|review|check|look|find|search|read|answer|compare|teach|sort|format|convert)\b)[a-z]"
                       r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译))")
+_REQUEST_FIRST = ("please", "can", "could", "would", "will", "go", "just", "now", "请", "麻烦", "你", "帮")
 # A note that forbids the agent an act or holds it to asking first: "The agent must never publish a
 # release", "Never run kubectl delete against a shared cluster", "Ask before running migrations",
 # 智能体不能修改订单金额. Read from the note's title, where such a rule states itself.
-_FORBIDS = re.compile(r"\b(agent|assistant|ai|bot|claude|copilot|codex)\b[^.;:]{0,40}?\b(must not|mustn't|must never|should never|"
-                      r"should not|shouldn't|may not|cannot|can't|is not allowed to|never)\b"
-                      r"|^\s*(never|do not|don't|ask (the user |me |a person |someone )?(first |before)|always ask)\b"
-                      r"|(智能体|助手|代理|ai)[^。；]{0,12}(不能|不可以|不得|禁止|不要|不许|只能)|^\s*(不要|禁止|不得|永远不要|不许|切勿)")
+_FORBIDS = (r"\b(agent|assistant|ai|bot|claude|copilot|codex)\b[^.;:]{0,40}?\b(must not|mustn't|must never|should never|"
+            r"should not|shouldn't|may not|cannot|can't|is not allowed to|never)\b"
+            r"|^\s*(never|do not|don't|ask (the user |me |a person |someone )?(first |before)|always ask)\b"
+            r"|(智能体|助手|代理|ai)[^。；]{0,12}(不能|不可以|不得|禁止|不要|不许|只能)|^\s*(不要|禁止|不得|永远不要|不许|切勿)")
 
 
 def asks_to_act(message: str) -> bool:
     """Whether the message asks the agent to do something (not to translate or summarise what it gives)."""
     low = message.lower()
-    return bool(_REQUEST.match(low)) and not transforms_given_text(message)
+    return low.lstrip().startswith(_REQUEST_FIRST) and bool(re.match(_REQUEST, low)) and not transforms_given_text(message)
 
 
 def forbids_an_act(title: str) -> bool:
-    """Whether a note's title forbids the agent an act or holds it to asking first."""
-    return _FORBIDS.search(title.lower()) is not None
+    """Whether a note's title forbids the agent an act or holds it to asking first (the pattern is
+    compiled on the first request to act, not at the hook's start)."""
+    return re.search(_FORBIDS, title.lower()) is not None
 
 
 # A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,
@@ -234,7 +260,7 @@ _DEFINITION = re.compile(
     # 什么是微服务, 幂等是什么意思, CAP 指的是什么
     r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?)|(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西))\s*[?？]?\s*$"
 )
-_NOT_A_TERM_ZH = re.compile(r"我|你|他|这|那|哪|咱|本|的")
+_NOT_A_TERM_ZH = frozenset("我你他这那哪咱本的")
 _NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
                      "left happening going missing broken done pending planned blocking urgent important going on".split())
 
@@ -246,7 +272,7 @@ def definition_subject(message: str) -> str | None:
         return None
     term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
     if not term.isascii():
-        return None if _NOT_A_TERM_ZH.search(term) else term
+        return None if _NOT_A_TERM_ZH.intersection(term) else term
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
 
 
@@ -267,20 +293,27 @@ def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
 # them; one that names both may ("we picked Kafka over RabbitMQ for replay"). A side that points at
 # the project or the moment ("the old one", "before") makes it a question about ours, left alone.
 _SIDE = r"[a-z0-9][\w.+#-]*(?: [a-z0-9][\w.+#-]*){0,2}"
-_COMPARED = re.compile(
-    rf"^\s*(?:is|are|was|were) (?:an? |the )?(?P<a>{_SIDE}) (?:really |actually |any |much )?"
-    r"(?:better|faster|slower|cheaper|safer|easier|simpler|lighter|more \w+|less \w+) (?:than|compared to) "
-    rf"(?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
-    rf"|^\s*(?P<c>{_SIDE}) (?:vs\.?|versus) (?P<d>{_SIDE})\s*[?:,]?\s*(?:(?:which|what)\b.*)?$"
-    rf"|^\s*(?P<e>{_SIDE})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE})\s*(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用)"
-)
+@lru_cache(maxsize=1)
+def _compared() -> re.Pattern[str]:
+    """Built on first use: most messages hold no word a comparison needs (`_WEIGHING`)."""
+    return re.compile(
+        rf"^\s*(?:is|are|was|were) (?:an? |the )?(?P<a>{_SIDE}) (?:really |actually |any |much )?"
+        r"(?:better|faster|slower|cheaper|safer|easier|simpler|lighter|more \w+|less \w+) (?:than|compared to) "
+        rf"(?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
+        rf"|^\s*(?P<c>{_SIDE}) (?:vs\.?|versus) (?P<d>{_SIDE})\s*[?:,]?\s*(?:(?:which|what)\b.*)?$"
+        rf"|^\s*(?P<e>{_SIDE})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE})\s*(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用)")
+
+
+_WEIGHING = (" than ", " vs", "versus", "哪个", "更", "还是", "对比", "谁好", "和", "与", "跟")
 _OUR_SIDE = frozenset("one ones it this that these those them before now ours mine yours we our us my".split())
 
 
 def compared(message: str) -> tuple[str, str] | None:
     """The two things a message weighs against each other, or None."""
     low = message.lower()
-    m = _COMPARED.match(low)
+    if not any(w in low for w in _WEIGHING):
+        return None
+    m = _compared().match(low)
     if m is None or _OURS.search(low) or _PROJECT_NAMED.search(low):
         return None
     a, b = (re.sub(r" (for|in|on|at|when|with) .*$", "", x) for x in m.group("a", "b", "c", "d", "e", "f") if x)  # "c++ for trading": c++
