@@ -62,6 +62,9 @@ _GENERAL = re.compile(
     r"^\s*(what('s| is| are)|whats) the differences? between\b"
     r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
     r"|^\s*(suggest|give me|come up with|brainstorm|list) (a |a few |some |two |three |four |five |ten |\d+ )?((good|nice|cool|catchy|fun|short) )?(\w+ )?(name|names|title|titles) for\b"
+    # something good to read, hear or watch on a subject ("a good book about negotiation", "recommend a podcast about Elixir")
+    r"|\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
+    r"|^\s*(recommend|suggest) (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
     # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
     r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,2} (works?|is done|happens)\s*\??\s*$"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"

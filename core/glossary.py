@@ -241,6 +241,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # months
     "一月": ("january",), "二月": ("february",), "三月": ("march",), "四月": ("april",), "六月": ("june",),
     "七月": ("july",), "八月": ("august",), "九月": ("september",), "十月": ("october",), "十一月": ("november",), "十二月": ("december",),
+    "编辑器": ("editor", "ide"),
     # school years
     "高中": ("high school",), "高一": ("high school",), "初中": ("middle school",),
 }
@@ -259,6 +260,8 @@ _LONGEST = max(len(w) for w in ZH_EN)
 RELATED: tuple[str, ...] = (
     # money
     "yuan cny rmb renminbi",
+    # tools a developer works in
+    "editor ide vim neovim nvim emacs vscode",
     # delivery
     "deploy deployment release ship shipping rollout",
     "rollback revert downgrade",

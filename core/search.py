@@ -282,6 +282,8 @@ _PHRASE_SHORT = {
     r"(fault|trouble|diagnostic) codes?": "+dtc",
     # a fuse or breaker that trips is an overloaded supply ("the fuse keeps tripping when all the buses plug in")
     r"(fuse|fuses|breaker|breakers)( \w+){0,4} (trips|tripped|tripping|trip|blows|blew|blown|blowing|pops|popped)": "+overload power limit load",
+    # a person logged out by the system lost their session ("a user got logged out while typing")
+    r"(got|get|gets|getting|was|were|is|are|keeps? getting|kept getting|being) (logged|signed|kicked|thrown) out": "+session expire timeout",
     # "right away" and "right now" say when, not a right ("a label emailed us to pull a song right away")
     r"right (away|now|then|after|before|off)": "",
     # a comparative is its adjective, which Snowball leaves apart ("louder" and the loudness note)
@@ -364,7 +366,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
-    "right ", *_COMPARATIVES)
+    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
