@@ -4162,6 +4162,14 @@ _ACCOUNT_PAIR = re.compile(r"(?<![\w/.-])(?P<name>root|admin|administrator|postg
 # A passphrase of words, quoted ('the deploy key passphrase is "correct horse battery staple 42"'): a
 # value of three words or more that says nothing of where the secret lives.
 _QUOTED_PHRASE = re.compile(r"\b(?P<name>passphrase|pass phrase|password|passwd)\b\s*(?:is|was|[:=])\s*[\"“'](?P<value>[^\"”'\n]{8,60})[\"”']")
+# ... and one written plainly to the end of its line ("my ssh passphrase: correct horse battery staple 42"), or its
+# words joined by hyphens ("the passphrase for the deploy key is correct-horse-battery-staple").
+_PLAIN_PHRASE = re.compile(r"\b(?P<name>passphrase|pass phrase)\b[^\n:=]{0,40}?(?:\bis\b|\bwas\b|[:=])\s*(?P<value>[a-z]+(?:[ \-][a-z0-9]+){2,7})\s*(?:[.!]\s*)?$",
+                           re.MULTILINE)
+# A key of any name given as a long hex or base64 value ("MISP automation key = 3f7a9c2e…"): a 40-digit hex
+# run alone is a commit or a hash, named as a key it is the key; public ones are named so.
+_NAMED_KEY = re.compile(r"\b(?P<name>(?!(?:gpg|pgp|public|ssh|host|primary|foreign|partition|sort|cache|idempotency|sign(?:ing)?[_\- ]key[_\- ]id)\b)"
+                        r"[a-z][\w\-]{1,30}[_\- ]key)\s*(?:[:=]|\bis\b)\s*['\"]?(?P<value>[0-9a-f]{32,64}|[A-Za-z0-9+/]{32,}={0,2})(?![\w+/=])")
 _PHRASE_REFERENCES = frozenset("in the a an our your my from see ask vault stored env environment manager 1password keychain set same".split())
 
 
@@ -4318,6 +4326,10 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
         regexes = [_PROSE, _WEAK_NAMED, _BASIC_PAIR] if "auth" in lowered or "pass" in lowered else [_PROSE]
         if "pass" in lowered and ('"' in window or "“" in window or "'" in window):
             regexes.append(_QUOTED_PHRASE)
+        if "phrase" in lowered:
+            regexes.append(_PLAIN_PHRASE)
+        if "key" in lowered:
+            regexes.append(_NAMED_KEY)
         if "/" in window:
             regexes += [_LOGIN_PAIR, _ACCOUNT_PAIR]
         if ":" in window or "=" in window:
@@ -4331,7 +4343,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
         for regex in regexes:
             for m in regex.finditer(lowered):
                 value = written[m.start("value"):m.end("value")]
-                if _phrase_secret(value) if regex is _QUOTED_PHRASE else _literal_secret(value):
+                if _phrase_secret(value.replace("-", " ")) if regex in (_QUOTED_PHRASE, _PLAIN_PHRASE) else _literal_secret(value):
                     what = f"password for the {m.group('name')} account" if regex is _ACCOUNT_PAIR else f"{m.group('name')} value"
                     return f"contains what looks like {'an' if what[0] in 'aeiou' else 'a'} {what}"
     return None
