@@ -337,7 +337,7 @@ _SESSION_25_HINTS = (
     "duplicate key", "duplicate id", "duplicate entry",
     *(f"to the {b}" for b in ("store", "web store", "app store", "play store", "chrome", "microsoft", "mac app", "marketplace", "registry")),
     *(f"to {b}" for b in ("store", "web store", "app store", "play store", "chrome", "marketplace", "registry", "pypi", "npm", "crates.io", "amo")),
-    "doing nothing", "idle", "inactivity", "not using it", "no activity", "from scratch", "all of it", "redo", "rebuil", "recompil",
+    "doing nothing", "idle", "inactivity", "not using it", "no activity", "from scratch", "all of it", "everything", "redo", "rebuil", "recompil",
     "brick", "the plug", "power cut", "power loss", "power outage", "power failure", "power went", "lost power", "loses power", "unplugged",
     *(f"wrong {b}" for b in ("time", "date", "year", "day", "month", "hour", "timestamp", "clock")), "clock is", "clock was", "time is off",
     "time was off", "time is wrong", "time was wrong", "clock drift", "mobile data", "cellular data", "g data", "lte data", "data plan", "sim card",
