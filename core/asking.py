@@ -256,8 +256,8 @@ def reads_as_general(message: str) -> bool:
 # customers cannot pay"). "What is the staging URL" and "what is our MSRV" ask for the project's own
 # value: a determiner or pronoun keeps a message out, as does a word that names no term ("what's next").
 _DEFINITION = re.compile(
-    r"^\s*(?:(?:what(?:'s| is| are)|whats|define|explain) (?:an? )?(?P<a>[\w.+#/-]+(?: [\w.+#/-]+)?)"
-    r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:stand for|mean)"
+    r"^\s*(?:(?:what(?:'s| is| are)|whats|define|explain) (?:an? )?(?P<a>(?!(?:what|how|why|when|where|who|which)\b)[\w.+#/-]+(?: [\w.+#/-]+){0,3})"
+    r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+){0,3}) (?:stand for|mean)"
     # "explain what a Sharpe ratio is", "explain what row-level security is in Postgres"
     r"|explain what (?:an? )?(?P<c>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:is|are|means)(?: in (?:general|[\w.+#-]+))?"
     # 什么是微服务, 幂等是什么意思, CAP 指的是什么
@@ -276,7 +276,14 @@ def definition_subject(message: str) -> str | None:
     term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
     if not term.isascii():
         return None if _NOT_A_TERM_ZH.intersection(term) else term
+    at = message.lower().find(term)
+    if term.count(" ") > 1 and (at < 0 or not _NAMED_TERM.fullmatch(message[at:at + len(term)])):
+        return None  # three words or more name a term only as a name does ("what is 21 CFR Part 11"), not a phrase ("what is failing in ci")
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
+
+
+# A term of three words or more written as a name: each word capitalised or a number.
+_NAMED_TERM = re.compile(r"[A-Z0-9][\w.+#/-]*(?: (?:[A-Z0-9][\w.+#/-]*|of|for|and)){2,3}")
 
 
 def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
