@@ -95,6 +95,8 @@ _GENERAL = re.compile(
     r"|^\s*(what('s| is| are)|whats) (new|changed) in (?!(the|this|our|my|your|we)\b)"
     rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
     rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
+    # how a thing works in general, asked in Chinese (解释一下 Kafka 的分区机制, 讲讲 TCP 的原理); not ours
+    r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"
     # two named things weighed in Chinese ("Redis 和 Memcached 哪个好", "Vue 还是 React 更适合"), not ours
     r"|^(?!.*(我们|咱们|本项目))\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*(和|与|跟|还是|vs\.?|对比)\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*"
     r"(哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用)"
@@ -330,12 +332,20 @@ def compared(message: str) -> tuple[str, str] | None:
     return None if _OUR_SIDE.intersection(f"{a} {b}".split()) else (a, b)
 
 
+# What a note that weighs two things says of them ("we chose SQLite over Postgres", "Kafka replaced RabbitMQ",
+# 用 TiDB 替代 MySQL); one that names both for their uses ("orders in TiDB, menus in MySQL") weighs nothing.
+_WEIGHED = re.compile(r"\b(than|over|instead of|rather than|vs\.?|versus|compared|comparison|benchmark\w*|better|worse|faster|slower|"
+                      r"cheaper|switch\w*|migrat\w*|mov(ed|ing) (from|off|away)|replac\w*|chose|choose|picked|prefer\w*|dropped)\b"
+                      r"|比|而不是|替代|替换|换成|选择|选了|迁移|取代|优于|不如|对比")
+
+
 def weighs(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]
-    """Whether a note names both things weighed (a term of each)."""
+    """Whether a note names both things weighed (a term of each) and says something that weighs them."""
     from .search import query_terms
 
-    text = set(query_terms(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))))
-    return all(text.intersection(query_terms(side)) for side in sides)
+    raw = " ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))
+    text = set(query_terms(raw))
+    return all(text.intersection(query_terms(side)) for side in sides) and _WEIGHED.search(raw.lower()) is not None
 
 
 # ---------------------------------------------------------------- the learned reading

@@ -33,7 +33,9 @@ MAX_WORD = 6
 _STOP = frozenset(
     "to a an the of one's oneself sb sth something someone somebody etc and or in on at for by with from as "
     "be is are it its this that also used esp e.g i.e have has make do get give take how what when where which "
-    "who why whom much many very more most some any not no such".split()
+    "who why whom much many very more most some any not no such "
+    # light verbs that a phrase's meaning does not live in ("to go bad" is 变质, which "go" does not name)
+    "go goes went come comes came become becomes let".split()
 )
 _SKIP = ("cl:", "surname ", "variant of", "old variant", "see ", "abbr. ", "also written", "pr. ", "used in ",
          "erhua variant", "japanese variant", "taiwan pr", "lit. ", "fig. ", "classifier ", "(old)", "(archaic)")

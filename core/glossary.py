@@ -242,6 +242,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "一月": ("january",), "二月": ("february",), "三月": ("march",), "四月": ("april",), "六月": ("june",),
     "七月": ("july",), "八月": ("august",), "九月": ("september",), "十月": ("october",), "十一月": ("november",), "十二月": ("december",),
     "编辑器": ("editor", "ide"),
+    "派单": ("dispatch", "assign"), "打款": ("pay", "payout", "transfer"), "结算": ("settlement", "payout", "pay"), "扣钱": ("deduct", "charge", "fine"),
     # school years
     "高中": ("high school",), "高一": ("high school",), "初中": ("middle school",),
 }
