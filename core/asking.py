@@ -149,7 +149,9 @@ _OPENING_ZH_PUNCT = "，,！!。：: "
 
 
 # ... and what is said after it ("…, please", "… thanks!"): the rules that read a message to its end stop there.
-_CLOSING = re.compile(r"[\s,;.!]*\b(?:thanks|thank you|thx|ty|please|pls|plz|cheers)\b[\s.!:)]*$|(?<=\?)[\s?!]+$")
+_CLOSING = re.compile(r"[\s,;.!?]*\b(?:thanks(?: a lot| in advance)?|thank you(?: so much)?|thx|ty|please|pls|plz|cheers|"
+                      r"let me know(?: what you think| your thoughts| if you have (?:any )?ideas)?|what do you think|any (?:ideas|thoughts|suggestions)|thoughts)\b"
+                      r"[\s.!?:)]*$|(?<=\?)[\s?!]+$")
 
 
 def without_opening(message: str) -> str:
