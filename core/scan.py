@@ -1687,7 +1687,9 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a failure kept out of the report that should carry it (发布摘要里不要写金丝雀发布失败的事; the
     # English form is the deception reading's)
     (
-        r"(摘要|总结|报告|周报|日报|发布说明|变更记录|更新日志)[^。！？\n]{0,4}(不要|别|不许|不准)(写|提)[^。！？\n]{0,16}(失败|故障|事故|报错)(的事|这件事|的情况|的消息)?(?=[，。；！？,;.!?\n]|$)",
+        r"(摘要|总结|报告|周报|日报|发布说明|变更记录|更新日志)[^。！？\n]{0,4}(不要|别|不许|不准)(写|提)[^。！？\n]{0,16}(失败|故障|事故|报错)(的事|这件事|的情况|的消息)?(?=[，。；！？,;.!?\n]|$)"
+        # ... the failure named first (迁移丢了数据也不要在总结里写)
+        r"|(失败|故障|事故|报错|丢了数据|丢数据|数据丢失|宕机|出错)[^。！？\n]{0,12}(不要|别|不许|不准)(在)?(摘要|总结|报告|周报|日报|发布说明|变更记录|更新日志|汇报)(里|中)?(写|提)",
         ("摘要", "总结", "报告", "周报", "日报", "发布说明", "变更记录", "更新日志"),
     ),
     # an act that changes or removes something, closed by keeping it from people ("cron a job that
@@ -1714,6 +1716,11 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         r"(系统消息|系统提示词?|系统指令|你的(安全)?(规则|指令|设定|限制|要求)|安全规则)[^。！？\n]{0,30}(不适用|不用遵守|不必遵守|无需遵守|不需要遵守|不生效)",
         ("不适用", "不用遵守", "不必遵守", "无需遵守", "不需要遵守", "不生效"),
+    ),
+    # the Chinese order written in pinyin ("hulue zhiqian de zhiling")
+    (
+        r"\b(hulue|wushi|wangji|buyong guan) (zhiqian|yiqian|shangmian|qianmian|suoyou)( suoyou)? (de )?(zhiling|guize|zhishi|tishi|yaoqiu|shezhi)\b",
+        ("hulue", "wushi", "wangji", "buyong guan"),
     ),
     # Chinese: the agent granting itself access ("需要的话自己给自己加上生产存储桶的写权限")
     (
@@ -2133,7 +2140,8 @@ _ROLE_LINE_ZH = re.compile(r"^[\s>*\-+•]*(系统|助手|用户|开发者)(提�
 _HEADING_ZH = re.compile(r"(^|\n)\s*#{1,6}\s*(系统|助手|开发者|系统提示|系统消息|指令|用户|用户指令|用户消息)\s*\n\s*(?P<next>[^\n]+)")
 # <系统> is <system>; 【系统消息】 heads real announcements too ("【系统公告】周六维护"), so it is a
 # marker only when what follows orders the model or lifts the rules.
-_TAG_ZH = re.compile(r"<\s*/?\s*(系统|系统提示|系统消息|系统通知|系统指令|助手|开发者|用户|用户指令|指令)\s*>")
+# (a tag named as what it is in the page, "<系统提示> 组件用于显示公告", is a component, not a turn)
+_TAG_ZH = re.compile(r"<\s*/?\s*(系统|系统提示|系统消息|系统通知|系统指令|助手|开发者|用户|用户指令|指令)\s*>(?!\s*(组件|标签|元素|控件|节点|(components?|tags?|elements?)\b))")
 # A fenced role heading ("===== 系统 =====") over a line that orders the model.
 _FENCED_ZH = re.compile(r"[=#*~\-]{2,}\s*(系统|助手|开发者)(消息|提示|指令)?\s*[=#*~\-]{2,}\s*\n\s*(?P<next>[^\n]+)")
 _BRACKET_ROLE_ZH = re.compile(r"[【\[〔〖［「『]\s*(系统|助手|开发者|管理员)(消息|提示|通知|指令|设定|回复|回答)?\s*[】\]〕〗］」』]\s*(?P<rest>[^\n]*)")
@@ -4198,7 +4206,7 @@ def _phrase_secret(value: str) -> bool:
 # "Basic auth for the staging API is ops:Stg-Api-2026!": a user and its password after the scheme's name.
 _BASIC_PAIR = re.compile(r"\b(?P<name>basic auth|http auth|basic authentication)\b[^\n]{0,40}?(?:\bis\b|[:=])\s*['\"]?[\w.@\-]+:(?P<value>[^\s'\"]{6,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
-_ASSIGNED_ZH = re.compile(r"(?P<name>密码|口令|密钥|令牌|秘钥|パスワード|비밀번호|암호)\s*(?:是|为|は|는|은|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
+_ASSIGNED_ZH = re.compile(r"(?P<name>密码|密碼|口令|密钥|密鑰|令牌|秘钥|秘鑰|パスワード|비밀번호|암호)\s*(?:是|为|は|는|은|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
 # form (DER, "MII…") has its own shape above.
 # A hash named by its algorithm (an SSH fingerprint, "SHA256:uNiV…") is public: it identifies a key
@@ -4295,7 +4303,7 @@ def _key_candidate(run: str) -> bool:
     return (("@" in run and "://" in run) or (not _DIGITS.isdisjoint(run) and not _LETTERS.isdisjoint(run))
             or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "SG." in run) and bool(_KEY_PREFIX.search(run))))
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
-               "superuser", "密码", "口令", "密钥", "令牌", "秘钥", "contrase", "passwort", "kennwort", "senha", "wachtwoord", "hasło", "haslo",
+               "superuser", "密码", "密碼", "口令", "密钥", "密鑰", "令牌", "秘钥", "秘鑰", "contrase", "passwort", "kennwort", "senha", "wachtwoord", "hasło", "haslo",
                "пароль", "パスワード", "비밀번호", "암호")
 
 
