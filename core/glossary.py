@@ -75,7 +75,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "点赞": ("like", "likes"), "帖子": ("post", "posts"), "文章": ("article", "post"), "直播": ("livestream", "live"), "频道": ("channel",),
     "玩家": ("player", "players"), "游戏": ("game",), "关卡": ("level",), "道具": ("item", "items"), "排行榜": ("leaderboard", "ranking"),
     "赛季": ("season",), "匹配": ("matchmaking", "match"), "战斗": ("battle", "combat"), "奖励": ("reward", "rewards"), "活动": ("event", "campaign"),
-    "公告": ("announcement",), "维护": ("maintenance",), "模型": ("model",), "训练": ("training", "train"), "推理": ("inference",),
+    "公告": ("announcement",), "维护": ("maintenance", "maintain"), "模型": ("model",), "训练": ("training", "train"), "推理": ("inference",),
     "数据集": ("dataset",), "特征": ("feature", "features"), "标注": ("label", "labeling"), "准确率": ("accuracy",), "评估": ("evaluation", "eval"),
     "重新训练": ("retrain", "retraining"), "显卡": ("gpu",),
     "维度": ("dimension",), "数仓": ("warehouse",), "安卓": ("android",), "苹果": ("apple", "ios"), "提审": ("submission", "submit"),
@@ -261,6 +261,8 @@ _LONGEST = max(len(w) for w in ZH_EN)
 RELATED: tuple[str, ...] = (
     # money
     "yuan cny rmb renminbi",
+    # words nobody should see
+    "offensive rude profane swear obscene vulgar",
     # tools a developer works in
     "editor ide vim neovim nvim emacs vscode",
     # delivery
