@@ -3769,8 +3769,23 @@ _ASK_FIRST = re.compile(_spelled(
 _SECRET_REVOKED = re.compile(r"(密钥|私钥|令牌|token|key|证书|密码|凭据|凭证)[^，。,；;！？\n]{0,6}?(作废|吊销|撤销|失效)")
 
 
+# An attack described as what a defence meets ("our WAF blocks request bodies that try to override the system
+# prompt", "the filter flags messages attempting to make the bot ignore its instructions"): what is tried is the
+# attacker's, blanked before the readings; what the note then says in its own voice is read as ever.
+_DESCRIBED_ATTACK = re.compile(_spelled(
+    r"\b(blocks?|blocked|detects?|detected|flags?|flagged|rejects?|rejected|filters?|filtered|catch(es)?|caught|refuses|refused|"
+    r"denies|denied|logs|logged|stops|stopped|prevents?|prevented|strips?|stripped|saniti[sz]es?|sanitised|sanitized|quarantines?|quarantined)\b"
+    r"[^.;:\n]{0,60}?\b(that |which |who )?(try|tries|tried|attempt|attempts|attempted|trying|attempting) to\b(?P<what>[^.;:\n]{1,120})"))
+_ATTACK_WORDS = tuple(_spelled_word(w) for w in ("block", "detect", "flag", "reject", "filter", "catch", "caught", "refuse", "den", "logs",
+                                                  "logged", "stop", "prevent", "strip", "saniti", "quarantin"))
+
+
 def _safeguards_out(skeleton: str) -> str:
-    """The skeleton with the words of a safeguard blanked where they would read as setting one aside."""
+    """The skeleton with the words of a safeguard blanked where they would read as setting one aside,
+    and an attack a defence meets blanked where it is only described."""
+    if (" to " in skeleton and ("try" in skeleton or "tries" in skeleton or "attempt" in skeleton)
+            and any(w in skeleton for w in _ATTACK_WORDS)):
+        skeleton = _DESCRIBED_ATTACK.sub(lambda m: m.group()[: m.start("what") - m.start()] + " " * (m.end("what") - m.start("what")), skeleton)
     if "without" in skeleton:
         skeleton = _ASK_FIRST.sub(lambda m: m.group()[: m.start(1) - m.start()] + " " * (m.end(1) - m.start(1)) + m.group()[m.end(1) - m.start():], skeleton)
     if not skeleton.isascii():
