@@ -4392,7 +4392,16 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
 # ---------------------------------------------------------------- the verdict
 
 
-def _fix_for(problem: str) -> str:
+# A note that quotes an attack string (a test suite's, a WAF rule's) is refused like the attack: the model reads
+# the card whole, quotes and all. Its fix says how to keep the fact.
+_QUOTED_FIX = ("If the note records an attack string, describe it instead of quoting it (for example 'the WAF blocks request "
+               "bodies that try to override the system prompt') and save again; otherwise say it as a fact about the project.")
+_QUOTES = ('"', "“", "”", "「", "」", "『", "'")
+
+
+def _fix_for(problem: str, text: str = "") -> str:
+    if problem == INJECTION and any(q in text for q in _QUOTES):
+        return _QUOTED_FIX
     return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX, UNSAFE_ORDER: _UNSAFE_ORDER_FIX}.get(problem, _INJECTION_FIX)
 
 
@@ -4417,8 +4426,8 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
         for name, text in texts.items() if len(texts) > 1 else ():
             alone = _instruction_problem(text, nfkc[name])
             if alone:
-                return Finding(name, alone, _fix_for(alone))
-        return Finding(_holder(list(texts), []), problem, _fix_for(problem))
+                return Finding(name, alone, _fix_for(alone, text))
+        return Finding(_holder(list(texts), []), problem, _fix_for(problem, "\n".join(texts.values())))
     for name, text in nfkc.items():
         problem = _credential_problem(text)
         if problem:
