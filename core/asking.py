@@ -188,12 +188,25 @@ def _unprefixed(low: str) -> str:
     return _POLITE.sub("", low, count=1)
 
 
+# A sentence that first says where the person is ("I'm in the middle of a refactor. What is OCPP?") leaves the
+# question to the sentences after it: the rules that read a message from its start read those. (Search still
+# reads the whole message: such a sentence often names the topic, "I'm seeing 502s from the payments API.")
+_SITUATION = re.compile(r"^\s*(i'm|i am|i've been|i have been|we're|we are|we've been|currently|right now|at the moment|"
+                        r"i'm currently|i just|we just)\b[^.!?\n]{0,120}[.!]\s+(?=\S)")
+
+
+def _asked(low: str) -> str:
+    """`low` without a leading sentence that says where the person is."""
+    m = _SITUATION.match(low)
+    return low[m.end():] if m else low
+
+
 def asks_for_work(message: str) -> bool:
     """Whether the rules read the message as asking for work on the thing at hand, or what anyone
     could answer: either way, a note fits it only when it holds most of what the message says.
     When they do not, `reads_as_general` is the second opinion (recall asks it only when a verdict
     hangs on it: loading its weights costs about a millisecond)."""
-    low = message.lower()
+    low = _asked(message.lower())
     return bool((_AT_HAND.search(low) and not _QUESTION.match(low) and not _REPORT.match(low)) or _TASK.match(low)
                 or (_GENERAL.search(_unprefixed(low)) and not _IDENTIFIER.search(low)))
 
@@ -210,7 +223,7 @@ _OURS = re.compile(r"\b(we|our|ours|us)\b|我们")
 
 def transforms_given_text(message: str) -> bool:
     """Whether the message asks to translate, summarise, convert or reword the text it gives."""
-    low = message.lower()
+    low = _asked(message.lower())
     return bool(_TRANSFORM.match(low)) and not _OURS.search(low) and not _PROJECT_NAMED.search(low)
 
 
@@ -274,7 +287,9 @@ _NO_TERM = frozenset("the our my your their his her its this that these those it
 
 def definition_subject(message: str) -> str | None:
     """The term a message asks the meaning of, or None when it asks something else."""
-    m = _DEFINITION.match(_unprefixed(message.lower()))
+    asked = _asked(message.lower())
+    message = message[len(message) - len(asked):] if len(asked) < len(message) else message
+    m = _DEFINITION.match(_unprefixed(asked))
     if m is None:
         return None
     term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
@@ -324,7 +339,7 @@ _OUR_SIDE = frozenset("one ones it this that these those them before now ours mi
 
 def compared(message: str) -> tuple[str, str] | None:
     """The two things a message weighs against each other, or None."""
-    low = message.lower()
+    low = _asked(message.lower())
     if not any(w in low for w in _WEIGHING):
         return None
     m = _compared().match(low)
@@ -360,7 +375,7 @@ _TOKEN = re.compile(r"[a-z0-9']+|[^\x00-\x7f]")
 def features(message: str) -> list[str]:
     """The message's words and word pairs, its opening word and pair (marked "^"), and the
     character pairs of its Chinese: how a message asks, more than what it names."""
-    tokens = [t for t in _TOKEN.findall(_unprefixed(message.lower())) if t.isascii() or "\u4e00" <= t <= "\u9fff"]
+    tokens = [t for t in _TOKEN.findall(_unprefixed(_asked(message.lower()))) if t.isascii() or "\u4e00" <= t <= "\u9fff"]
     words = [t for t in tokens if not "\u4e00" <= t <= "\u9fff"]
     han = "".join(t for t in tokens if "\u4e00" <= t <= "\u9fff")
     out = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])} | {a + b for a, b in zip(han, han[1:])}

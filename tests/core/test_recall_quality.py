@@ -880,6 +880,9 @@ def test_15_what_is_said_around_the_question_is_no_part_of_it(home, project, mem
     assert _recalled(home, project, "hey, quick question: what is OCPP") == []
     assert _recalled(home, project, "what is OCPP? thanks!") == []
     assert _recalled(home, project, "do you know where the logs go")[:1] == ["Logs go to Loki through the Grafana agent"]
+    # a sentence that first says where the person is leaves the question to the next one; search still reads it
+    assert _recalled(home, project, "I'm in the middle of a refactor of the charger tests. What is OCPP?") == []
+    assert _recalled(home, project, "I'm debugging the Grafana agent. Where do the logs go?")[:1] == ["Logs go to Loki through the Grafana agent"]
     assert [without_opening(m) for m in ("Hi! Can you refund this customer", "请问注册中心用的是什么", "tell me a fun fact about Loki",
                                          "hello world example in go", "I want to know how long logs are kept, please")] == [
         "Can you refund this customer", "注册中心用的是什么", "tell me a fun fact about Loki", "hello world example in go",
