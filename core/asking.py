@@ -143,6 +143,8 @@ _OPENING_FIRST = frozenset("hey hi hello ok okay yo well oh alright sorry thanks
 @lru_cache(maxsize=1)
 def _opening() -> re.Pattern[str]:
     return re.compile(_OPENING_SOURCE)
+
+
 # (Chinese openings by `str.startswith`: a character class of Chinese punctuation took the compiler a millisecond.)
 _OPENING_ZH = ("你好", "您好", "嗨", "哈喽", "请问", "想问一下", "我想问一下", "问一下", "我想知道", "你知道", "麻烦问一下", "请教一下")
 _OPENING_ZH_PUNCT = "，,！!。：: "
@@ -232,9 +234,9 @@ def transforms_given_text(message: str) -> bool:
 # note to see, whatever else the message shares with other notes (recall's rule look).
 # (Words and answers are no act: "can you write a function", "could you suggest a name", "please explain".)
 _REQUEST = (r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|go ahead and\s+|just\s+|now\s+)"
-                      r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give|write|draft|suggest|recommend|"
-                      r"generate|compose|name|come up|think|brainstorm|review|check|look|find|search|read|answer|compare|teach|sort|format|convert)\b)[a-z]"
-                      r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译))")
+            r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give|write|draft|suggest|recommend|"
+            r"generate|compose|name|come up|think|brainstorm|review|check|look|find|search|read|answer|compare|teach|sort|format|convert)\b)[a-z]"
+            r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译))")
 _REQUEST_FIRST = ("please", "can", "could", "would", "will", "go", "just", "now", "请", "麻烦", "你", "帮")
 # A note that forbids the agent an act or holds it to asking first: "The agent must never publish a
 # release", "Never run kubectl delete against a shared cluster", "Ask before running migrations",
