@@ -92,6 +92,10 @@ _UNJOINED_SCRIPTS = ("LATIN", "CJK", "HANGUL", "HIRAGANA", "KATAKANA", "HALFWIDT
 
 def _allowed_in_context(text: str, i: int) -> bool:
     ch, before, after = text[i], text[i - 1] if i else "", text[i + 1] if i + 1 < len(text) else ""
+    # after a virama (combining class 9) a joiner picks the conjunct's form, at a word's end too
+    # (Malayalam's old chillu spelling "ന്‍")
+    if ch in (ZWJ, ZWNJ) and before and unicodedata.combining(before) == 9 and _script_letter(before):
+        return True
     if ch == ZWJ:
         return (_emoji_like(before) or before == VS16) and _emoji_like(after) or (_script_letter(before) and _script_letter(after))
     if ch == ZWNJ:
@@ -2106,7 +2110,9 @@ _ALWAYS_TAG = re.compile(
     r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?\s*(elements?|tags?|nodes?|blocks?|attributes?)\b)"
     r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
     # (a chat template's marker named as what it is, "wraps the prompt in <<SYS>> tags", opens no turn)
-    r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!\s*(tags?|tokens?|markers?|delimiters?)\b)|\[/?(system|sys|assistant|developer|user|inst)\]"
+    # ("lists <|eot_id|> as the end-of-turn token", "<start_of_turn> and <end_of_turn> markers")
+    r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!(\s*(,|and|or|/)\s*(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>))*"
+    r"\s*(as (the|an?) [\w\- ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b)|\[/?(system|sys|assistant|developer|user|inst)\]"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
     # guillemets as tag brackets: a closing «/system» is no quotation
     r"|«\s*/\s*(system|assistant|developer|user)\s*»",
@@ -2198,13 +2204,15 @@ _CODE_TAG = re.compile(r"`\s*<\s*/?\s*(?!im_|eot|end_header|start_header|begin_o
 def _without_placeholder_turns(folded: str) -> str:
     """`folded` with a chat template's markers around placeholders read as one code tag (twice: one
     pair may hold another), for the role reading and for 2c alike."""
-    if "[inst]" in folded or "<<" in folded or "<|im_start|>" in folded:
+    if "[inst]" in folded or "<<" in folded or "<|im_start|>" in folded or "<|start_header_id|>" in folded:
         return _PLACEHOLDER_TURN.sub("`tag`", _PLACEHOLDER_TURN.sub("`tag`", folded))
     return folded
 
 
 _PLACEHOLDER_TURN = re.compile(r"(\[inst\]|<<\s*sys\s*>>|<\|im_start\|>\s*\w*)\s*((\.\.\.|…|\{[\w ]{0,20}\}|<[\w ]{0,20}>|\$\w+|prompt|text|message|content|`tag`)\s*){1,3}"
-                               r"(\[/inst\]|<<\s*/\s*sys\s*>>|<\|im_end\|>)")
+                               r"(\[/inst\]|<<\s*/\s*sys\s*>>|<\|im_end\|>)"
+                               # Llama 3's header around the role's placeholder: "<|start_header_id|>role<|end_header_id|>"
+                               r"|<\|start_header_id\|>\s*(role|name|\{[\w ]{0,20}\}|<[\w ]{0,20}>|\$\w+|\.\.\.|…)\s*<\|end_header_id\|>")
 
 
 # An element whose whole content is a value names data, not a turn: Maven's
@@ -2391,10 +2399,11 @@ def _nfkc(text: str) -> str:
 # to (an AI, "you"), a claim over the rules (acting against them, or declaring them void), what it
 # is about (instructions, safety, permission), secrecy toward the person, a dangerous act. One kind
 # alone is everyday engineering ("ignore the generated files"); these combinations are not.
-# (a program called an agent is no model: "the Vault agent sidecar", "the Datadog agent", "ssh-agent")
+# (a program called an agent is no model: "the Vault agent sidecar", "the Datadog agent", "ssh-agent";
+# nor is a folder named for one: ".claude/settings.json")
 _SOFTWARE_AGENT = r"(?<!vault )(?<!ssh )(?<!ssh-)(?<!user )(?<!user-)(?<!build )(?<!ci )(?<!datadog )(?<!consul )(?<!jenkins )(?<!gitlab )(?<!azure )(?<!puppet )(?<!zabbix )(?<!monitoring )(?<!buildkite )(?<!teamcity )(?<!octopus )"
 _CUE_AGENT = re.compile(_spelled(r"\b(assistants?|" + _SOFTWARE_AGENT + r"agents?(?! (sidecars?|daemons?|process(es)?|pods?|binar(y|ies)|containers?|pools?|hosts?|nodes?|images?|installs?)\b)"
-                                 r"|ai|ais|models?|llms?|chatbots?|copilot|claude|gpt)\b|助手|智能体|模型|人工智能|大模型|智能助理|小助手|编程助手|代码助手"))
+                                 r"|ai|ais|models?|llms?|chatbots?|copilot|(?<![./])claude|gpt)\b|助手|智能体|模型|人工智能|大模型|智能助理|小助手|编程助手|代码助手"))
 _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你|您"))
 # Speaking to whatever model reads the note outright ("Note for agents:", "If you are an AI",
 # "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
@@ -2680,6 +2689,42 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("as the user", "as the human", "as the developer", "as the owner", "as the maintainer", "as someone else", "as another"),
      r"\b(commit|sign|author|approve|merge|post|reply|comment|send|email)(s|ed|ing)? (\w+ ){0,2}as (the (user|human|developer|owner|maintainer)|someone else|another (user|person|developer|engineer))\b"
      r"(?! (who|that|which|account|identity|id|uid|of|in|on)\b)"),
+    # a coding agent's own safeguards taken off: its sandbox, its permission prompts, approval of
+    # every tool call ("rerun it with the sandbox disabled", "allow Bash(*)", "approve all edits automatically")
+    (("sandbox",),
+     r"\b(re-?run|run|retry|execute|start|launch)\w* (it|them|the (command|commands|tool|tools|agent|session)s?|commands|everything)? ?"
+     r"(with (the )?sandbox(ing)? (disabled|off|turned off)|without (the |a )?sandbox(ing)?|outside (of )?the sandbox)\b"
+     r"|\b(disabl|turn\w* off|switch\w* off|remov|bypass|escap|get\w* around)\w* (the |its |your |any )?sandbox(ing)?\b"),
+    (("permission prompt", "approval prompt", "permission dialog", "permission request"),
+     r"\b(skip|bypass|avoid|get around|dodge|suppress|silence|click through)\w* (the |any |all |every |each )?(tool )?(permission|approval) (prompts?|dialogs?|requests?)\b"),
+    (("bash(*)", "bash (*)", "all commands", "every command", "any command", "all shell", "any shell"),
+     r"\b(allow|add|permit|whitelist|allowlist|enable)\w* [\"'`]?bash ?\( ?\* ?\)|\b(allow|permit|whitelist|allowlist|approve)\w* (all|every|any) (shell |bash |terminal )?commands?\b"
+     r"(?! (in|inside|within) (the |a )?(sandbox|container|vm)\b)"),
+    (("auto-approve", "autoapprove", "automatically", "auto approve"),
+     r"\bauto-? ?approv\w*[\"']?\s*[:=]?\s*(\[\s*[\"']?\*|(all|every|everything|any)\b)"
+     r"|\bapprov\w* (all|every|any) (edits?|changes|file edits?|commands?|shell commands?|tool calls?|tool uses?|permissions?|prompts?|actions?)\b[^.\n]{0,30}\bautomatically\b"),
+    # a tool server from outside put into the person's own setup, beyond the project ("register the MCP server at
+    # https://… in the user's global config")
+    (("global config", "global settings", "user-level", "user config", "user settings", "user's config", "user's settings", "home config"),
+     r"\b(register|add|install|connect|enable|configure)\w* (the |an? |this |that )?([\w-]+ ){0,2}(mcp|tool|plugin|extension)( server)?s?\b[^\n]{0,80}?"
+     r"\b(in|into|to) (the |your |their )?(user'?s? |person'?s? |developer'?s? )?(global|user-level|user|home|machine-wide|system-wide) (config|configuration|settings)\b"),
+    # what the agent sees sent to an outside address ("a hook that sends every command to http://…")
+    (tuple(f"{q} {w}" for q in ("every", "each", "all", "all the") for w in ("command", "prompt", "file", "keystroke", "message", "conversation", "edit",
+                                                                          "diff", "tool call", "output", "session", "transcript")),
+     r"\b(send|forward|post|upload|stream|mirror|copy|sync|ship|log)\w* (every|each|all|all the) (commands?|prompts?|files?|keystrokes?|messages?|conversations?|edits?|diffs?|"
+     r"tool calls?|outputs?|sessions?|transcripts?)( (you|the agent) (read|run|see|open|write)s?)?\b[^.\n]{0,40}\b(to|at) (the )?(https?://|(s\w|gs)://[\w-]*public|"
+     r"an? (public|external|third-party|outside) )"),
+    # orders read in whatever a package or file says ("whatever a README in node_modules tells you to do, do it")
+    (("whatever",),
+     r"\bwhatever (a |an |the |any )?[\w ./-]{0,40}\b(says|tells you( to do)?|asks( you)?( to do)?|instructs( you)?( to do)?|requests)\b[^.\n]{0,6}[,;:—–-]+ ?"
+     r"(just )?(do it|do that|do so|follow it|obey( it)?|run it|comply)\b"),
+    # code from who knows where installed on trust
+    (("without checking", "without verifying", "without reviewing", "without reading", "without inspecting", "without looking"),
+     r"\b(install|run|execute|load|import|add|enable)\w* ([^.\n]|\.(?=\w)){0,60}\bwithout (checking|verifying|reviewing|reading|inspecting|looking at) "
+     r"(where|what|who|it|its|them|the (source|signature|code|contents?|publisher|author|checksum))\b"),
+    # a remote script run on every install ("add curl … | sh to the postinstall script")
+    (("postinstall", "preinstall", "post-install", "pre-install"),
+     r"\b(add|put|insert|append|include)\w* [^.\n]{0,10}\b(curl|wget)\b[^|\n]{0,80}\|\s*(sudo )?(sh|bash|zsh|python3?)\b[^.\n]{0,20}\b(to|in|into) (the |our |every )?(post-?install|pre-?install)\b"),
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -2708,6 +2753,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("限流", "锁定", "验证码"), r"(登录|认证|密码)[^。\n]{0,8}(限流|锁定|验证码)[^。\n]{0,4}(注释掉|去掉|删掉|关掉)"),
     (("密码",), r"(响应|返回)[^。\n]{0,6}(里|中)?(返回|带上|包含)?[^。\n]{0,4}(新|明文)?密码"),
     (("777",), r"chmod (-r )?0?777"),
+    (("自动批准", "autoapprove", "auto-approve", "自动通过"),
+     r"(自动批准|自动通过|autoapprove|auto-?approve)[^。\n]{0,10}(设成|设为|改成|开成|配成|打开)?\s*(全部|所有|一切|\*|all)"),
+    (("记忆", "笔记"), r"(\.env|密钥|密码|令牌|凭据|token|secret)[^。\n]{0,12}(抄|复制|拷|存|记|保存|写)[^。\n]{0,6}(到|进)[^。\n]{0,4}(记忆|笔记)"),
+    (("沙盒", "沙箱"), r"(关掉|关闭|禁用|绕过|跳出|去掉)[^。\n]{0,4}(沙盒|沙箱)|(沙盒|沙箱)[^。\n]{0,4}(关掉|关闭|禁用)"),
     (("try",), r"(测试|用例)[^。\n]{0,10}(挂了|失败|报错)[^。\n]{0,12}(try/?except|try/?catch)"),
     (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
     (("强推", "强制推送", "--force"), r"(强推|强制推送|--force)[^。\n]{0,10}(共享|公共|团队|主|main|master|发布)(的)?(分支|仓库)|(共享|公共|团队|主)分支[^。\n]{0,6}(强推|强制推送)"),
@@ -2809,7 +2858,8 @@ def _always_harm(sentence: str, present: frozenset[str] | None = None) -> bool:
     """Whether `sentence` names, unnegated, an act no team asks for (`_ALWAYS_HARM_PARTS`), or a
     safeguard taken off outside a sandbox (`_WEAKENING_PARTS`). `present`, when known: the hints the
     whole text holds (`_ORDER_INDEX`), which rule out most acts before any search of the sentence."""
-    english = sentence.isascii()
+    # (English with a typographic dash or quote is English still: only Han characters read Chinese)
+    english = _HAN.search(sentence) is None
     harm, weakening = (_EN_HARM_READINGS, _EN_WEAKENING_READINGS) if english else (_ZH_HARM_READINGS, _ZH_WEAKENING_READINGS)
     if present is not None:
         harm, weakening = _acts_holding(present, english)
@@ -4180,7 +4230,7 @@ def _local_default(user: str, pw: str, host: str) -> bool:
     """A local server's stock login, its password the user's name (postgres:postgres, guest:guest):
     what docker-compose files and READMEs print, no secret. "root:toor@localhost" still counts."""
     return host.lower() in _LOCAL_HOSTS and pw == user and pw.isalpha()
-_NAMED = (r"pass(?:word|wd|phrase|code)?|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|"
+_NAMED = (r"pass(?:word|wd|phrase|code)?|(?:src|dest)?(?:store|key)pass|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|"
           r"(?:admin|master|server|write|management)[_\- ]?key|access[_\- ]?key(?:[_\- ]?(?:id|secret))?|private[_\- ]?key(?:[_\- ]?id)?|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?|"
           # the password in the other languages notes are written in
@@ -4201,7 +4251,8 @@ _LOGIN_PAIR = re.compile(r"\b(?P<name>login|credentials|creds|account)s?\b(?:[^\
 _ACCOUNT_PAIR = re.compile(r"(?<![\w/.-])(?P<name>root|admin|administrator|postgres|superuser|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*/\s*(?P<value>[^\s/]{6,})")
 # A passphrase of words, quoted ('the deploy key passphrase is "correct horse battery staple 42"'): a
 # value of three words or more that says nothing of where the secret lives.
-_QUOTED_PHRASE = re.compile(r"\b(?P<name>passphrase|pass phrase|password|passwd)\b\s*(?:is|was|[:=])\s*[\"“'](?P<value>[^\"”'\n]{8,60})[\"”']")
+# (a passphrase may be named for what it opens first: "the encryption passphrase for backups is "…"")
+_QUOTED_PHRASE = re.compile(r"\b(?:(?P<name>passphrase|pass phrase)\b[^\n:=\"“']{0,40}?|(?P<pw>password|passwd)\s*)(?:\bis\b|\bwas\b|[:=])\s*[\"“'](?P<value>[^\"”'\n]{8,60})[\"”']")
 # ... and one written plainly to the end of its line ("my ssh passphrase: correct horse battery staple 42"), or its
 # words joined by hyphens ("the passphrase for the deploy key is correct-horse-battery-staple").
 _PLAIN_PHRASE = re.compile(r"\b(?P<name>passphrase|pass phrase)\b[^\n:=]{0,40}?(?:\bis\b|\bwas\b|[:=])\s*(?P<value>[a-z]+(?:[ \-][a-z0-9]+){2,7})\s*(?:[.!]\s*)?$",
@@ -4220,6 +4271,8 @@ def _phrase_secret(value: str) -> bool:
 
 # "Basic auth for the staging API is ops:Stg-Api-2026!": a user and its password after the scheme's name.
 _BASIC_PAIR = re.compile(r"\b(?P<name>basic auth|http auth|basic authentication)\b[^\n]{0,40}?(?:\bis\b|[:=])\s*['\"]?[\w.@\-]+:(?P<value>[^\s'\"]{6,})")
+# A wireless network's key, named after the network ("the lab Wi-Fi is LabNet, key: purple-otter-tango-88").
+_WIFI_KEY = re.compile(r"\b(?:wi-?fi|wlan|wpa2?|ssid)\b[^\n]{0,60}?\b(?P<name>key|password|passphrase|psk)\s*(?:[:=]|\bis\b)\s*['\"]?(?P<value>[^\s'\"]{8,})")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
 _ASSIGNED_ZH = re.compile(r"(?P<name>密码|密碼|口令|密钥|密鑰|令牌|秘钥|秘鑰|パスワード|비밀번호|암호)\s*(?:是|为|は|는|은|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
@@ -4289,7 +4342,8 @@ def _encoded_json(value: str, light: bool) -> bool:
 
 def _keylike(value: str) -> bool:
     """A long random-looking run (an AWS secret key, a token) in free text: letters of both cases and digits."""
-    if "/" in value and value.count("/") > 3 or value.startswith(("http", "sha", "/")):
+    # (a Stripe publishable key is public by design: it ships in every checkout page)
+    if "/" in value and value.count("/") > 3 or value.startswith(("http", "sha", "/", "pk_live_", "pk_test_")):
         return False
     # A generated key has long stretches of mixed characters; words joined by dashes and signs
     # (`NODE_OPTIONS=--max-old-space-size=4096`) have none.
@@ -4300,10 +4354,13 @@ def _keylike(value: str) -> bool:
 
 # Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
-_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password", "curl", "wget")
+_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password", "curl", "wget", "redis-cli", "login")
 _CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p['\"]?(?P<value>[^\s'\"]{4,})|\bsshpass\s+-p\s*['\"]?(?P<value2>[^\s'\"]{4,})"
                            r"|--password[= ]['\"]?(?P<value3>[^\s'\"]{4,})"
-                           r"|\b(?:curl|wget)\b[^\n]{0,60}?\s(?:-u|--user|--http-user)[= ]['\"]?[^\s:'\"]+:(?P<value4>[^\s'\"]{4,})")
+                           r"|\b(?:curl|wget)\b[^\n]{0,60}?\s(?:-u|--user|--http-user)[= ]['\"]?[^\s:'\"]+:(?P<value4>[^\s'\"]{4,})"
+                           # redis-cli's -a, a registry login's -p
+                           r"|\bredis-cli\b[^\n]{0,60}?\s-a\s+['\"]?(?P<value5>[^\s'\"]{4,})"
+                           r"|\b(?:docker|podman|helm|oras|nerdctl)\s+(?:registry\s+)?login\b[^\n]{0,80}?\s-p\s*['\"]?(?P<value6>[^\s'\"]{4,})")
 _DIGITS = frozenset("0123456789")
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
@@ -4318,6 +4375,7 @@ def _key_candidate(run: str) -> bool:
     return (("@" in run and "://" in run) or (not _DIGITS.isdisjoint(run) and not _LETTERS.isdisjoint(run))
             or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "SG." in run) and bool(_KEY_PREFIX.search(run))))
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
+               "wi-fi", "wifi", "wlan", "ssid",
                "superuser", "密码", "密碼", "口令", "密钥", "密鑰", "令牌", "秘钥", "秘鑰", "contrase", "passwort", "kennwort", "senha", "wachtwoord", "hasło", "haslo",
                "пароль", "パスワード", "비밀번호", "암호")
 
@@ -4328,6 +4386,13 @@ _DOCUMENTED_EXAMPLES = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYE
 _SAID_EXAMPLE = re.compile(r"\b(example|examples|documentation|docs|fake|dummy|placeholder|sample)\b", re.IGNORECASE)
 
 
+# A Google API key in a Firebase web config, or one restricted to a site, is meant to be public; a note
+# must say so in words.
+_GOOGLE_KEY = re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")
+_PUBLIC_BY_DESIGN = re.compile(r"\b(public by design|(is|are) public|publishable|restricted (by|to) (the )?(http )?(referr?er|domain|site)s?|firebase (web )?config)\b",
+                               re.IGNORECASE)
+
+
 def _credential_problem(text: str, *, light: bool = False) -> str | None:
     """`text` is in NFKC form already (`_nfkc`)."""
     if "EXAMPLE" in text:
@@ -4336,6 +4401,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             rest = rest.replace(example, " ")
         if rest != text and _SAID_EXAMPLE.search(rest):
             text = rest
+    if "AIza" in text and _PUBLIC_BY_DESIGN.search(text):
+        text = _GOOGLE_KEY.sub(" ", text)
     low = text.lower()
     lower = low if len(low) == len(text) else text
     # A key or token mixes letters and digits; a URL with a password has "://" and "@".
@@ -4354,7 +4421,7 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
                     and not _local_default(m.group("user"), pw, m.group("host"))):
                 return "contains a URL with a password in it"
         for m in _CLI_PASSWORD.finditer(sample):
-            if _literal_secret(m.group("value") or m.group("value2") or m.group("value3") or m.group("value4")):
+            if _literal_secret(next(v for v in m.groups() if v)):
                 return "contains a password given on a command line"
         for m in _KEYLIKE.finditer(sample):
             if (_keylike(m.group()) and not _FINGERPRINT.search(sample, 0, m.start()) and not _ssh_public_key(m.group())
@@ -4368,6 +4435,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             regexes.append(_QUOTED_PHRASE)
         if "phrase" in lowered:
             regexes.append(_PLAIN_PHRASE)
+        if "wi-fi" in lowered or "wifi" in lowered or "wlan" in lowered or "wpa" in lowered or "ssid" in lowered:
+            regexes.append(_WIFI_KEY)
         if "key" in lowered:
             regexes.append(_NAMED_KEY)
         if "/" in window:
@@ -4384,7 +4453,8 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
             for m in regex.finditer(lowered):
                 value = written[m.start("value"):m.end("value")]
                 if _phrase_secret(value.replace("-", " ")) if regex in (_QUOTED_PHRASE, _PLAIN_PHRASE) else _literal_secret(value):
-                    what = f"password for the {m.group('name')} account" if regex is _ACCOUNT_PAIR else f"{m.group('name')} value"
+                    name = m.group("name") or m.group("pw")
+                    what = f"password for the {name} account" if regex is _ACCOUNT_PAIR else f"{name} value"
                     return f"contains what looks like {'an' if what[0] in 'aeiou' else 'a'} {what}"
     return None
 
