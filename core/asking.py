@@ -57,7 +57,7 @@ _QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was
 # how many days until a date, how to do something in a language.
 # The one word it shares with a note names the subject, not a topic of the project's.
 _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
-              r"react( native)?|vue|django|rails)")
+              r"react( native)?|vue|django|rails|spring( boot)?|flask|fastapi|laravel|angular|svelte|node(\.js)?|dart|flutter|scala)")
 _GENERAL = re.compile(
     r"^\s*(what('s| is| are)|whats) the differences? between\b"
     r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
@@ -68,6 +68,8 @@ _GENERAL = re.compile(
     # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
     r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,2} (works?|is done|happens)\s*\??\s*$"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    # whether a thing of the world is worth its price ("is Sidekiq Pro worth paying for"); not "is our plan worth it"
+    r"|^\s*(is|are) (?!(our|we|us|this|that|it|the (project|team|plan))\b)[\w .+#-]{1,40}? worth (it|paying for|buying|the (money|price|cost)|learning|upgrading to|switching to)\b(?!.*\b(we|our|us)\b)"
     r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
     r"|^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"
     # who made a thing of the world ("who created Ruby on Rails", "who wrote Pride and Prejudice"); not
@@ -99,7 +101,11 @@ _GENERAL = re.compile(
     r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"
     # two named things weighed in Chinese ("Redis 和 Memcached 哪个好", "Vue 还是 React 更适合"), not ours
     r"|^(?!.*(我们|咱们|本项目))\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*(和|与|跟|还是|vs\.?|对比)\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*"
-    r"(哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用)"
+    r"((哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用)|(有)?(什么|啥|哪些)?(区别|不同|差别|差异)|的(区别|差别|差异|不同))"
+    # how to do a thing in a language or framework, asked in Chinese ("Spring Boot 怎么读取 yml 配置", "Vue 3 的 setup
+    # 语法糖怎么用"); "我们的 Vue 路由怎么配置的" asks what the project did
+    rf"|^(?!.*(我们|咱们|本项目|项目里|项目中))\s*(在|用)?\s*{_LANGUAGES}( \d+)?\s*(里|中|里面|的)?\s*[^。？?，,]{{0,16}}(怎么|如何)"
+    r"(用|使用|写|实现|读取|读|定义|声明|遍历|调用|判断|转换|处理|创建)(?!.*的\s*[?？]?\s*$)"
 )
 
 
@@ -114,7 +120,11 @@ _REPORT = re.compile(r"^\s*(this|these)( [\w.+#-]+){1,3} (is|are|was|were|works?
                      r"crash(es|ed)?|keeps?|takes?|took|throws?|threw|returns?|shows?|showed|doesn't|does not|don't|do not|won't|can't|"
                      r"isn't|aren't|wasn't|weren't|hangs?|freezes?|froze|stopped|stops|started|starts)\b"
                      # ... as does one that says what the asker meets ("I get an error that an item with this id already exists")
-                     r"|^\s*(i|we)('m| am| are|'re)? (get|getting|got|see|seeing|saw|hit|hitting|keep getting|keep seeing|ran into|run into|am getting)\b")
+                     r"|^\s*(i|we)('m| am| are|'re)? (get|getting|got|see|seeing|saw|hit|hitting|keep getting|keep seeing|ran into|run into|am getting)\b"
+                     # ... said without its subject, as people type ("getting this in the worker logs: …")
+                     r"|^\s*(getting|seeing|hitting|got|keep getting|keep seeing|still getting|still seeing) (this|these|that|an?|the)\b"
+                     # ... and in Chinese ("报这个错：…", 运行的时候出现这个异常, 遇到这个问题)
+                     r"|^[^。？?\n]{0,12}(报|出现|出|遇到|碰到|有|抛)(了)?(这个|这种|这些|下面的?|如下的?)(错|错误|异常|报错|问题|警告)")
 
 
 # What a person says before the question ("hey, quick question: what is OCPP", "do you know where the logs go",
@@ -203,13 +213,22 @@ def _asked(low: str) -> str:
     return low[m.end():] if m else low
 
 
+def _in_question(low: str, at: int) -> bool:
+    """Whether the clause holding `at` is a question ("Honeybadger keeps emailing about it, does this
+    wake someone up?"): it asks what the project knows of the thing, as a question that opens the
+    message does."""
+    start = max(low.rfind(c, 0, at) for c in ",.;:!?\n") + 1
+    return bool(_QUESTION.match(low[start:]))
+
+
 def asks_for_work(message: str) -> bool:
     """Whether the rules read the message as asking for work on the thing at hand, or what anyone
     could answer: either way, a note fits it only when it holds most of what the message says.
     When they do not, `reads_as_general` is the second opinion (recall asks it only when a verdict
     hangs on it: loading its weights costs about a millisecond)."""
     low = _asked(message.lower())
-    return bool((_AT_HAND.search(low) and not _QUESTION.match(low) and not _REPORT.match(low)) or _TASK.match(low)
+    return bool((not _QUESTION.match(low) and not _REPORT.match(low) and any(not _in_question(low, m.start()) for m in _AT_HAND.finditer(low)))
+                or _TASK.match(low)
                 or (_GENERAL.search(_unprefixed(low)) and not _IDENTIFIER.search(low)))
 
 
