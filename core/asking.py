@@ -278,6 +278,50 @@ def forbids_an_act(title: str) -> bool:
     return re.search(_FORBIDS, title.lower()) is not None
 
 
+# A task names the kind of thing it makes ("write a migration that adds a shipped_at column", "add a list
+# endpoint for invoices", "make an interface for the payment client"): the project's convention for that
+# kind of thing is the note to see, though the task's own subject ("shipped_at", "invoices") is in no note.
+_KIND_END = (r"(?:that|which|who|for|to|in|into|on|around|when|so|with|from|at|of|by|after|before|if|and|or|about|like|as|than|using|via|"
+             r"without|under|over|between|per)")
+_TASK_OBJECT = (r"^\s*(?:please\s+|(?:can|could|would|will) you\s+(?:please\s+)?|go ahead and\s+|let's\s+|(?:i|we) (?:need|want) to\s+)?"
+                r"(?:add|write|create|make|generate|implement|build|introduce|set up|define|put|expose|wire up)\s+"
+                r"(?:(?:a|an|the|some|new|another|one|two|three|proper|separate|simple|small|quick|basic|extra|more)\s+)*"
+                rf"(?P<obj>(?!(?:this|these|that|those|it|them|me|us|sure|room|sense|time|my|our|your)\b)[a-z][\w-]*"
+                rf"(?:\s+(?!{_KIND_END}\b)[a-z][\w-]*){{0,2}})(?=\s+{_KIND_END}\b|\s*[,.;:?!]|\s*$)")
+# Words that say what a task is like, not what kind of thing it makes; and the units any code is made of
+# ("write a function that parses a date", "a SwiftUI view that lists notes"), which name no kind a
+# convention is about: a note titled "Every function that does I/O takes a context" is no answer to them.
+_NOT_A_KIND = frozenset("it them this that these those sure room sense time way change changes fix fixes update updates thing things "
+                        "stuff something better faster nicer cleaner work function functions method methods class classes script scripts "
+                        "snippet snippets program programs code component components view views helper helpers module modules file files "
+                        "page pages loop loops example examples one-liner".split())
+
+
+def task_kind(message: str) -> list[str] | None:
+    """The terms of the kind of thing a task makes (its object: "list endpoint" of "add a list endpoint for
+    invoices"), the kind's own word last; None when the message is no such task."""
+    low = _asked(message.lower())
+    m = re.match(_TASK_OBJECT, low)
+    # (work on the thing at hand, "write a unit test for this function", is about that thing)
+    if m is None or _NOT_A_KIND.intersection(m.group("obj").split()) or _AT_HAND.search(low):
+        return None
+    from .search import query_terms
+
+    return query_terms(m.group("obj")) or None
+
+
+def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
+    """Whether a note is about that kind of thing: its title or summary names the kind's own word, and
+    the note holds every other word of it."""
+    from .glossary import chinese_of, related_of
+    from .search import query_terms
+
+    # (the kind's word by another of its names: a counter is a metric, an endpoint a handler or 接口)
+    if {kind[-1], *related_of(kind[-1]), *chinese_of(kind[-1])}.isdisjoint(query_terms(f"{record.get('title', '')} {record.get('summary', '')}")):
+        return False
+    return set(kind[:-1]).issubset(query_terms(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))))
+
+
 # A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,
 # whatever the learned reading makes of its other words ("this", "in this" lean general: "summarize this").
 _PROJECT_NAMED = re.compile(r"\b(this|our) (project|repo|repository|codebase|monorepo|team|company)\b|(我们|本|这个)(项目|仓库|团队|公司)")

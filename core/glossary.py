@@ -325,6 +325,9 @@ RELATED: tuple[str, ...] = (
     "flaky intermittent",
     "mock stub fake simulator simulators emulator emulators",
     "dependency dependencies package library",
+    # what a service is made of
+    "endpoint handler",
+    "metric counter gauge histogram",
     "packagemanager npm pnpm yarn bun",
     "packagemanager pip poetry uv conda pipenv",
     "packagemanager cocoapods podfile carthage spm swiftpm",

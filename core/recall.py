@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, reads_as_general,
+from .asking import (asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, reads_as_general, task_kind,
                      transforms_given_text, weighs, without_opening)
 from .records import printable
 from .search import query_terms
@@ -315,6 +315,8 @@ def _choose(
     second: _Candidate | None = None  # the best note too weak alone, for a second look (SECOND_COVERAGE)
     rule: _Candidate | None = None  # the best note forbidding what the message asks the agent to do (RULE_COVERAGE)
     acting = asks_to_act(message)
+    kind = task_kind(message)
+    convention: _Candidate | None = None  # the best note on the kind of thing a task makes (the kind look)
     held = 0
     terms = len(query_terms(message))
     work = asks_for_work(message)
@@ -390,12 +392,15 @@ def _choose(
                     second = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if acting and rule is None and hit.matched and hit.coverage >= RULE_COVERAGE and forbids_an_act(hit.record.get("title", "")):
                     rule = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
+                if (kind and convention is None and not relevant and hit.matched and names_kind(hit.record, kind)
+                        and eligibility(hit.record, ctx, "inject", now).ok):  # (the first such note the gate lets through)
+                    convention = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if relevant:
                     usable += admit(cand) and cand.rec.get("topicKey") not in blocked()
-                    if usable >= SPARE_CARDS and trace is None and not (acting and rule is None):
+                    if usable >= SPARE_CARDS and trace is None and not (acting and rule is None) and not (kind and convention is None):
                         break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
                     aside[hit.id] = cand
@@ -425,20 +430,23 @@ def _choose(
             note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word, meaning below {floor})")
     if tier is not None:
         tier.update(tiers=["lexical", "semantic"] if near.used else ["lexical"], semantic=near.why)
-    if rule is not None and (rule.rec["id"] in found or (rule.rec["id"] not in seen and admit(rule))):
-        rule = found[rule.rec["id"]]
-    else:
-        rule = None
+    rule, convention = (found[c.rec["id"]] if c is not None and (c.rec["id"] in found or (c.rec["id"] not in seen and admit(c))) else None
+                        for c in (rule, convention))
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
     for cand in found.values():
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None, terms)
-    if rule is not None and rule not in matches[:MAX_CARDS]:
-        matches = [*[m for m in matches if m is not rule][:MAX_CARDS - 1], rule]
-        if trace is not None:  # its line says what became of it, not that it was too weak alone
-            trace[:] = [line for line in trace if line["id"] != rule.rec["id"]]
-            note(rule, "candidate")
+    # The looks (a convention for the kind of thing a task makes, the rule on the act asked for) each take
+    # a card, in place of the last ones when the cards are full.
+    looks = [c for c in (convention, rule) if c is not None]
+    if any(c not in matches[:MAX_CARDS] for c in looks):
+        others = [m for m in matches if m not in looks]
+        matches = [*others[:MAX_CARDS - len(looks)], *looks]
+        if trace is not None:  # their lines say what became of them, not that they were too weak alone
+            trace[:] = [line for line in trace if line["id"] not in {c.rec["id"] for c in looks}]
+            for c in looks:
+                note(c, "candidate")
     partial = bool(matches) and max(c.matched for c in matches) < SECOND_PART * terms
     if partial and len(matches) < MAX_CARDS and second is not None and second.rec["id"] not in seen and admit(second):
         matches.append(second)

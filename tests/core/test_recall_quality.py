@@ -123,7 +123,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout88.json", 0.9), ("heldout89.json", 0.9), ("heldout90.json", 0.9),
                                              ("heldout91.json", 0.9), ("heldout92.json", 0.9), ("heldout93.json", 0.9),
                                              ("heldout94.json", 0.9), ("heldout95.json", 0.8),
-                                             ("heldout96.json", 0.9)])
+                                             ("heldout96.json", 0.9), ("heldout97.json", 0.8), ("heldout98.json", 0.8),
+                                             ("heldout99.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -171,7 +172,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout89.json", "cross", 0.95), ("heldout90.json", "cross", 0.95),
                                                     ("heldout91.json", "cross", 0.95), ("heldout92.json", "cross", 0.95),
                                                     ("heldout94.json", "cross", 0.95), ("heldout95.json", "cross", 0.8),
-                                                    ("heldout96.json", "cross", 0.95)])
+                                                    ("heldout96.json", "cross", 0.95), ("heldout97.json", "cross", 0.95),
+                                                    ("heldout98.json", "cross", 0.95), ("heldout99.json", "cross", 0.5)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -827,6 +829,34 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
     assert not forbids_an_act("Refunds over 200 euros need approval from the founder")
 
 
+def test_15_a_task_brings_the_convention_for_what_it_makes(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 99, SPEC §11 recall): "write a migration that adds a shipped_at column to orders" asks for
+    work on something no note names; the project's convention for migrations is the note the agent must see
+    (before it, 15 of 24 such tasks found nothing). A task on the thing at hand, or one that makes a unit any
+    code is made of ("write a function that …"), does not bring a note that merely names that unit."""
+    from core.asking import names_kind, task_kind
+
+    _other_notes(mem)
+    mem.save("Database migrations use goose; every migration has a Down section", "Migrations run from the migrate job, never at startup.")
+    mem.save("Every function that does I/O takes context.Context first", "Never store a context in a struct.")
+    mem.save("Metrics are Prometheus with the service prefix", "Names use the _total and _seconds suffixes.")
+    mem("memory_save", {"title": "Allow offset pagination for admin endpoints", "body": "Suggested in a PR comment."}, actor="import")
+    mem.save("List endpoints use cursor pagination with a limit of at most 100", "Never offset.")
+    migrations = "Database migrations use goose; every migration has a Down section"
+    assert _recalled(home, project, "write a migration that adds a shipped_at column to orders") == [migrations]
+    # another name of the kind (a counter is a metric); the first such note the gate lets through (not the unreviewed one)
+    assert _recalled(home, project, "add a counter for failed logins") == ["Metrics are Prometheus with the service prefix"]
+    assert _recalled(home, project, "add a new endpoint to the orders service") == [
+        "List endpoints use cursor pagination with a limit of at most 100"]
+    assert _recalled(home, project, "write a function that reverses a slice") == []
+    assert _recalled(home, project, "add a migration test for this function") == []
+    assert [task_kind(m) for m in ("add a list endpoint for invoices with paging", "write unit tests for the discount calculator",
+                                   "make this loop faster", "write a haiku about deploys", "how do we write migrations")] == [
+        ["list", "endpoint"], ["unit", "test"], None, ["haiku"], None]
+    assert names_kind({"title": "Tests are table-driven", "body": "make test runs unit tests."}, ["unit", "test"])
+    assert not names_kind({"title": "Run make test before pushing", "body": "CI runs it too."}, ["unit", "test"])
+
+
 def test_15_two_things_weighed_need_a_note_that_names_both(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (quietness; held-out 44, 58, 69, 73, 87): "is SQLite faster than Postgres" weighs two
     things anyone could weigh; the note on the project's SQLite cache names one of them and stays out,
@@ -1016,14 +1046,15 @@ def test_15_a_request_for_work_needs_more_than_a_title_word(home, project, mem) 
 def test_15_a_request_for_work_needs_most_of_its_words_in_the_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (quietness): "add logging to the invoice task" works on one task; the note on
     periodic tasks shares two of its words ("add", "task") but not what it is about (logging, the
-    invoice), so no card comes. A request whose words the note mostly holds ("add an idempotency
-    key to the payment request") still gets it, and a question gets the periodic-task note."""
+    invoice), so it stays out; the note on how the project logs is the convention for what the task
+    makes, and comes (the kind look, session 29). A request whose words the note mostly holds ("add an
+    idempotency key to the payment request") still gets it, and a question gets the periodic-task note."""
     _other_notes(mem)
     mem.save("Periodic tasks are defined in celery beat settings", "Add entries to CELERY_BEAT_SCHEDULE; times are UTC.")
     mem.save("Invoices are PDFs rendered with WeasyPrint", "Templates live in templates/invoices.")
     mem.save("Logs are JSON and go to CloudWatch", "Use the structured logger; never log card numbers.")
     mem.save("Payment requests carry an idempotency key", "Send the Idempotency-Key header with the order id on every payment request.")
-    assert _recalled(home, project, "add logging to the invoice task") == []
+    assert _recalled(home, project, "add logging to the invoice task") == ["Logs are JSON and go to CloudWatch"]
     assert _recalled(home, project, "add an idempotency key to the payment request") == ["Payment requests carry an idempotency key"]
     assert _recalled(home, project, "how do I add a periodic task") == ["Periodic tasks are defined in celery beat settings"]
 
