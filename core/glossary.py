@@ -279,7 +279,7 @@ RELATED: tuple[str, ...] = (
     # incidents and operations
     "incident outage downtime postmortem",
     "alert alerting pager woken opsgenie pagerduty",
-    "on-call oncall rotation pager paged",
+    "on-call oncall pager paged",
     "timeout hang hung hangs hanging stuck forever",
     "retry retries retried backoff",
     "crash crashed crashes segfault panic",

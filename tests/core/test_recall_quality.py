@@ -81,7 +81,9 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                   "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
                   "heldout74.json": 0.85, "heldout82.json": 0.9,
                   # held-out 88's "how long are leads kept" expects the GDPR note; the leads note's body says it too and comes first
-                  "heldout88.json": 0.9}
+                  "heldout88.json": 0.9,
+                  # held-out 100 has two English direct prompts; "add Guava to the order service" needs to know Guava is a library
+                  "heldout100.json": 0.5}
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
@@ -124,7 +126,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout91.json", 0.9), ("heldout92.json", 0.9), ("heldout93.json", 0.9),
                                              ("heldout94.json", 0.9), ("heldout95.json", 0.8),
                                              ("heldout96.json", 0.9), ("heldout97.json", 0.8), ("heldout98.json", 0.8),
-                                             ("heldout99.json", 0.9)])
+                                             ("heldout99.json", 0.9), ("heldout100.json", 0.9), ("heldout101.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -173,7 +175,8 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout91.json", "cross", 0.95), ("heldout92.json", "cross", 0.95),
                                                     ("heldout94.json", "cross", 0.95), ("heldout95.json", "cross", 0.8),
                                                     ("heldout96.json", "cross", 0.95), ("heldout97.json", "cross", 0.95),
-                                                    ("heldout98.json", "cross", 0.95), ("heldout99.json", "cross", 0.5)])
+                                                    ("heldout98.json", "cross", 0.95), ("heldout99.json", "cross", 0.5),
+                                                    ("heldout100.json", "cross", 0.5), ("heldout101.json", "cross", 0.5)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
