@@ -49,14 +49,21 @@ def load_set(path: Path) -> dict[str, Any]:
 
 
 def _forbidden(ws: Any, ids: dict[str, str], notes: list[dict[str, Any]], cwd: str) -> set[str]:
-    """The notes that must never come back: replaced and unreviewed ones, and those whose conditions
-    the gate finds not applicable here (a note for Linux is applicable when the set runs on Linux)."""
+    """The notes that must never come back: replaced and unreviewed ones, the members of a topic slot
+    that holds more than one current note, and those whose conditions the gate finds not applicable
+    here (a note for Linux is applicable when the set runs on Linux)."""
     from core.contexts import build_context
     from core.eligibility import eligibility
     from core.lookup import find
     from core.store import iso, utc_now
 
     out = {n["key"] for n in notes if n.get("replacedBy") or n.get("unreviewed")}
+    # A topic slot with more than one current note is in conflict and stays out whole (SPEC §11.3).
+    slots: dict[str, list[str]] = {}
+    for n in notes:
+        if n.get("topicKey") and n["key"] not in out:
+            slots.setdefault(n["topicKey"], []).append(n["key"])
+    out.update(key for members in slots.values() if len(members) > 1 for key in members)
     conditional = {n["key"] for n in notes if n.get("conditions")}
     ctx, now = build_context(ws, cwd=cwd), iso(utc_now())
     for rid, key in ids.items():
@@ -81,10 +88,14 @@ def build(home: Path, project: Path, data: dict[str, Any], refused: list[str] | 
         for key in ("summary", "when", "kind", "topicKey", "conditions"):
             if note.get(key):
                 args[key] = note[key]
+        if note.get("topicKey"):
+            del args["resolution"]  # a second note for an occupied slot is queued as a conflict, as a user's would be
         predecessor = next((n["key"] for n in notes if n.get("replacedBy") == note["key"] and n["key"] in ids.values()), None)
         if predecessor:
             args["supersedes"] = next(rid for rid, key in ids.items() if key == predecessor)
         answer = dispatch("memory_save", args, home=home, project=project, actor="import" if note.get("unreviewed") else "user")
+        if not answer.get("committed") and answer.get("needsResolution") and note.get("topicKey"):
+            continue  # a second note for an occupied slot waits in the conflicts queue, and the slot stays out whole
         if not answer.get("committed"):
             if refused is not None and answer.get("status") == "unsafe":
                 refused.append(f"{note['key']}: {answer.get('message')}")

@@ -28,13 +28,16 @@ def _bench_figures(path: Path) -> dict[str, Any]:
 
 def test_15_the_dev_set_is_broad() -> None:
     """Issue 15: at least 150 prompts over at least 100 notes, English, Chinese and mixed, direct,
-    paraphrased, no-answer prompts that share words with notes, and notes that must never come back."""
+    paraphrased, no-answer prompts that share words with notes, and notes that must never come back
+    (replaced, inapplicable, unreviewed, a topic slot in conflict)."""
     data = json.loads(DEV_SET.read_text(encoding="utf-8"))
     classes = {p["class"] for p in data["prompts"]}
     assert len(data["notes"]) >= 100 and len(data["prompts"]) >= 150
     assert {"direct", "paraphrase", "no-answer", "zh", "mixed", "trap"} <= classes
     assert any(n.get("replacedBy") for n in data["notes"]) and any(n.get("conditions") for n in data["notes"])
     assert any(n.get("unreviewed") for n in data["notes"])
+    slots = [n["topicKey"] for n in data["notes"] if n.get("topicKey") and not n.get("replacedBy")]
+    assert len(set(slots)) < len(slots) and any(n.get("topicKey") and n.get("replacedBy") for n in data["notes"])
 
 
 def test_15_a_conditional_note_is_forbidden_only_where_the_gate_finds_it_inapplicable() -> None:
@@ -56,6 +59,31 @@ def test_15_a_conditional_note_is_forbidden_only_where_the_gate_finds_it_inappli
     figures = evaluate({"format": "lingshu-recall-set/1", "notes": notes, "prompts": prompts})
     assert figures["classes"]["direct"]["hit_rate"] == 1.0 and figures["classes"]["all"]["forbidden_cards"] == 0
     assert not figures["misses"]
+
+
+def test_15_a_topic_slot_in_conflict_stays_out_whole_in_the_evaluation() -> None:
+    """Issue 15 (the evaluation, SPEC §11.3 topic slots): a slot with one note may come back; a second
+    note for the slot is queued as a conflict, as a user's save would be, and then neither may (both
+    count as forbidden); a slot's replaced member never comes back."""
+    from lingshu_tui.recall_eval import evaluate
+
+    notes = [{"key": f"n{i}", "title": f"Notes on topic {i}", "body": f"Topic {i} is handled in area {i}."} for i in range(6)]
+    notes += [{"key": "pingdom", "title": "Uptime is checked by Pingdom every minute", "body": "Alerts go to the on-call phone.",
+               "topicKey": "uptime"},
+              {"key": "old-sketch", "title": "Designs are handed over in Sketch files", "body": "In the shared drive.",
+               "topicKey": "design", "replacedBy": "figma"},
+              {"key": "figma", "title": "Designs are handed over in Figma", "body": "Each ticket links its frame.", "topicKey": "design"}]
+    prompts = [{"text": "is uptime checked by Pingdom", "expect": "pingdom", "class": "direct"},
+               {"text": "how are designs handed over", "expect": "figma", "class": "direct"}]
+    alone = evaluate({"format": "lingshu-recall-set/1", "notes": notes, "prompts": prompts})
+    assert alone["classes"]["direct"]["hit_rate"] == 1.0 and alone["classes"]["all"]["forbidden_cards"] == 0
+    rival = {"key": "betterstack", "title": "Uptime is checked by Better Stack every 30 seconds", "body": "Status page at status.example.com.",
+             "topicKey": "uptime"}
+    trap = [{"text": "is uptime checked by Pingdom", "expect": None, "class": "trap", "judge": "forbidden"},
+            {"text": "how are designs handed over", "expect": "figma", "class": "direct"}]
+    contested = evaluate({"format": "lingshu-recall-set/1", "notes": [*notes, rival], "prompts": trap})
+    assert contested["classes"]["all"]["forbidden_cards"] == 0 and contested["classes"]["direct"]["hit_rate"] == 1.0
+    assert not contested["misses"]
 
 
 def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
