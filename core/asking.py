@@ -97,6 +97,8 @@ _GENERAL = re.compile(
     r"|^\s*(what('s| is| are)|whats) (new|changed) in (?!(the|this|our|my|your|we)\b)"
     rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
     rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
+    # a name or a title thought up, asked in Chinese (给新的数据平台起个名字, 想一个好听的标题)
+    r"|(起|取|想)(一)?(个|几个)(好听的|好的|合适的|新的)?(名字|标题|名称)"
     # how a thing works in general, asked in Chinese (解释一下 Kafka 的分区机制, 讲讲 TCP 的原理); not ours
     r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"
     # two named things weighed in Chinese ("Redis 和 Memcached 哪个好", "Vue 还是 React 更适合"), not ours

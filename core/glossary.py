@@ -20,6 +20,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "存储": ("storage", "store"), "缓存": ("cache",), "过期": ("expire", "expiry", "ttl"), "失效": ("expire", "invalidate"),
     "清除": ("clear", "evict", "purge"), "清理": ("clean", "cleanup"), "清空": ("clear", "flush"), "数据": ("data",), "质量": ("quality",), "缺陷": ("defect", "bug"), "跟踪": ("track", "tracking"), "回填": ("backfill",), "勘误": ("correction", "erratum"), "诊断": ("diagnosis", "diagnose"), "家目录": ("home",), "礼品卡": ("gift", "giftcard"), "笔记": ("note", "notes"), "盘点": ("count", "stocktake"), "面单": ("label",), "主目录": ("home",), "写错": ("mistake", "correction"), "报表": ("report",),
     "统计": ("stats", "analytics"), "埋点": ("tracking", "analytics"), "快照": ("snapshot",), "副本": ("replica",), "分区": ("partition",),
+    "血缘": ("lineage",), "临时": ("temporary", "tmp", "temp"), "下游": ("downstream",), "上游": ("upstream",),
     "分片": ("shard",), "连接池": ("pool",),
     # code and review
     "代码": ("code",), "仓库": ("repo", "repository", "warehouse"), "代码库": ("repo", "codebase"), "分支": ("branch",), "合并": ("merge",), "自动合并": ("automerge",),

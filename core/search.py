@@ -549,7 +549,8 @@ def tokens(text: str) -> list[str]:
             if run not in _STOP_ZH:
                 out.append(run)
         else:
-            out.extend(b for b in (run[i : i + 2] for i in range(len(run) - 1)) if b not in _STOP_ZH)
+            # (a pair across 的 is a seam: "的数" of 报表的数据 names nothing)
+            out.extend(b for b in (run[i : i + 2] for i in range(len(run) - 1)) if b not in _STOP_ZH and "的" not in b)
     return out
 
 
