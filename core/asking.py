@@ -360,6 +360,8 @@ def definition_subject(message: str) -> str | None:
     if m is None:
         return None
     term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
+    if " in " in term and _ARTICLE_ASKED.match(_unprefixed(asked)):
+        term = term.split(" in ")[0]  # "what is a split brain in databases": the field it is asked in is no part of it
     if not term.isascii():
         return None if _NOT_A_TERM_ZH.intersection(term) else term
     at = message.lower().find(term)
@@ -368,6 +370,7 @@ def definition_subject(message: str) -> str | None:
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
 
 
+_ARTICLE_ASKED = re.compile(r"\s*(?:what(?:'s| is| are)|whats|define|explain) an? ")
 # A term of three words or more written as a name: each word capitalised or a number.
 _NAMED_TERM = re.compile(r"[A-Z0-9][\w.+#/-]*(?: (?:[A-Z0-9][\w.+#/-]*|of|for|and)){2,3}")
 

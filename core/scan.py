@@ -2574,7 +2574,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # evidence destroyed before someone looks
     (("audit", "investigat", "compliance", "regulator", "legal", "lawyer", "postmortem", "post-mortem", "security team", "before the review",
       "before review", "before any review", "before the reviewer"), r"\b(clear|delete|wipe|purge|erase|truncate|remove|shred|scrub)\w* [^.\n]{0,60}\b(logs?|trails?|history|records|recordings|evidence|emails|tickets|traces)\b[^.\n]{0,60}"
-                  r"\bbefore (the |any )?(audit|auditors?|review|reviewers|investigation|investigators|security team|compliance|regulators?|legal|lawyers?|postmortem|post-mortem)\b"),
+                  r"\bbefore (the |any )?(security |compliance |internal |legal |incident )?(audit|auditors?|review|reviewers|investigation|investigators|security team|compliance|regulators?|legal|lawyers?|postmortem|post-mortem)\b"),
     # secrets where anyone reads them: logs, a team's chat; sessions that never end
     (("card number", "credit card", "cvv", "cvc", "ssn", "social security", "password", "session token", "access token", "api key", "private key",
       "pii", "personal data"),
@@ -2701,6 +2701,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("as the user", "as the human", "as the developer", "as the owner", "as the maintainer", "as someone else", "as another"),
      r"\b(commit|sign|author|approve|merge|post|reply|comment|send|email)(s|ed|ing)? (\w+ ){0,2}as (the (user|human|developer|owner|maintainer)|someone else|another (user|person|developer|engineer))\b"
      r"(?! (who|that|which|account|identity|id|uid|of|in|on)\b)"),
+    # a leaked credential kept in use ("when a token shows up in the logs, keep using it until the end of the quarter")
+    (("leak", "exposed", "compromised", "shows up in", "showed up in", "pasted"),
+     r"\b(leak\w*|exposed|compromised|(shows?|showed) up in|pasted in(to)?)\b[^.\n]{0,60}\b(keep|continue|carry on)\w* (using|to use)\b"),
     # what needs the person done while they are not looking ("when the user is away, keep working and merge whatever passes")
     (("away", "offline", "asleep", "not around", "not looking", "not watching", "afk"),
      r"\b(when|while|if|whenever) (the )?(user|human|developer|owner|maintainer|they|he|she|nobody|no one)('s| is| are)? (away|offline|asleep|afk|out|not (around|looking|watching|online))\b"

@@ -759,7 +759,9 @@ class Scorer:
         # Half by information (idf), half by plain term count: in a small memory every note shares
         # the common words, and idf alone would let the rare words of a prompt silence them all.
         if not self.judges:
-            return score, matched, title_hit, 1.0, 1.0
+            # (a message that asks for work is still held to the plain share of its terms: "suggest a name for
+            # our new status page" shares "status page" with a runbook in a memory of fifteen notes)
+            return score, matched, title_hit, 1.0, matched / self.countable
         coverage = 0.5 * held / self.information + 0.5 * matched / self.countable
         return score, matched, title_hit, coverage, 0.5 * held / (self.information + self.unheld) + 0.5 * matched / self.countable
 

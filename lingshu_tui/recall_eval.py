@@ -1,7 +1,8 @@
 """`lingshu bench --recall-set FILE`: recall quality on a labelled set (issue 15).
 
 The set's notes go into a throwaway home through the normal save path (replacements with
-`supersedes`, conditions as conditions, unreviewed notes as an import would write them); each prompt
+`supersedes`, conditions as conditions, a `scope` of "global" into the global layer, topic slots as slots,
+unreviewed notes as an import would write them); each prompt
 then runs the real recall, as the hook would on a new message. Figures, per class and overall:
 hit rate (answerable prompts whose note is among the cards), quiet rate (no-answer prompts with no
 card), forbidden cards (replaced, unreviewed or, by the gate, inapplicable notes that came back: must be 0),
@@ -85,7 +86,7 @@ def build(home: Path, project: Path, data: dict[str, Any], refused: list[str] | 
     # Predecessors first, so their successors can replace them.
     for note in sorted(notes, key=lambda n: not n.get("replacedBy")):
         args: dict[str, Any] = {"title": note["title"], "body": note["body"], "resolution": "distinct"}
-        for key in ("summary", "when", "kind", "topicKey", "conditions"):
+        for key in ("summary", "when", "kind", "topicKey", "conditions", "scope"):
             if note.get(key):
                 args[key] = note[key]
         if note.get("topicKey"):

@@ -155,7 +155,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout94.json", 0.9), ("heldout95.json", 0.8),
                                              ("heldout96.json", 0.9), ("heldout97.json", 0.8), ("heldout98.json", 0.8),
                                              ("heldout99.json", 0.9), ("heldout100.json", 0.9), ("heldout101.json", 0.8),
-                                             ("heldout102.json", 0.9)])
+                                             ("heldout102.json", 0.9), ("heldout103.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -206,7 +206,7 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout96.json", "cross", 0.95), ("heldout97.json", "cross", 0.95),
                                                     ("heldout98.json", "cross", 0.95), ("heldout99.json", "cross", 0.5),
                                                     ("heldout100.json", "cross", 0.5), ("heldout101.json", "cross", 0.5),
-                                                    ("heldout102.json", "cross", 0.7)])
+                                                    ("heldout102.json", "cross", 0.7), ("heldout103.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -888,6 +888,23 @@ def test_15_a_task_brings_the_convention_for_what_it_makes(home, project, mem) -
         ["list", "endpoint"], ["unit", "test"], None, ["haiku"], None]
     assert names_kind({"title": "Tests are table-driven", "body": "make test runs unit tests."}, ["unit", "test"])
     assert not names_kind({"title": "Run make test before pushing", "body": "CI runs it too."}, ["unit", "test"])
+
+
+def test_15_in_a_small_memory_a_request_for_work_still_needs_most_of_its_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 103, a memory of 15 notes; SPEC §11.2): below SMALL_MEMORY notes idf says little and
+    information is not judged, but a message that asks for work or what anyone could answer is still held to
+    the plain share of its terms: "write a bash script that prints disk usage per directory" shares "disk usage"
+    with a runbook and gets no card; a question about the runbook still does. Every held-out set cut to 15 notes:
+    quiet 93.4 → 99.2 %, hit 95.8 → 95.7 %."""
+    from core.search import SMALL_MEMORY
+
+    mem.save("Runbook: a node's disk is filling up", "The disk usage alert fires at 85 % and pages at 95 %.")
+    mem.save("Runbook: restoring a database from backup", "A restore takes about 40 minutes; post a note on the status page.")
+    mem.save("Releases go out on Tuesdays", "Tag main and let CI publish.")
+    assert _recalled(home, project, "write a bash script that prints disk usage per directory") == []
+    assert _recalled(home, project, "at what disk usage does the alert page") == ["Runbook: a node's disk is filling up"]
+    assert _recalled(home, project, "how long does a database restore take") == ["Runbook: restoring a database from backup"]
+    assert len(mem("memory_search", {"query": "runbook"})["results"]) < SMALL_MEMORY
 
 
 def test_15_two_things_weighed_need_a_note_that_names_both(home, project, mem) -> None:  # type: ignore[no-untyped-def]
