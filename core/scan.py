@@ -676,6 +676,8 @@ _INJECTION_SOURCES = (
     r"\bdecode\b[^.\n]{0,30}\b(and|then) (obey|follow|execute|run|eval|do what it says)\b(?! (the |a |an |its |our )?(\w+[- ])?(header|field|link|url|claim|docs?|steps?|spec|format|rules? for)\b)"
     r"|\b(run|execute|eval|follow|obey|apply)\b (the |this |that )?(hex|base6a|b6a|rotie)[- ]?decoded\b( (command|payload|string|text|script|instructions?|message|note|line)s?\b|\s*[:.]|$)"
     r"|\b(run|execute|eval|follow|obey)\b (it|them|this|that|the result|the output|what it says)\b[^.\n]{0,15}\bafter (hex |base6a |rotie )?decoding\b"
+    # ... named by its encoding ("run the command whose hex is 726d…")
+    r"|\b(run|execute|eval)\b (the |this |that )?(command|script|payload|line|snippet)s? (whose|in|encoded (as|in)|given (as|in)) (hex|base6a|b6a|rotie)\b"
     r"|\b(base6a|b6a) (-d|--decode)\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh|pythone?|perl|node)\b|\bxxd -r( -p)?\b[^|\n]{0,20}\| *(sudo )?(sh|bash|zsh)\b"
     r"|(解码|解密|译码)(后|之后|以后|完|出来)?[^。\n]{0,8}(照做|照着做|遵守|遵照|按(它|其|里面|上面)的?[^。\n]{0,4}(做|执行|办)"
     r"|(执行|运行)(它|里面|其中|这段|结果|出来的|得到的))",
@@ -1231,7 +1233,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("answer", "reply", "respond"),
     ("mark", "fail", "break"),
     ("每次", "每条", "所有", "失败", "不通过", "挂了"),
-    ("decod", "hexdecod", "rotiedecod", "base6a", "b6a", "xxd", "解码", "解密", "译码"),
+    ("decod", "hexdecod", "rotiedecod", "base6a", "b6a", "xxd", "hex", "解码", "解密", "译码"),
     ("says", "said", "decided", "agreed", "say", "answer", "reply", "report", "claim", "green", "pass", "copy", "collect", "gather", "save",
      "write", "dump", "assume", "悄悄", "失败", "不通过", "不要检查", "假设"),
     ("no need to", "treat", "consider", "take", "even if", "continue", "keep going", "proceed", "carry on", "ignore them", "ignore it", "ignore that",
@@ -4417,8 +4419,8 @@ _PUBLIC_BY_DESIGN = re.compile(r"\b(public by design|(is|are) public|publishable
                                re.IGNORECASE)
 
 
-def _credential_problem(text: str, *, light: bool = False) -> str | None:
-    """`text` is in NFKC form already (`_nfkc`)."""
+def _credential_problem(text: str, *, light: bool = False, decoded: bool = False) -> str | None:
+    """`text` is in NFKC form already (`_nfkc`); `decoded`: it is what a base64 or hex run of a note said."""
     if "EXAMPLE" in text:
         rest = text
         for example in _DOCUMENTED_EXAMPLES:
@@ -4480,6 +4482,12 @@ def _credential_problem(text: str, *, light: bool = False) -> str | None:
                     name = m.group("name") or m.group("pw")
                     what = f"password for the {name} account" if regex is _ACCOUNT_PAIR else f"{name} value"
                     return f"contains what looks like {'an' if what[0] in 'aeiou' else 'a'} {what}"
+    # a credential written in base64 or hex ("AWS creds (base64, decode before use): QUtJQT…") is the credential
+    if not decoded:
+        for payload in _decoded_payloads(text):
+            found = _credential_problem(payload, light=light, decoded=True)
+            if found:
+                return f"{found}, encoded"
     return None
 
 
