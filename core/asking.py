@@ -319,7 +319,12 @@ def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     from .search import query_terms
 
     # (the kind's word by another of its names: a counter is a metric, an endpoint a handler or 接口)
-    if {kind[-1], *related_of(kind[-1]), *chinese_of(kind[-1])}.isdisjoint(query_terms(f"{record.get('title', '')} {record.get('summary', '')}")):
+    forms = {kind[-1], *related_of(kind[-1]), *chinese_of(kind[-1])}
+    head = f"{record.get('title', '')} {record.get('summary', '')}"
+    # a stem but for its last letter is the start of its word ("librari" of library): a title that holds none
+    # of them as text is not read further (recall asks this of up to 72 candidates a layer)
+    low = head.lower()
+    if not any(form[:max(3, len(form) - 1)] in low for form in forms) or forms.isdisjoint(query_terms(head)):
         return False
     return set(kind[:-1]).issubset(query_terms(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))))
 

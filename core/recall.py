@@ -443,10 +443,10 @@ def _choose(
     if any(c not in matches[:MAX_CARDS] for c in looks):
         others = [m for m in matches if m not in looks]
         matches = [*others[:MAX_CARDS - len(looks)], *looks]
-        if trace is not None:  # their lines say what became of them, not that they were too weak alone
-            trace[:] = [line for line in trace if line["id"] not in {c.rec["id"] for c in looks}]
-            for c in looks:
-                note(c, "candidate")
+    if trace is not None and looks:  # their lines say what became of them, not that they were too weak alone
+        trace[:] = [line for line in trace if line["id"] not in {c.rec["id"] for c in looks}]
+        for c in looks:
+            note(c, "candidate")
     partial = bool(matches) and max(c.matched for c in matches) < SECOND_PART * terms
     if partial and len(matches) < MAX_CARDS and second is not None and second.rec["id"] not in seen and admit(second):
         matches.append(second)
@@ -487,9 +487,14 @@ def _choose(
         cards.append(candidate)
         chosen.append((rec, layer))
         decided[rec["id"]] = "CARD"
+    # (why a look's note came though its words alone were too few)
+    reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, "the project's convention for the kind of thing the task makes"),
+                                                            (rule, "the rule on the act the message asks for")) if c is not None}
     for line in trace or ():
         if line["verdict"] == "candidate":
             line["verdict"] = decided.get(line["id"], "much weaker than the best match")
+        if line["id"] in reasons:
+            line["look"] = reasons[line["id"]]
     if trace is not None:
         trace.sort(key=lambda line: line["verdict"] != "CARD")
     return chosen, cards, "budget" if skipped_for_budget else "topic slot in conflict"

@@ -573,6 +573,8 @@ def _recall_explain(args: argparse.Namespace) -> int:
               f"[{line['layer']}] {line['title']}")
         if line["terms"]:
             print(f"  {'':<50} holds: {', '.join(line['terms'])}")
+        if line.get("look"):
+            print(f"  {'':<50} comes as {line['look']}")
     if not trace and why == "no match":
         print("  no note shares a word with the message.")
     return EXIT_OK

@@ -879,6 +879,11 @@ def test_15_a_task_brings_the_convention_for_what_it_makes(home, project, mem) -
     mem.save("List endpoints use cursor pagination with a limit of at most 100", "Never offset.")
     migrations = "Database migrations use goose; every migration has a Down section"
     assert _recalled(home, project, "write a migration that adds a shipped_at column to orders") == [migrations]
+    # --explain says why a note with one of the task's words came (issue 15 item 5)
+    from tests.conftest import run_cli
+
+    explained = run_cli(home, "recall", "--explain", "--message", "write a migration that adds a shipped_at column to orders", "--project", str(project))
+    assert "comes as the project's convention for the kind of thing the task makes" in explained.stdout
     # another name of the kind (a counter is a metric); the first such note the gate lets through (not the unreviewed one)
     assert _recalled(home, project, "add a counter for failed logins") == ["Metrics are Prometheus with the service prefix"]
     assert _recalled(home, project, "add a new endpoint to the orders service") == [
