@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "94"
+SCHEMA = "95"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -509,6 +509,8 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
             return []
     borrowed = {w[:2]: _glossary().english_of(w) for w in named if w not in whole}
     variants = _variants(conn, terms)
+    for term, spellings in _spellings(conn, terms, variants).items():
+        variants[term] = sorted({*variants.get(term, ()), *spellings})
     foreign, naming, loose = _translations(conn, terms, borrowed)
     own = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
     # A term no note holds in the question's language can be found only by its other names: those
@@ -622,6 +624,32 @@ def _held(conn: _Conn, words: tuple[str, ...]) -> list[str]:
         chunk = words[i : i + 900]
         marks = ",".join("?" * len(chunk))
         out.extend(row[0] for row in conn.db.execute(f"SELECT term FROM terms WHERE term IN ({marks})", chunk))
+    return out
+
+
+# A word typed with one letter dropped, doubled, swapped or wrong ("deplyo", "migartion") is found by its
+# spelling in the notes: a term of at least TYPO_MIN letters that no note holds, and that is no English
+# word the dictionary knows (`cedict`), takes the terms one edit away that the layer holds.
+TYPO_MIN = 5
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _one_edit(term: str) -> set[str]:
+    splits = [(term[:i], term[i:]) for i in range(len(term) + 1)]
+    return ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+            | {a + c + b[1:] for a, b in splits if b for c in _LETTERS} | {a + c + b for a, b in splits for c in _LETTERS}) - {term}
+
+
+def _spellings(conn: _Conn, terms: list[str], variants: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The layer's spellings of the query's misspelt terms (TYPO_MIN)."""
+    odd = [t for t in terms if len(t) >= TYPO_MIN and t.isalpha() and t.isascii() and not variants.get(t)]
+    if odd:
+        odd = [t for t in odd if t not in set(_held(conn, tuple(odd))) and not _glossary().dictionary_chinese_of(t)]
+    out: dict[str, list[str]] = {}
+    for term in odd:
+        found = _held(conn, tuple(sorted(_one_edit(term))))
+        if found:
+            out[term] = found
     return out
 
 
