@@ -439,7 +439,7 @@ def _choose(
     matches = _fused(list(found.values()), floor if near.used else None, terms)
     # The looks (a convention for the kind of thing a task makes, the rule on the act asked for) each take
     # a card, in place of the last ones when the cards are full.
-    looks = [c for c in (convention, rule) if c is not None]
+    looks = [c for i, c in enumerate((convention, rule)) if c is not None and (i == 0 or c is not convention)]
     if any(c not in matches[:MAX_CARDS] for c in looks):
         others = [m for m in matches if m not in looks]
         matches = [*others[:MAX_CARDS - len(looks)], *looks]

@@ -890,6 +890,12 @@ def test_15_a_task_brings_the_convention_for_what_it_makes(home, project, mem) -
         "List endpoints use cursor pagination with a limit of at most 100"]
     assert _recalled(home, project, "write a function that reverses a slice") == []
     assert _recalled(home, project, "add a migration test for this function") == []
+    # one note may be both the rule on the act and the convention for the kind: it comes once
+    mem.save("The agent must never add migrations on its own", "A person writes them; the agent may suggest one.")
+    out = json.loads(run_cli(home, "recall", "--explain", "--format", "json", "--message", "please add a migration for the new column",
+                             "--project", str(project)).stdout)
+    lines = [c["title"] for c in out["candidates"] if c["verdict"] == "CARD"]
+    assert "The agent must never add migrations on its own" in lines and len(lines) == len(set(lines)) == len(out["cards"])
     assert [task_kind(m) for m in ("add a list endpoint for invoices with paging", "write unit tests for the discount calculator",
                                    "make this loop faster", "write a haiku about deploys", "how do we write migrations")] == [
         ["list", "endpoint"], ["unit", "test"], None, ["haiku"], None]
