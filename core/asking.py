@@ -375,6 +375,7 @@ def definition_subject(message: str) -> str | None:
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
 
 
+# "What is a …" with its article asks what a thing is, wherever it is asked about.
 _ARTICLE_ASKED = re.compile(r"\s*(?:what(?:'s| is| are)|whats|define|explain) an? ")
 # A term of three words or more written as a name: each word capitalised or a number.
 _NAMED_TERM = re.compile(r"[A-Z0-9][\w.+#/-]*(?: (?:[A-Z0-9][\w.+#/-]*|of|for|and)){2,3}")
