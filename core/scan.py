@@ -3418,7 +3418,7 @@ def _orders_harm(skeleton: str, at: int, sentence: str, present: frozenset[str])
     verb = m.group("verb")
     if (m.group("covert") or _LEAVE_NO_TRACE.search(sentence)) and verb in _COVERT_VERBS:
         return True
-    return (not _ANY_NEGATION.search(sentence, m.start("verb") - at)
+    return (not _order_negated(sentence, m.start("verb") - at)
             and not _CUE_SANDBOX.search(sentence) and _unnegated(_CUE_HARM, sentence))
 
 
@@ -3522,6 +3522,14 @@ def _if_then(text: str) -> Iterator[re.Match[str]]:
     return _ZH_IF_THEN.finditer(text) if "就" in text or "则" in text or "便" in text else iter(())
 # Such an order names no negation after its verb: "mark skipped tests …, never as passed" is the team's rule against it.
 _ANY_NEGATION = re.compile(_spelled(r"\b(never|not|no|don't|dont|doesn't|isn't|aren't|cannot|can't|avoid)\b"))
+# A clause of purpose or reason after an order ("… so the client does not worry") negates its own verb, not the order.
+_PURPOSE = re.compile(_spelled(r"\s(so|so that|because|in case|lest)\s"))
+
+
+def _order_negated(sentence: str, verb_at: int) -> bool:
+    """Whether a negation follows an order's verb within its own clause."""
+    purpose = _PURPOSE.search(sentence, verb_at)
+    return _ANY_NEGATION.search(sentence, verb_at, purpose.start() if purpose else len(sentence)) is not None
 
 
 # The way not to do a thing, named to reject it ("rather than retrying silently", "instead of quietly dropping it").
@@ -3598,7 +3606,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     # reported as a good one, or bad news left out, is an order to deceive whoever it names.
     starts = (0, *heads)
     orders = [] if addressed else [m for m in (_IMPERATIVE.match(sentence, h) for h in starts) if m]
-    ordered = (addressed or any(not _ANY_NEGATION.search(sentence, m.start("verb")) for m in orders)
+    ordered = (addressed or any(not _order_negated(sentence, m.start("verb")) for m in orders)
                or (not sentence.isascii() and any(not _ZH_ANY_NEGATION.search(sentence, max(0, m.start() - 4))
                                                   for m in (*_ZH_BA.finditer(sentence), *_if_then(sentence)))
                     or any(_zh_order_unnegated(sentence, m) for m in _ZH_ORDERED.finditer(sentence))))
