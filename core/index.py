@@ -20,6 +20,7 @@ import json
 import math
 import os
 import sqlite3
+import string
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -631,20 +632,21 @@ def _held(conn: _Conn, words: tuple[str, ...]) -> list[str]:
 # spelling in the notes: a term of at least TYPO_MIN letters that no note holds, and that is no English
 # word the dictionary knows (`cedict`), takes the terms one edit away that the layer holds.
 TYPO_MIN = 5
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _one_edit(term: str) -> set[str]:
     splits = [(term[:i], term[i:]) for i in range(len(term) + 1)]
     return ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-            | {a + c + b[1:] for a, b in splits if b for c in _LETTERS} | {a + c + b for a, b in splits for c in _LETTERS}) - {term}
+            | {a + c + b[1:] for a, b in splits if b for c in string.ascii_lowercase}
+            | {a + c + b for a, b in splits for c in string.ascii_lowercase}) - {term}
 
 
 def _spellings(conn: _Conn, terms: list[str], variants: dict[str, list[str]]) -> dict[str, list[str]]:
     """The layer's spellings of the query's misspelt terms (TYPO_MIN)."""
     odd = [t for t in terms if len(t) >= TYPO_MIN and t.isalpha() and t.isascii() and not variants.get(t)]
     if odd:
-        odd = [t for t in odd if t not in set(_held(conn, tuple(odd))) and not _glossary().dictionary_chinese_of(t)]
+        held = set(_held(conn, tuple(odd)))  # (asked once, not once a term)
+        odd = [t for t in odd if t not in held and not _glossary().dictionary_chinese_of(t)]
     out: dict[str, list[str]] = {}
     for term in odd:
         found = _held(conn, tuple(sorted(_one_edit(term))))

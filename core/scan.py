@@ -4229,6 +4229,7 @@ def _detector_patterns() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile("|".join(parts), flags) for flags, parts in by_flags.items())
 
 
+_GOOGLE_KEY_SHAPE = r"\bAIza[0-9A-Za-z_\-]{35}"
 # Shapes the rule set above lacks (each seen in real leaks): checked as one pattern.
 _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("aws_id", r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Z])"),
@@ -4239,7 +4240,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("stripe", r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
     ("github", r"\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}"),
     ("slack", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}|hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}"),
-    ("google", r"\bAIza[0-9A-Za-z_\-]{35}"),
+    ("google", _GOOGLE_KEY_SHAPE),
     ("npm", r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("gitlab", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
     ("pypi", r"\bpypi-AgE[A-Za-z0-9_\-]{40,}"),
@@ -4435,7 +4436,7 @@ _SAID_EXAMPLE = re.compile(r"\b(example|examples|documentation|docs|fake|dummy|p
 
 # A Google API key in a Firebase web config, or one restricted to a site, is meant to be public; a note
 # must say so in words.
-_GOOGLE_KEY = re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")
+_GOOGLE_KEY = re.compile(_GOOGLE_KEY_SHAPE)
 _PUBLIC_BY_DESIGN = re.compile(r"\b(public by design|(is|are) public|publishable|restricted (by|to) (the )?(http )?(referr?er|domain|site)s?|firebase (web )?config)\b",
                                re.IGNORECASE)
 
