@@ -335,7 +335,7 @@ RELATED: tuple[str, ...] = (
     "packagemanager gradle maven",
     "upgrade bump",
     "refactor cleanup",
-    "typecheck mypy typing pyright tsc",
+    "typecheck mypy pyright tsc",
     "docs documentation readme wiki",
     "setup install onboarding bootstrap",
     # security and privacy
@@ -450,7 +450,7 @@ RELATED: tuple[str, ...] = (
     "flag flags launchdarkly unleash flagsmith",
     "ci jenkins circleci buildkite",
     "secrets doppler 1password",
-    "cdn cloudflare fastly cloudfront",
+    "cdn cloudflare cloudfront",
     "bucket gcs",
     "database mongodb mongo dynamodb cassandra",
     "orm prisma typeorm sqlalchemy activerecord",

@@ -189,6 +189,8 @@ SECOND_PART = 0.5
 # agent must see before it acts, though the notes on refunds share more words. It comes even with
 # no other card, and in place of the last card when the cards are full.
 RULE_COVERAGE = 0.1
+# How far a replacement chain is followed to the note that holds now (`_successor`).
+SUCCESSION_STEPS = 8
 
 
 def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float = 1.0, *, work: bool = False) -> bool:
@@ -242,7 +244,8 @@ def _fused(cands: list[_Candidate], floor: float | None, terms: int = 0) -> list
     without those much weaker than the best: half or less of the query terms of the best lexical
     match (a third or less, or less than half its information, when the best holds only some of the
     message's `terms`), unless they hold nearly as much of its information (`WEAKER_INFORMATION`) or their
-    meaning is near enough on its own."""
+    meaning is near enough on its own. Ties keep the order they came in (the index's: newest first), never
+    the order of their random ids, so two stores written alike give the same cards."""
     best = max((c.matched for c in cands), default=0)
     # (information is judged only in a memory large enough for counts to mean something: below it,
     # every coverage is 1.0 and the count of terms alone decides)
@@ -252,11 +255,11 @@ def _fused(cands: list[_Candidate], floor: float | None, terms: int = 0) -> list
             or (best < terms and c.matched > WEAKER_TERMS * best and c.coverage >= WEAKER_SHARE * informed) or (judged and c.coverage >= WEAKER_INFORMATION * informed)
             or (floor is not None and c.similarity is not None and c.similarity >= floor)]
     if floor is None:
-        return sorted(kept, key=lambda c: (-c.score, c.rec["id"]))
-    lexical = [c.rec["id"] for c in sorted((c for c in cands if c.matched), key=lambda c: (-c.score, c.rec["id"]))]
+        return sorted(kept, key=lambda c: -c.score)
+    lexical = [c.rec["id"] for c in sorted((c for c in cands if c.matched), key=lambda c: -c.score)]
     near = [c.rec["id"] for c in sorted((c for c in cands if c.similarity is not None), key=lambda c: (-(c.similarity or 0.0), c.rec["id"]))]
     fused = semantic.fuse(lexical, near)
-    return sorted(kept, key=lambda c: (-fused.get(c.rec["id"], 0.0), -c.score, c.rec["id"]))
+    return sorted(kept, key=lambda c: (-fused.get(c.rec["id"], 0.0), -c.score))
 
 
 def select(
@@ -351,7 +354,25 @@ def _choose(
         found[rec["id"]] = cand
         return not cand.learned
 
+    def _successor(cand: _Candidate) -> _Candidate | None:
+        """The note that replaced a matched one, in its place: a message about the old fact is about
+        the fact that holds now ("is sklearn's train_test_split ok" when a random split was replaced
+        by a split by time). It stands on the old note's words and passes the gate on its own."""
+        rid, layer = cand.rec.get("supersededBy"), cand.layer
+        if not rid or eligibility(cand.rec, ctx, "inject", now).reason != "superseded":
+            return None  # not replaced, or held out for something else first (unreviewed, inapplicable)
+        for _ in range(SUCCESSION_STEPS):
+            ref = next((r for r in ws.layers() if r.kind == layer), None)
+            rec = index.get(ref, rid) if ref is not None and isinstance(rid, str) else None
+            if rec is None or rec.get("status", "active") != "active":
+                return None
+            if not rec.get("supersededBy"):
+                return _Candidate(rec, layer, cand.score, cand.matched, cand.coverage)  # (its words are the old note's, not its own)
+            rid = rec["supersededBy"]
+        return None
+
     seen: set[str] = set()
+    successors: dict[str, str] = {}  # why a note came in place of the replaced one the message matched
     # Worked out once a candidate needs it: most prompts match nothing, and the slots cost two lookups.
     blocked_slots: list[set[str]] = []
 
@@ -399,7 +420,11 @@ def _choose(
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if relevant:
-                    usable += admit(cand) and cand.rec.get("topicKey") not in blocked()
+                    taken = cand if admit(cand) else _successor(cand)
+                    if taken is not None and (taken is cand or admit(taken)):
+                        usable += taken.rec.get("topicKey") not in blocked()
+                        if taken is not cand:
+                            successors[taken.rec["id"]] = f"the note that replaced {cand.rec.get('title', '')[:60]!r}, which the message matches"
                     if usable >= SPARE_CARDS and trace is None and not (acting and rule is None) and not (kind and convention is None):
                         break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
@@ -490,6 +515,7 @@ def _choose(
     # (why a look's note came though its words alone were too few)
     reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, "the project's convention for the kind of thing the task makes"),
                                                             (rule, "the rule on the act the message asks for")) if c is not None}
+    reasons.update(successors)
     for line in trace or ():
         if line["verdict"] == "candidate":
             line["verdict"] = decided.get(line["id"], "much weaker than the best match")

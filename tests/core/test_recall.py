@@ -61,6 +61,25 @@ def test_11_2_candidates(home: Path, project: Path, mem: Memory) -> None:
     assert any(c["id"] == ok for c in report["cards"])
 
 
+def test_11_2_a_replaced_note_brings_the_note_that_replaced_it(home: Path, project: Path, mem: Memory) -> None:
+    """SPEC §11.2 (and §6 replacement chains): a message that matches only a replaced note is about the fact that
+    holds now; the replaced note never comes, the end of its chain does, through the gate on its own."""
+    first = mem.save("Use a random 80/20 train/test split with sklearn train_test_split", "seed 42")["id"]
+    second = mem.save("Split by user id with GroupShuffleSplit", "no user in both halves", supersedes=first)["id"]
+    now = mem.save("Split train and test by time; the last 14 days are the test set", "random splits leak the future",
+                   supersedes=second)["id"]
+    message = "is sklearn train_test_split ok for the ranking model"
+    _, report = recall(_ws(home, project), message)
+    assert [c["id"] for c in report["cards"]] == [now]
+    trace: list[dict[str, object]] = []
+    ws = _ws(home, project)
+    select(ws, message, open_turn(ws, session_id=None, cwd=str(project)), trace=trace)
+    assert any(line["id"] == first and str(line["verdict"]).startswith("gate: gone") for line in trace)
+    mem.save("Splits on Windows", "x", conditions=[{"key": "targetOs", "value": "plan9"}], supersedes=now)
+    _, report = recall(_ws(home, project), message)
+    assert report["cards"] == []  # the note that holds now does not apply here: nothing in its place
+
+
 def test_11_2_project_wins_on_the_same_id(home: Path, project: Path, mem: Memory) -> None:
     """SPEC §11.2"""
     rid = mem.save("Deploy to staging", "project version: make deploy")["id"]

