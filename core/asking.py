@@ -302,14 +302,19 @@ _NOT_A_KIND = frozenset("it them this that these those sure room sense time way 
 def task_kind(message: str) -> list[str] | None:
     """The terms of the kind of thing a task makes (its object: "list endpoint" of "add a list endpoint for
     invoices"), the kind's own word last; None when the message is no such task."""
-    low = _asked(message.lower())
+    # (a kind's name in quotes is still its name: "add a 'librarian' role")
+    low = _asked(re.sub(r"[\"`‘“”]|(?<![a-z])'|'(?![a-z])", "", message.lower()))
     m = re.match(_TASK_OBJECT, low)
+    if m is None:
+        return None
+    # (a file is of the kind its type names: "write a CSS file for the grid" makes CSS)
+    obj = re.sub(r"\s+files?$", "", m.group("obj"))
     # (work on the thing at hand, "write a unit test for this function", is about that thing)
-    if m is None or _NOT_A_KIND.intersection(m.group("obj").split()) or _AT_HAND.search(low):
+    if _NOT_A_KIND.intersection(obj.split()) or _AT_HAND.search(low):
         return None
     from .search import query_terms
 
-    return query_terms(m.group("obj")) or None
+    return query_terms(obj) or None
 
 
 def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
@@ -327,6 +332,20 @@ def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     if not any(form[:max(3, len(form) - 1)] in low for form in forms) or forms.isdisjoint(query_terms(head)):
         return False
     return set(kind[:-1]).issubset(query_terms(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))))
+
+
+# A title about a kind of thing names it among its first words ("Controllers are thin: …"); one that names it
+# later uses it in passing ("Authorization uses policies; every controller action calls …").
+KIND_OPENS = 3
+
+
+def opens_with_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
+    """Whether a note's title names the kind's own word (or another name of it) among its first words."""
+    from .glossary import related_of
+    from .search import query_terms
+
+    forms = {kind[-1], *related_of(kind[-1])}
+    return not forms.isdisjoint(query_terms(" ".join(str(record.get("title", "")).split()[:KIND_OPENS])))
 
 
 # A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,

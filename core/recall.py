@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, reads_as_general, task_kind,
+from .asking import (asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, opens_with_kind, reads_as_general, task_kind,
                      transforms_given_text, weighs, without_opening)
 from .records import printable
 from .search import query_terms
@@ -413,8 +413,9 @@ def _choose(
                     second = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if acting and rule is None and hit.matched and hit.coverage >= RULE_COVERAGE and forbids_an_act(hit.record.get("title", "")):
                     rule = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
-                if (kind and convention is None and not relevant and hit.matched and names_kind(hit.record, kind)
-                        and eligibility(hit.record, ctx, "inject", now).ok):  # (the first such note the gate lets through)
+                if (kind and (convention is None or not opens_with_kind(convention.rec, kind)) and not relevant and hit.matched
+                        and names_kind(hit.record, kind) and (convention is None or opens_with_kind(hit.record, kind))
+                        and eligibility(hit.record, ctx, "inject", now).ok):  # (the first the gate lets through; one about the kind first)
                     convention = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
