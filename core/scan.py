@@ -3536,6 +3536,12 @@ def _order_negated(sentence: str, verb_at: int) -> bool:
 _REJECTED_WAY = re.compile(_spelled(r"\b(rather than|instead of)\b[^.;,\n]{0,40}?\b(silently|quietly|secretly|covertly)\b"))
 
 
+# An AI named as what is mentioned or credited ("Do not mention AI or Claude in commit messages") is talked
+# about, not spoken to.
+_TALKED_OF = re.compile(_spelled(r"\b(mention|mentions|mentioning|credit|credits|crediting|cite|cites|citing|reference|references|referencing)"
+                                 r"( (the|that|an?|any|either))?( [\w-]+,?( (or|and|nor))?){0,2} $"))
+
+
 def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
@@ -3566,7 +3572,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
                 found[pattern] = bool(pattern.search(text))
         return found[pattern]
 
-    agent = has(_CUE_AGENT)
+    agent = has(_CUE_AGENT) and any(not _TALKED_OF.search(sentence, 0, m.start()) for m in _CUE_AGENT.finditer(sentence))
     addressed = agent or has(_CUE_YOU)
     claim = has(_CUE_VERB) or has(_CUE_STATUS) or has(_CUE_SECRET)
     if addressed and claim and (has(_CUE_SECRET) or has(_CUE_DANGER) or has(_CUE_RULES)):
