@@ -345,7 +345,9 @@ def opens_with_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type
     from .search import query_terms
 
     forms = {kind[-1], *related_of(kind[-1])}
-    return not forms.isdisjoint(query_terms(" ".join(str(record.get("title", "")).split()[:KIND_OPENS])))
+    opening = " ".join(str(record.get("title", "")).split()[:KIND_OPENS])
+    low = opening.lower()  # (a text test first, as in `names_kind`: recall asks this of every candidate of a task)
+    return any(form[:max(3, len(form) - 1)] in low for form in forms) and not forms.isdisjoint(query_terms(opening))
 
 
 # A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,

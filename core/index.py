@@ -28,12 +28,12 @@ from typing import Any
 
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
-from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, query_terms, variant_prefixes, with_words,
-                     word_candidates)
+from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, joined_terms, query_terms, variant_prefixes,
+                     with_words, word_candidates)
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "98"
+SCHEMA = "99"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -643,7 +643,7 @@ def _one_edit(term: str) -> set[str]:
 
 def _spellings(conn: _Conn, terms: list[str], variants: dict[str, list[str]]) -> dict[str, list[str]]:
     """The layer's spellings of the query's misspelt terms (TYPO_MIN)."""
-    odd = [t for t in terms if len(t) >= TYPO_MIN and t.isalpha() and t.isascii() and not variants.get(t)]
+    odd = [t for t in terms if len(t) >= TYPO_MIN and t.isalpha() and t.isascii() and not variants.get(t) and t not in joined_terms()]
     if odd:
         held = set(_held(conn, tuple(odd)))  # (asked once, not once a term)
         odd = [t for t in odd if t not in held and not _glossary().dictionary_chinese_of(t)]

@@ -320,6 +320,7 @@ def _choose(
     acting = asks_to_act(message)
     kind = task_kind(message)
     convention: _Candidate | None = None  # the best note on the kind of thing a task makes (the kind look)
+    convention_opens = False  # its title opens with the kind: no later note stands in for it
     held = 0
     terms = len(query_terms(message))
     work = asks_for_work(message)
@@ -413,10 +414,11 @@ def _choose(
                     second = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if acting and rule is None and hit.matched and hit.coverage >= RULE_COVERAGE and forbids_an_act(hit.record.get("title", "")):
                     rule = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
-                if (kind and (convention is None or not opens_with_kind(convention.rec, kind)) and not relevant and hit.matched
-                        and names_kind(hit.record, kind) and (convention is None or opens_with_kind(hit.record, kind))
-                        and eligibility(hit.record, ctx, "inject", now).ok):  # (the first the gate lets through; one about the kind first)
-                    convention = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
+                if kind and not convention_opens and not relevant and hit.matched:
+                    # (the first note the gate lets through; one whose title opens with the kind before it)
+                    opens = opens_with_kind(hit.record, kind)
+                    if (convention is None or opens) and names_kind(hit.record, kind) and eligibility(hit.record, ctx, "inject", now).ok:
+                        convention, convention_opens = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held), opens
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)

@@ -433,7 +433,7 @@ _JOINED = {
     ("pay", "out"): "payout", ("check", "in"): "checkin", ("claim", "back"): "reimburse", ("api", "key"): "apikey",
     ("rate", "limit"): "ratelimit", ("auto", "merge"): "automerge", ("package", "manager"): "packagemanager", ("kill", "switch"): "killswitch", ("release", "note"): "changelog",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
-    ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage",
+    ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage", ("law", "enforcement"): "lawenforcement",
 }
 _PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
 _VERBS = "|".join(sorted({a for a, _ in _JOINED}))
@@ -511,6 +511,12 @@ def _words(low: str) -> list[str]:
             if (w not in _STOP and len(w) > 1) or w.isdigit():
                 out.append(term(w))
     return out
+
+
+@lru_cache(maxsize=1)
+def joined_terms() -> frozenset[str]:
+    """The terms of the words phrases are joined into (`_JOINED`): made here, never mistyped."""
+    return frozenset(term(w) for w in _JOINED.values())
 
 
 def term(word: str) -> str:

@@ -77,9 +77,11 @@ def fill(ref: LayerRef, count: int, seed: int, *, archived: int = 0) -> None:
 
 
 def _prompts() -> list[str]:
-    """Prompts that each match notes of the data set (so silence would be a failure)."""
+    """Prompts that each match notes of the data set (so silence would be a failure); the last is a task, for which
+    recall also looks for the convention on the kind of thing it makes (and so reads further down the ranking)."""
     return [*MESSAGES, "how do we handle the deploy cache", "release with docker", "数据库备份", "rotate the secrets config",
-            "review the branch metrics", "测试与缓存", "profiling the api worker", "check the lint queue", "日志与监控", "auth backup"]
+            "review the branch metrics", "测试与缓存", "profiling the api worker", "check the lint queue", "日志与监控", "auth backup",
+            "add a cache step to the deploy"]
 
 
 SEMANTIC_KEYS = ("recall_process_1k_p95_ms", "recall_process_semantic_1k_p95_ms", "recall_semantic_process_ratio",
