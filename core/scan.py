@@ -4447,6 +4447,19 @@ _PUBLIC_BY_DESIGN = re.compile(r"\b(public by design|(is|are) public|publishable
                                re.IGNORECASE)
 
 
+# A value written to show a shape, not to be used: "https://hooks.slack.com/services/T000/B000/XXXX", a
+# JWT's header and payload with its signature left out ("eyJ….eyJ….<签名省略>").
+_FILLED = re.compile(r"([xX])\1{3,}|\*{3,}|\.{3}|…|<[^<>]{0,40}>")
+_SIGNATURE = re.compile(r"[A-Za-z0-9_\-]{16,}")
+
+
+def _filler(sample: str, m: re.Match[str]) -> bool:
+    """Whether a rule set's match is a shape with filler in it, or a JWT with no signature after it."""
+    if _FILLED.search(m.group()):
+        return True
+    return m.group().startswith("eyJ") and m.group().endswith(".") and not _SIGNATURE.match(sample, m.end())
+
+
 def _credential_problem(text: str, *, light: bool = False, decoded: bool = False) -> str | None:
     """`text` is in NFKC form already (`_nfkc`); `decoded`: it is what a base64 or hex run of a note said."""
     if "EXAMPLE" in text:
@@ -4467,7 +4480,7 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
         if m and (m.lastgroup != "api_key" or _keylike(m.group()) or any(c.isdigit() for c in m.group()[3:])):
             return f"contains what looks like {_SHAPE_NAMES[m.lastgroup or '']}"
         for pattern in () if light else _detector_patterns():
-            if pattern.search(sample):
+            if any(not _filler(sample, m) for m in pattern.finditer(sample)):
                 return "contains what looks like a credential (detect-secrets rule)"
         for m in _URL_CREDS.finditer(sample):
             pw = m.group("pw")
