@@ -68,6 +68,8 @@ _GENERAL = re.compile(
     # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
     r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,2} (works?|is done|happens)\s*\??\s*$"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    # how a thing of the world is built inside ("Redis 的 ZSET 底层是怎么实现的", "HTTPS 的原理"), not ours
+    r"|^(?!.*(我们|咱们|本项目|这个项目|我们的|项目里)).*(底层(是)?(怎么|如何)实现|实现原理|工作原理|底层原理|的原理)"
     # whether a thing of the world is worth its price ("is Sidekiq Pro worth paying for"); not "is our plan worth it"
     r"|^\s*(is|are) (?!(our|we|us|this|that|it|the (project|team|plan))\b)[\w .+#-]{1,40}? worth (it|paying for|buying|the (money|price|cost)|learning|upgrading to|switching to)\b(?!.*\b(we|our|us)\b)"
     r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
@@ -427,7 +429,9 @@ def _compared() -> re.Pattern[str]:
         r"(?:better|faster|slower|cheaper|safer|easier|simpler|lighter|more \w+|less \w+) (?:than|compared to) "
         rf"(?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
         rf"|^\s*(?P<c>{_SIDE}) (?:vs\.?|versus) (?P<d>{_SIDE})\s*[?:,]?\s*(?:(?:which|what)\b.*)?$"
-        rf"|^\s*(?P<e>{_SIDE})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE})\s*(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用)")
+        rf"|^\s*(?P<e>{_SIDE})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE})\s*"
+        # (any quality asked of one "more" than the other: 哪个更安全, 谁更省内存; not 哪个发包裹, which asks which one does it)
+        r"(?:(?:哪个|哪一个|谁)更[\u4e00-\u9fff]{1,4}|(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用))")
 
 
 _WEIGHING = (" than ", " vs", "versus", "哪个", "更", "还是", "对比", "谁好", "和", "与", "跟")
