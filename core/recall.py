@@ -189,7 +189,7 @@ SECOND_PART = 0.5
 # agent must see before it acts, though the notes on refunds share more words. It comes even with
 # no other card, and in place of the last card when the cards are full.
 RULE_COVERAGE = 0.1
-# How far a replacement chain is followed to the note that holds now (`_successor`).
+# How far a replacement chain is followed to the note that holds now (`successor` in `_choose`).
 SUCCESSION_STEPS = 8
 
 
@@ -355,20 +355,20 @@ def _choose(
         found[rec["id"]] = cand
         return not cand.learned
 
-    def _successor(cand: _Candidate) -> _Candidate | None:
+    def successor(cand: _Candidate) -> _Candidate | None:
         """The note that replaced a matched one, in its place: a message about the old fact is about
         the fact that holds now ("is sklearn's train_test_split ok" when a random split was replaced
         by a split by time). It stands on the old note's words and passes the gate on its own."""
-        rid, layer = cand.rec.get("supersededBy"), cand.layer
+        rid = cand.rec.get("supersededBy")
         if not rid or eligibility(cand.rec, ctx, "inject", now).reason != "superseded":
             return None  # not replaced, or held out for something else first (unreviewed, inapplicable)
+        ref = next((r for r in ws.layers() if r.kind == cand.layer), None)
         for _ in range(SUCCESSION_STEPS):
-            ref = next((r for r in ws.layers() if r.kind == layer), None)
             rec = index.get(ref, rid) if ref is not None and isinstance(rid, str) else None
             if rec is None or rec.get("status", "active") != "active":
                 return None
             if not rec.get("supersededBy"):
-                return _Candidate(rec, layer, cand.score, cand.matched, cand.coverage)  # (its words are the old note's, not its own)
+                return _Candidate(rec, cand.layer, cand.score, cand.matched, cand.coverage)  # (its words are the old note's, not its own)
             rid = rec["supersededBy"]
         return None
 
@@ -423,7 +423,7 @@ def _choose(
                     continue  # too weak by its words and nothing else can bring it: never decoded
                 cand = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if relevant:
-                    taken = cand if admit(cand) else _successor(cand)
+                    taken = cand if admit(cand) else successor(cand)
                     if taken is not None and (taken is cand or admit(taken)):
                         usable += taken.rec.get("topicKey") not in blocked()
                         if taken is not cand:
