@@ -4295,7 +4295,9 @@ _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<
 _PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at|de|del|du|des|für|fur|von|do|da|от|для)\s+"
                     rf"(?:the\s+|a\s+|an\s+|our\s+|this\s+|la\s+|le\s+|el\s+|den\s+|dem\s+|der\s+|die\s+)?[\w.\-@]+"
                     rf"(?:\s+(?!is\b|was\b|are\b|es\b|est\b|ist\b|lautet\b)[\w.\-@]+){{0,2}}){{0,2}}"
-                    rf"(?:\s*[:=：]|\s+(?:is|was|are|is set to|reads|是|为|es|est|ist|lautet|é|era|war))?\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
+                    # ("the leaked admin password is still Jenk1ns!Adm1n")
+                    rf"(?:\s*[:=：]|\s+(?:(?:is|was|are)(?:\s+(?:still|now|currently|also|again|temporarily))?|is set to|reads|是|为|es|est|ist|lautet|é|era|war))?"
+                    rf"\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(r"(?P<value>[^\s'\"`]{6,}) (?:is|was) (?:the|our|my) [\w \-]{0,30}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.

@@ -746,3 +746,13 @@ def test_7_a_shape_written_with_filler_is_no_credential() -> None:
     assert scan_text("body", "JWT 示例：eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.<签名省略>") is None
     assert scan_text("body", f"The session cookie holds {signed}") is not None
     assert scan_text("body", "https://hooks.slack.com/services/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") is not None
+
+
+def test_7_a_password_in_prose_after_an_adverb_is_still_a_password() -> None:
+    """Issue 13 ("the password is …" in prose; batch 193): an adverb between "is" and the value ("is still",
+    "is now") hides nothing; where the password lives or how it is handled is no password."""
+    assert scan_text("body", "Pentest retest: the leaked Jenkins admin password is still Jenk1ns!Adm1n, rotate it.") is not None
+    assert scan_text("body", "the wifi password is now Sunshine2024!") is not None
+    for kept in ("The password is still in Vault under secret/db.", "The admin password is now rotated monthly by the ops job.",
+                 "Our API key is now stored in AWS Secrets Manager."):
+        assert scan_text("body", kept) is None, kept
