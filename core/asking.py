@@ -221,7 +221,8 @@ def _in_question(low: str, at: int) -> bool:
     """Whether the clause holding `at` is a question ("Honeybadger keeps emailing about it, does this
     wake someone up?"): it asks what the project knows of the thing, as a question that opens the
     message does."""
-    start = max(low.rfind(c, 0, at) for c in ",.;:!?\n") + 1
+    # (a dash between spaces ends a clause too: "Logger.info(…) - is this ok to ship?")
+    start = max([low.rfind(c, 0, at) + 1 for c in ",.;:!?\n"] + [low.rfind(d, 0, at) + 2 for d in (" - ", " – ", " — ") if d in low[:at]])
     return bool(_QUESTION.match(low[start:]))
 
 

@@ -28,12 +28,12 @@ from typing import Any
 
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
-from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, joined_terms, query_terms, variant_prefixes,
+from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, joined_terms, pasted_terms, query_terms, variant_prefixes,
                      with_words, word_candidates)
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "101"
+SCHEMA = "102"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -534,7 +534,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values(), *loose.values()) for v in vs]))
     marks = ",".join("?" * len(asked))
     df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
-    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose)
+    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose, pasted_terms(query))
     scored = []
     for row in rows:
         score, matched, title_hit, coverage, strict = scorer.score(tuple(row[:5]), row[5])

@@ -632,6 +632,31 @@ def query_terms(query: str) -> list[str]:
     return terms
 
 
+# What a message pastes (a fenced block, or in a message of several lines a line of machine output: a
+# path with its line number, a stack frame, a log line, an exception's name) is evidence for the question
+# the rest of it asks: its terms find notes as any do, but a note that holds the question around it holds
+# the message ("Dialyzer fails on my branch:", a pasted warning of a dozen words, "do I have to fix it
+# before merging?" and the note that a red Dialyzer blocks merge). See `Scorer.score`.
+_OUTPUT_LINE = re.compile(r"[\w/.-]+\.[a-z]{1,5}:\d+|^\s*(\*\*\s*\(|traceback\b|at [\w.$<>]+\(|file \"|e\s{2,}|>>> |\$ |#\d+ )"
+                          r"|^\s*\[?\d{4}-\d\d-\d\d[ t]\d\d:\d\d|^\s*\[?(error|warn|warning|fatal|panic|info|debug)\b[\]:]"
+                          r"|\b[\w.]*(error|exception)\b:|^\s*[\w.]+(::[\w.]+)+")
+
+
+def pasted_terms(query: str) -> frozenset[str]:
+    """The terms a message holds only in what it pastes (`_OUTPUT_LINE`)."""
+    if "\n" not in query:
+        return frozenset()
+    pasted, prose, fenced = [], [], False
+    for line in query.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        (pasted if fenced or _OUTPUT_LINE.search(line.lower()) else prose).append(line)
+    if not pasted or not prose:
+        return frozenset()  # all of it is the question, or nothing but a paste is
+    return frozenset(tokens("\n".join(pasted))).difference(tokens("\n".join(prose)))
+
+
 def analysed(record: dict[str, Any]) -> tuple[str, ...]:
     """The record's fields as the index stores them: analysed terms, space-separated."""
     conds = " ".join(str(c.get("value", "")) for c in record.get("conditions") or [] if isinstance(c, dict))
@@ -682,7 +707,8 @@ class Scorer:
 
     def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float,
                  variants: dict[str, list[str]] | None = None, foreign: dict[str, list[str]] | None = None,
-                 naming: dict[str, list[str]] | None = None, loose: dict[str, list[str]] | None = None) -> None:
+                 naming: dict[str, list[str]] | None = None, loose: dict[str, list[str]] | None = None,
+                 pasted: frozenset[str] = frozenset()) -> None:
         self.terms = terms
         # Each term with the index terms that are its other forms (see `variant_prefixes`): they
         # count as the term; its idf is that of its commonest form (the union is at least as common).
@@ -720,6 +746,16 @@ class Scorer:
             from .glossary import ZH_EN
             unheld = [(t, v) for t, v in unheld if t.isascii() or t in ZH_EN]
         self.unheld = sum(v for _, v in unheld)
+        # The question around a paste (`pasted_terms`), weighed alone: it needs two countable terms, or a
+        # word or two around a paste ("why?", "getting this:") would make any note holding one the answer.
+        self.pasted = pasted.intersection(terms)
+        if self.pasted:
+            prose = [t for t in terms if t not in self.pasted and (df.get(t, 0) or not _cjk_runs(t[:1]))]
+            self.prose_information = sum(v * self.share[t] for t, v in self.idf.items() if df.get(t, 0) and t not in self.pasted) or 1.0
+            self.prose_countable = len(prose)
+            self.prose_unheld = sum(v for t, v in unheld if t not in self.pasted)
+            if self.prose_countable < 2:
+                self.pasted = frozenset()
         # Below a few dozen notes, idf says little (one note holding a word makes it "rare"):
         # coverage then does not judge, and recall's plain relevance rule alone decides.
         self.judges = total >= SMALL_MEMORY
@@ -738,8 +774,8 @@ class Scorer:
         lists = [col.split() for col in columns]
         norm = K1 * (1 - B + B * length / self.avg)
         score = 0.0
-        matched = 0
-        held = 0.0
+        matched = prose_matched = 0
+        held = prose_held = 0.0
         # One pass over the row's words, keeping the field-weighted counts of the query's forms
         # only: this runs for every candidate row, and a term may have a dozen forms.
         wanted = self.form_of
@@ -760,6 +796,9 @@ class Scorer:
             if f or loose:
                 matched += 1
                 held += self.idf[term] * (self.share[term] if f else DICTIONARY)
+                if self.pasted and term not in self.pasted:
+                    prose_matched += 1
+                    prose_held += self.idf[term] * (self.share[term] if f else DICTIONARY)
                 f += loose
                 score += self.idf[term] * f * (K1 + 1) / (f + norm)
         title_hit = not self.title_forms.isdisjoint(lists[0])
@@ -776,7 +815,11 @@ class Scorer:
             # our new status page" shares "status page" with a runbook in a memory of fifteen notes)
             return score, matched, title_hit, 1.0, matched / self.countable
         coverage = 0.5 * held / self.information + 0.5 * matched / self.countable
-        return score, matched, title_hit, coverage, 0.5 * held / (self.information + self.unheld) + 0.5 * matched / self.countable
+        strict = 0.5 * held / (self.information + self.unheld) + 0.5 * matched / self.countable
+        if prose_matched >= 2:  # the question around a paste, held alone (two of its terms, as a long message needs)
+            coverage = max(coverage, 0.5 * prose_held / self.prose_information + 0.5 * prose_matched / self.prose_countable)
+            strict = max(strict, 0.5 * prose_held / (self.prose_information + self.prose_unheld) + 0.5 * prose_matched / self.prose_countable)
+        return score, matched, title_hit, coverage, strict
 
     def held(self, columns: tuple[str, ...]) -> list[str]:
         """The query terms a row holds and by which name (--explain): the term itself, "keep→保存"

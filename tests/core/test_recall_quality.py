@@ -169,7 +169,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout106.json", 0.9), ("heldout107.json", 0.9),
                                              ("heldout108.json", 0.85), ("heldout109.json", 0.9),
                                              ("heldout110.json", 0.75), ("heldout111.json", 0.7),
-                                             ("heldout112.json", 0.9)])
+                                             ("heldout112.json", 0.9), ("heldout113.json", 0.85)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -1480,3 +1480,35 @@ def test_15_a_note_the_scan_refuses_is_named_and_its_prompts_count_as_missed(tmp
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "notes the safety scan refused (1" in r.stdout and "bad: Not saved" in r.stdout
     assert "| direct | 2 | 50.0 % |" in r.stdout
+
+
+def test_15_a_pasted_error_is_evidence_not_the_question(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 113: prompts carry pasted output): a line of machine output (a path with its line
+    number, a stack frame, a log line, a fenced block) is evidence, not the question: a note that holds two
+    terms of the question around it holds the message, however long the paste; the pasted words still find
+    notes as any do. SPEC §11.2."""
+    from core.search import pasted_terms, tokens
+
+    _other_notes(mem)
+    mem.save("CI runs mix format, Credo, Dialyzer and the ExUnit suite", "A red Dialyzer blocks merge.")
+    mem.save("Deploys go through Fly.io from the main branch", "Migrations run before the new release takes traffic.")
+    mem.save("Orders flagged by the risk score are held for review", "The fraud team reviews them within 4 hours.")
+    message = ("Dialyzer fails on my branch:\nlib/encore/orders.ex:112:pattern_match The pattern {:ok, order} can never match the type "
+               "{:error, :not_found}\nlib/encore/orders.ex:130: Function place_order/2 has no local return\n"
+               "Do I really have to fix it before merging?")
+    assert set(tokens("pattern match type")) <= pasted_terms(message) and "dialyz" not in pasted_terms(message)
+    assert "CI runs mix format, Credo, Dialyzer and the ExUnit suite" in _recalled(home, project, message)
+    # the same question with no paste, and a message that is all paste, weigh every word alike
+    assert pasted_terms("Dialyzer fails on my branch") == frozenset()
+    assert pasted_terms("lib/encore/orders.ex:112: The pattern can never match") == frozenset()
+    assert pasted_terms("why?\n```\nTraceback (most recent call last):\n  boom\n```") >= {"boom"}
+
+
+def test_15_a_question_after_pasted_code_and_a_dash_is_a_question() -> None:
+    """Issue 15 (held-out 113): "Logger.info(…) - is this ok to ship?" asks what the project allows of the
+    code it shows; a clause after a spaced dash is read as any clause is, so "this" is the thing asked about,
+    not work to do on it. SPEC §11.2."""
+    from core.asking import asks_for_work
+
+    assert not asks_for_work('Logger.info("order placed by #{user.email}") - is this ok to ship?')
+    assert asks_for_work("Logger.info(...) - make this faster") and asks_for_work("rename this-function to that")
