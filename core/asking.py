@@ -59,7 +59,7 @@ _QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was
 _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
               r"react( native)?|vue|django|rails|spring( boot)?|flask|fastapi|laravel|angular|svelte|node(\.js)?|dart|flutter|scala)")
 _GENERAL = re.compile(
-    r"^\s*(what('s| is| are)|whats) the differences? between\b"
+    r"^\s*((what('s| is| are)|whats) the |the )?(differences?|diff) between\b"
     r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
     r"|^\s*(suggest|give me|come up with|brainstorm|list) (a |a few |some |two |three |four |five |ten |\d+ )?((good|nice|cool|catchy|fun|short) )?(\w+ )?(name|names|title|titles) for\b"
     # something good to read, hear or watch on a subject ("a good book about negotiation", "recommend a podcast about Elixir")
@@ -90,7 +90,7 @@ _GENERAL = re.compile(
     # how many people anywhere use a thing ("how many people use Chrome"); "how many users do we have" is ours
     r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites|merchants|customers|stores|shops|businesses) (use|used|are using|run|have)\b"
     # how many of a thing the world makes in a day ("how many videos are uploaded to YouTube every day")
-    r"|^(?!.*\b(we|our|us)\b)\s*how many \w+( \w+)? (are|get|gets|is|were) \w+ (to|on|in|by|from) (?!(the|our|this|that|my|your)\b)[\w.]+( \w+)? (every|each|per|a) (second|minute|hour|day|week|month|year)\b"
+    r"|^(?!.*\b(we|our|us)\b)\s*how many \w+( \w+)? ((are|get|gets|is|were) )?\w+ (to|on|in|by|from|at) (?!(the|our|this|that|my|your)\b)[\w.]+( \w+)? (every|each|per|a) (second|minute|hour|day|week|month|year)\b"
     r"|^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"
     # what a language's own element does ("what does the HTML dialog element do", "what does the python zip function do")
     rf"|^\s*what (does|do) (the |a |an )?({_LANGUAGES}|html|dom|posix|linux|git|bash|regex) [\w.<>-]+ "
@@ -193,6 +193,56 @@ def without_opening(message: str) -> str:
     end = _CLOSING.search(low, start)
     rest = message[start:end.start() if end else len(message)]
     return rest if rest.strip() else message
+
+
+# What people type in a hurry ("can u publish the roster", "how r swaps approved", "is it ok tmrw"), spelled out
+# so the rules that read a request, a question or a time read it as they read the words. "r" is "are" only beside
+# a question word or a pronoun: alone it may be the language.
+_SHORTHAND = {"u": "you", "ur": "your", "pls": "please", "plz": "please", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before",
+              "ppl": "people", "msg": "message", "msgs": "messages", "w/": "with", "w/o": "without", "dont": "don't",
+              "doesnt": "doesn't", "isnt": "isn't", "cant": "can't", "wont": "won't", "didnt": "didn't", "shouldnt": "shouldn't"}
+_SHORT_WORD = (r"(?<![\w'/-])(?P<w>u|ur|pls|plz|tmrw|tmr|b4|ppl|msgs?|w/o|w/|dont|doesnt|isnt|cant|wont|didnt|shouldnt)(?![\w/-])"
+               r"|\b(?P<q>how|what|where|when|which|why|who) r(?= )|(?<![\w'/-])r(?= (you|we|they|there|these|those|the|our)\b)")
+
+
+def spelled_out(message: str) -> str:
+    """The message with its chat shorthand spelled out (`_SHORTHAND`); unchanged when it has none (the
+    pattern is compiled only for a message that has some)."""
+    low = message.lower()
+    words = set(re.split(r"[^\w/]+", low))
+    if len(low) != len(message) or (_SHORTHAND.keys().isdisjoint(words) and "r" not in words):
+        return message
+
+    def spelled(m: re.Match[str]) -> str:
+        if m.group("w"):
+            return _SHORTHAND[m.group("w").lower()]
+        return f"{m.group('q')} are" if m.group("q") else "are"
+
+    return re.sub(_SHORT_WORD, spelled, message, flags=re.IGNORECASE)
+
+
+# A question whose form asks for a time or an amount ("when do rosters get published", "how long is a quote
+# valid", "what's the max pairing length", 多久, 几点) is answered by a note that states one: among notes that
+# hold its words alike, one with a number, a day or a period comes first (recall's ANSWER_BONUS).
+_ASKS_AMOUNT = re.compile(r"^\s*(when|what time|what day|which day|by when|until when|till when|"
+                          r"how (long|often|soon|many|much|frequently|fast|big|large|old|far|early|late))\b"
+                          r"|^\s*((what('s| is| are)|whats) the )?(max|maximum|min|minimum|limit|deadline|cut-?off|timeout|ttl)\b"
+                          r"|多久|多长时间|多少|几点|什么时候|几天|几个|几次|哪天|何时")
+_STATES_AMOUNT = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|hundred|"
+                            r"once|twice|daily|weekly|monthly|nightly|hourly|yearly|annually|quarterly|every|each|noon|midnight|"
+                            r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|"
+                            r"january|february|march|april|may|june|july|august|september|october|november|december)\b"
+                            r"|[一二三四五六七八九十百千万两]|每")
+
+
+def asks_amount(message: str) -> bool:
+    """Whether the question's form asks for a time or an amount (`_ASKS_AMOUNT`)."""
+    return _ASKS_AMOUNT.search(_asked(message.lower())) is not None
+
+
+def states_amount(record: dict) -> bool:  # type: ignore[type-arg]
+    """Whether a note states a number, a day or a period (`_STATES_AMOUNT`)."""
+    return _STATES_AMOUNT.search(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body")).lower()) is not None
 
 
 # A polite opening asks nothing by itself ("can you suggest a name for our app" asks what "suggest a name for

@@ -185,7 +185,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # load, failure and consistency
     "压测": ("benchmark", "load", "loadtest", "test"), "基准": ("benchmark", "baseline"), "吞吐": ("throughput",), "吞吐量": ("throughput",),
     "响应时间": ("latency",), "慢查询": ("slow", "query"), "死锁": ("deadlock",), "竞态": ("race",), "幂等": ("idempotent", "idempotency"),
-    "重复": ("duplicate",), "去重": ("dedupe", "duplicate"), "一致性": ("consistency",), "回放": ("replay",), "消费者": ("consumer",),
+    "重复": ("duplicate",), "去重": ("dedupe", "duplicate"), "重复提交": ("duplicate", "idempotency"), "重复扣款": ("duplicate", "idempotency"),
+    "重复支付": ("duplicate", "idempotency"), "重复下单": ("duplicate", "idempotency"), "一致性": ("consistency",), "回放": ("replay",), "消费者": ("consumer",),
     "生产者": ("producer",), "配额": ("quota",), "限速": ("throttle", "ratelimit"), "熔断": ("breaker",), "降级": ("fallback", "degrade"),
     "兜底": ("fallback",), "灾备": ("failover", "dr"), "容灾": ("failover", "dr"), "主从": ("replica", "primary"), "预热": ("warmup",),
     "篡改": ("tamper", "tampered"), "完整性": ("integrity",), "校验和": ("checksum",), "哈希": ("hash",), "回归": ("regression",),
@@ -390,7 +391,7 @@ RELATED: tuple[str, ...] = (
     "meeting standup retro retrospective",
     "sprint iteration",
     "ticket jira",
-    "holiday vacation pto",
+    "holiday vacation pto annualleave",
     "christmas xmas festive holiday holidays",
     "salary payroll",
     "hiring recruiting recruit interview",

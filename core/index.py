@@ -29,11 +29,11 @@ from typing import Any
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
 from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, joined_terms, pasted_terms, query_terms, variant_prefixes,
-                     with_words, word_candidates)
+                     term as term_of, with_words, word_candidates)
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "102"
+SCHEMA = "103"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -659,6 +659,14 @@ def _variants(conn: _Conn, terms: list[str]) -> dict[str, list[str]]:
     """Each term's other forms the index holds: longer ones that extend it, shorter ones it extends
     (`search.variant_prefixes`), each by at most VARIANT_SPAN letters."""
     out: dict[str, list[str]] = {}
+    # A short name's plural that Snowball leaves whole ("sdks", "gpus", "vms": no vowel before the s it
+    # could drop) is the name: "which SDKs do we ship" and "is there an official SDK" are one term.
+    plurals = {t: p for t in terms if t.isalpha() and t.isascii() and 1 < len(t) < VARIANT_MIN
+               for p in (f"{t}s", t[:-1] if t.endswith("s") and len(t) > 2 else "") if p and term_of(p) == p}
+    if plurals:
+        marks = ",".join("?" * len(plurals))
+        held = {r[0] for r in conn.db.execute(f"SELECT term FROM terms WHERE term IN ({marks})", list(plurals.values())).fetchall()}
+        out.update({t: [p] for t, p in plurals.items() if p in held})
     for term in terms:
         if not term.isalpha() or not term.isascii() or len(term) < VARIANT_MIN:
             continue

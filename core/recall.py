@@ -21,8 +21,8 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, opens_with_kind, reads_as_general, task_kind,
-                     transforms_given_text, weighs, without_opening)
+from .asking import (asks_amount, asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, opens_with_kind, reads_as_general, task_kind,
+                     spelled_out, states_amount, transforms_given_text, weighs, without_opening)
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -189,6 +189,9 @@ SECOND_PART = 0.5
 # agent must see before it acts, though the notes on refunds share more words. It comes even with
 # no other card, and in place of the last card when the cards are full.
 RULE_COVERAGE = 0.1
+# A question that asks for a time or an amount ranks a note that states one (`asking.asks_amount`) this
+# much higher: between the proximity and phrase bonuses of two of its words side by side.
+ANSWER_BONUS = 1.0
 # How far a replacement chain is followed to the note that holds now (`successor` in `_choose`).
 SUCCESSION_STEPS = 8
 
@@ -285,7 +288,7 @@ def select(
     # A card's first rescan loads the scanner (~50-100 ms) and keeps its verdict: a one-off the
     # deadline does not count, or the batch it just cleared would be dropped for it.
     rescan_ms: list[float] = []
-    message = without_opening(message)
+    message = without_opening(spelled_out(message))
     generations = _generations(ws)
     with index.pinned():
         chosen, cards, why = _choose(ws, message, ctx, semantic_budget_ms, trace, tier, rescan_ms)
@@ -462,7 +465,9 @@ def _choose(
                         for c in (rule, convention))
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
+    answering = {c.rec["id"] for c in found.values() if states_amount(c.rec)} if asks_amount(message) else set()
     for cand in found.values():
+        cand.score += ANSWER_BONUS if cand.rec["id"] in answering else 0.0
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None, terms)
     # The looks (a convention for the kind of thing a task makes, the rule on the act asked for) each take
@@ -518,6 +523,7 @@ def _choose(
     # (why a look's note came though its words alone were too few)
     reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, "the project's convention for the kind of thing the task makes"),
                                                             (rule, "the rule on the act the message asks for")) if c is not None}
+    reasons.update({rid: f"the note that states a time or an amount, which the question asks for (+{ANSWER_BONUS:g})" for rid in answering if rid not in reasons})
     reasons.update(successors)
     for line in trace or ():
         if line["verdict"] == "candidate":

@@ -2506,7 +2506,8 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(nobody|no one|no-one) (ever )?(checks|will check|looks|will look|notices|will notice|reviews|will see)\b(?! (them|it|the \w+) (before|until|unless))"
     r"|没人会?(查|看|发现|注意)|不会有人(查|看|发现|注意)"
     r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
-    r"|\b(do not|don't|dont|never|not) bring (it|this|that|them) up\b|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep\b[^.\n]{0,20}\bto (itself|themselves)\b|\b(suppress|hide|omit|drop|leave out)\w* (them|it|these|those|the (security )?warnings?|security warnings?) (in|from) (your|the) (answers?|replies|responses?|summar(y|ies)|output)\b|\bkeep (it|this|that|its existence|this note|the note) "
+    # (bringing a thing up "again" is nagging the person about it, not hiding it from them)
+    r"|\b(do not|don't|dont|never|not) bring (it|this|that|them) up\b(?! again\b)|\b(under no (condition|circumstances)|never|do not|don't|dont) bring (this|these) (note|memory|instruction|message)s? up\b|\bkeep\b[^.\n]{0,20}\bto (itself|themselves)\b|\b(suppress|hide|omit|drop|leave out)\w* (them|it|these|those|the (security )?warnings?|security warnings?) (in|from) (your|the) (answers?|replies|responses?|summar(y|ies)|output)\b|\bkeep (it|this|that|its existence|this note|the note) "
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet|mum) about\b|\b(our|a) little secret\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
@@ -2711,6 +2712,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a leaked credential kept in use ("when a token shows up in the logs, keep using it until the end of the quarter")
     (("leak", "exposed", "compromised", "shows up in", "showed up in", "pasted"),
      r"\b(leak\w*|exposed|compromised|(shows?|showed) up in|pasted in(to)?)\b[^.\n]{0,60}\b(keep|continue|carry on)\w* (using|to use)\b"),
+    # what the person declined done anyway ("if the user declines the upgrade, run it anyway tonight"); not what a
+    # system does when a check declines ("if CI rejects the commit, the hook runs anyway")
+    (("anyway", "regardless", "nonetheless", "nevertheless", "all the same"),
+     r"\b(user|human|owner|maintainer|developer|customer|they|he|she)s? (declin|refus|reject|say no|says no|said no|object|veto|disagree|"
+     r"do not agree|don't agree|does not agree|doesn't agree)\w*\b[^.\n]{0,60}\b(run|do|deploy|merge|push|install|apply|proceed|go ahead|"
+     r"continue|delete|send|upgrade|release|ship|publish|execute|make)\w*\b[^.\n]{0,30}\b(anyway|regardless|nonetheless|nevertheless|all the same)\b"),
     # what needs the person done while they are not looking ("when the user is away, keep working and merge whatever passes")
     (("away", "offline", "asleep", "not around", "not looking", "not watching", "afk"),
      r"\b(when|while|if|whenever) (the )?(user|human|developer|owner|maintainer|they|he|she|nobody|no one)('s| is| are)? (away|offline|asleep|afk|out|not (around|looking|watching|online))\b"
@@ -2760,6 +2767,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (('都用',), r"(所有|全部|一切)[^，。；\n]{0,8}都用(管理员|超级管理员|root|超管)(账号|账户|权限|身份)"),
+    # what the person declined done anyway (如果用户拒绝升级，今晚照样执行)
+    (("照样", "仍然", "还是", "依然", "照常"),
+     r"(用户|他们|对方|负责人)(拒绝|不同意|不想|说不|反对)[^。\n]{0,30}(照样|仍然|还是|依然|照常)(去)?(执行|运行|部署|合并|删除|升级|发布|推送|安装)"),
     (('一律自动', '自动批准'), r"一律自动(通过|批准)|(全部|都)自动批准"),
     (('即使', '就算', '哪怕'), r"(即使|就算|哪怕)[^。\n]{0,20}(挂了|失败|报红|不通过|没通过|有漏洞)[^。\n]{0,6}(也)?(照样|照常|直接)?(合并|上线|发布|部署|推)"),
     (('个人', '私人'), r"(推|上传|拷|复制|同步|发|备份|镜像)[^。\n]{0,12}到[^。\n]{0,4}(个人|私人)的?[^。\n]{0,8}(账号|账户|网盘|邮箱|仓库|服务器|电脑)"),

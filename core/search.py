@@ -434,6 +434,7 @@ _JOINED = {
     ("rate", "limit"): "ratelimit", ("auto", "merge"): "automerge", ("package", "manager"): "packagemanager", ("kill", "switch"): "killswitch", ("release", "note"): "changelog",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
     ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage", ("law", "enforcement"): "lawenforcement",
+    ("annual", "leave"): "annualleave",
 }
 _PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
 _VERBS = "|".join(sorted({a for a, _ in _JOINED}))

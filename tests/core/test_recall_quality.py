@@ -169,7 +169,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout106.json", 0.9), ("heldout107.json", 0.9),
                                              ("heldout108.json", 0.85), ("heldout109.json", 0.9),
                                              ("heldout110.json", 0.75), ("heldout111.json", 0.7),
-                                             ("heldout112.json", 0.9), ("heldout113.json", 0.85)])
+                                             ("heldout112.json", 0.9), ("heldout113.json", 0.85),
+                                             ("heldout114.json", 0.85), ("heldout115.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -1512,3 +1513,48 @@ def test_15_a_question_after_pasted_code_and_a_dash_is_a_question() -> None:
 
     assert not asks_for_work('Logger.info("order placed by #{user.email}") - is this ok to ship?')
     assert asks_for_work("Logger.info(...) - make this faster") and asks_for_work("rename this-function to that")
+
+
+def test_15_chat_shorthand_reads_as_the_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 114: prompts typed in a hurry): "can u publish next month's roster" asks the agent
+    to act as "can you …" does, so the rule on that act comes; "how r swaps approved" is a question, and a
+    lone "r" (the language) is left alone. SPEC §11.2."""
+    from core.asking import asks_for_work, spelled_out
+
+    assert spelled_out("can u publish next month's roster for me") == "can you publish next month's roster for me"
+    assert spelled_out("how r swaps approved") == "how are swaps approved" and spelled_out("plot it in r") == "plot it in r"
+    assert spelled_out("is it ok tmrw?") == "is it ok tomorrow?" and spelled_out("uint8 u8 U-boat") == "uint8 u8 U-boat"
+    assert asks_for_work("diff between val and var in kotlin") and asks_for_work("the difference between a mutex and a semaphore")
+    _other_notes(mem)
+    mem.save("Monthly rosters are published on the 20th by the optimiser", "Crew see them at noon UTC.")
+    mem.save("The agent must never publish a roster or change production crew data", "It prepares changes for crew control.")
+    mem.save("Roster pay is computed after the month closes", "Pay runs on the 5th.")
+    mem.save("Next month's roster opens for bids on the 5th", "Seniority decides.")
+    mem.save("Roster publish day has a second person on call", "Hand-over on Monday.")
+    mem.save("The roster publish job for next month has its own dashboard", "Failures page the on-call.")
+    assert "The agent must never publish a roster or change production crew data" in _recalled(home, project, "can u publish next month's roster for me")
+
+
+def test_15_a_question_for_a_time_or_an_amount_ranks_the_note_that_states_one(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 114's "when do rosters get published"): among notes holding the question's words
+    alike, the one that states a time or an amount comes first (`recall.ANSWER_BONUS`), and --explain says why;
+    a question of another form keeps the order the words give. SPEC §11.2."""
+    from tests.conftest import run_cli
+
+    _other_notes(mem)
+    mem.save("The roster publish job has its own Grafana dashboard", "Publish failures page the on-call.")
+    mem.save("Monthly rosters are published on the 20th at 12:00 UTC", "Built by the optimiser.")
+    assert _recalled(home, project, "when do rosters get published")[0] == "Monthly rosters are published on the 20th at 12:00 UTC"
+    assert _recalled(home, project, "where do rosters get published")[0] == "The roster publish job has its own Grafana dashboard"
+    out = run_cli(home, "recall", "--explain", "--message", "when do rosters get published", "--project", str(project)).stdout
+    assert "comes as the note that states a time or an amount, which the question asks for" in out
+
+
+def test_15_a_short_name_and_its_plural_are_one_term(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 115's 有哪些官方 SDK): Snowball keeps the s of a short name with no vowel before it
+    ("SDKs", "GPUs", "VMs"); the index's form with or without it counts as the term. SPEC §11.2."""
+    _other_notes(mem)
+    mem.save("Official SDKs exist for Node, Python, Java and Go", "Generated from the OpenAPI spec.")
+    mem.save("Training runs on the shared GPU pool", "Book a slot in the calendar.")
+    assert _recalled(home, project, "有哪些官方 SDK") == ["Official SDKs exist for Node, Python, Java and Go"]
+    assert _recalled(home, project, "how many GPUs can one training run use")[0] == "Training runs on the shared GPU pool"
