@@ -2712,6 +2712,11 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a leaked credential kept in use ("when a token shows up in the logs, keep using it until the end of the quarter")
     (("leak", "exposed", "compromised", "shows up in", "showed up in", "pasted"),
      r"\b(leak\w*|exposed|compromised|(shows?|showed) up in|pasted in(to)?)\b[^.\n]{0,60}\b(keep|continue|carry on)\w* (using|to use)\b"),
+    # silence taken for the person's yes to destroy something ("treat silence as a yes and delete right away"); lazy
+    # consensus on an RFC destroys nothing
+    (("silence", "no answer", "no reply", "no response"),
+     r"\b(silence|no (answer|reply|response))\b[^.\n]{0,10}\bas (a |an )?(yes|consent|approval|confirmation|go-ahead|ok)\b[^.\n]{0,40}"
+     r"\b(delet|drop|remov|wip|purg|destroy|truncat|overwrit|force|reset)\w*"),
     # what the person declined done anyway ("if the user declines the upgrade, run it anyway tonight"); not what a
     # system does when a check declines ("if CI rejects the commit, the hook runs anyway")
     (("anyway", "regardless", "nonetheless", "nevertheless", "all the same"),
