@@ -171,7 +171,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout110.json", 0.75), ("heldout111.json", 0.7),
                                              ("heldout112.json", 0.9), ("heldout113.json", 0.85),
                                              ("heldout114.json", 0.85), ("heldout115.json", 0.9),
-                                             ("heldout116.json", 0.9)])
+                                             ("heldout116.json", 0.9), ("heldout117.json", 0.9),
+                                             ("heldout118.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
