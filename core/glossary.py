@@ -410,7 +410,7 @@ RELATED: tuple[str, ...] = (
     "bucket s3 blob",
     "websocket websockets realtime",
     "settings config",
-    "license licence licensing",
+    "license licence licensing agpl gpl lgpl mpl",
     "invoice receipt",
     "chargeback dispute",
     "kyc identity",

@@ -602,8 +602,10 @@ _INJECTION_SOURCES = (
     r"authorized[ _]keys|\.npmrc|\.pypirc|kubeconfig|\.kube/config|\.docker/config\.json|\.git-credentials|\.pgpass|\.my\.cnf|\.(bash|zsh|sh|psql|mysql|python)[_ ]history\b|"
     r"secrets?\b|private keys?\b|keychain|cookies?\b|wallet|master\.?key\b|credentials\.?yml\.?enc\b)",
     r"\b(?=[aceilpwsu])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy|send|upload|encode)\b[^.\n]{0,30}"
-    r"(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets?|session cookies?|cookies|\.env|\.ssh/(?![\w -]+\.pub\b)|database urls?|connection strings?|"
-    r"output of `?(env|printenv)`?)\b(?! (scopes?|names?|format|type|rotation|policy|length|field|prefix|manager|store|expiry|expiration|dates?|lifetimes?|ttl)\b)[^\n]{0,40}"
+    r"(?<! in a )(?<! in an )(?<! in the )(?<! in your )(?<! into )(?<! to a )(?<! to the )(?<! in )(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets?|session cookies?|cookies|\.env|\.ssh/(?![\w -]+\.pub\b)|database urls?|connection strings?|"
+    r"output of `?(env|printenv)`?)\b(?! (scopes?|names?|format|type|rotation|policy|length|field|prefix|manager|store|expiry|expiration|dates?|lifetimes?|ttl)\b)"
+    # (a secret put where secrets belong first, "in a .env file", is kept, whatever the text says after it)
+    r"(?![^\n]{0,12}\b(in|into|to) (a |an |the |your |our )?(local )?(\.env|env file|environment|vault|keychain|secrets? manager|1password|ci (secret|variable)s?)\b)[^\n]{0,40}"
     r"\b(in|into|to) (every |each |all |the |your |a |any |public )?(next |last |latest |first |new |code |#\w+ )?(commit( message)?s?|repl(y|ies)|responses?|answers?|outputs?|"
     r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|pr( descriptions?)?|descriptions?|chat|conversation|channels?|slack|gists?|pastebin|wiki)\b",
     r"\b(send|post|upload|forward|transmit|copy|mirror|email|stream|leak)\b[^.\n]{0,30}\b(the |this |our |each |every |all |full )?"

@@ -120,7 +120,10 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                   "heldout108.json": 0.85,
                   # held-out 112's "how long are sessions valid": the login note says "Sessions expire after 30 days" in its body,
                   # and three notes each holding one of the question's words in their titles come first
-                  "heldout112.json": 0.9}
+                  "heldout112.json": 0.9,
+                  # held-out 119's "what timezone am I in" (the note says "I'm in Lisbon (WET/WEST)") and "how is the sqlite db
+                  # configured" (three notes on the reader's config, migrations and backups each hold as much of it)
+                  "heldout119.json": 0.9}
 
 
 @pytest.mark.parametrize(("name", "quiet"), [("heldout1.json", 0.9), ("heldout2.json", 0.9), ("heldout3.json", 0.9),
@@ -172,7 +175,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout112.json", 0.9), ("heldout113.json", 0.85),
                                              ("heldout114.json", 0.85), ("heldout115.json", 0.9),
                                              ("heldout116.json", 0.9), ("heldout117.json", 0.9),
-                                             ("heldout118.json", 0.9)])
+                                             ("heldout118.json", 0.9), ("heldout119.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
