@@ -370,6 +370,36 @@ def task_kind(message: str) -> list[str] | None:
     return query_terms(obj) or None
 
 
+# Work on the thing at hand named by its act ("review this function for me", "write tests for my parser", "commit
+# this") is done as the person or the project wants that act done: a note on how to do it ("When reviewing my code,
+# point out bugs first", "Commit messages follow Conventional Commits") is the note to see, though the thing itself
+# is in no note. The act's note must say so in its title: open with the act, or say "when …ing" it.
+_ACT = re.compile(r"^\s*(?:please\s+|(?:can|could|would|will) you\s+(?:please\s+)?)?(review|refactor|test|document|comment|commit|name|rename|"
+                  r"format|lint|profile|benchmark|optimi[sz]e|debug|write tests for|add tests for|write docs for)\b(?=[^.?!\n]{0,40}\b(this|these|my)\b)")
+
+
+def act_kind(message: str) -> list[str] | None:
+    """The act's term when the message asks for work on the thing at hand by naming it (`_ACT`), else None."""
+    m = _ACT.match(_asked(message.lower()))
+    if m is None:
+        return None
+    from .search import term
+
+    word = m.group(1).split()[-1] if m.group(1).startswith(("write", "add")) else m.group(1)
+    return [term("test" if word == "for" and "test" in m.group(1) else "docs" if word == "for" else word)]
+
+
+def describes_act(record: dict, act: list[str]) -> bool:  # type: ignore[type-arg]
+    """Whether a note's title is about doing the act: it opens with it, or says "when …ing" it."""
+    from .search import query_terms
+
+    title = str(record.get("title", ""))
+    if opens_with_kind(record, act):
+        return True
+    low = title.lower()
+    return " when" in f" {low}" and any(t == act[-1] for t in query_terms(low.split("when", 1)[1][:40]))
+
+
 def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     """Whether a note is about that kind of thing: its title or summary names the kind's own word, and
     the note holds every other word of it."""

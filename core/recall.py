@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (asks_amount, asks_for_work, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, opens_with_kind, reads_as_general, task_kind,
+from .asking import (act_kind, asks_amount, asks_for_work, describes_act, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, opens_with_kind, reads_as_general, task_kind,
                      spelled_out, states_amount, transforms_given_text, weighs, without_opening)
 from .records import printable
 from .search import query_terms
@@ -322,6 +322,9 @@ def _choose(
     rule: _Candidate | None = None  # the best note forbidding what the message asks the agent to do (RULE_COVERAGE)
     acting = asks_to_act(message)
     kind = task_kind(message)
+    act = act_kind(message) if kind is None else None  # (work on the thing at hand, named by its act)
+    if act is not None:
+        kind = act
     convention: _Candidate | None = None  # the best note on the kind of thing a task makes (the kind look)
     convention_opens = False  # its title opens with the kind: no later note stands in for it
     held = 0
@@ -420,7 +423,8 @@ def _choose(
                 if kind and not convention_opens and not relevant and hit.matched:
                     # (the first note the gate lets through; one whose title opens with the kind before it)
                     opens = opens_with_kind(hit.record, kind)
-                    if (convention is None or opens) and names_kind(hit.record, kind) and eligibility(hit.record, ctx, "inject", now).ok:
+                    named = describes_act(hit.record, kind) if act is not None else names_kind(hit.record, kind)
+                    if (convention is None or opens) and named and eligibility(hit.record, ctx, "inject", now).ok:
                         convention, convention_opens = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held), opens
                 if not relevant and not near.used and (trace is None or len(trace) >= 12):
                     continue  # too weak by its words and nothing else can bring it: never decoded
@@ -521,7 +525,8 @@ def _choose(
         chosen.append((rec, layer))
         decided[rec["id"]] = "CARD"
     # (why a look's note came though its words alone were too few)
-    reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, "the project's convention for the kind of thing the task makes"),
+    made = "the note on how the act the message asks for is done" if act is not None else "the project's convention for the kind of thing the task makes"
+    reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, made),
                                                             (rule, "the rule on the act the message asks for")) if c is not None}
     reasons.update({rid: f"the note that states a time or an amount, which the question asks for (+{ANSWER_BONUS:g})" for rid in answering if rid not in reasons})
     reasons.update(successors)

@@ -4183,6 +4183,47 @@ def _foreign_problem(skeleton: str) -> bool:
     return False
 
 
+# The words an instruction attack needs, as a skeleton spells them ("l" reads as "i"): a word one slip of the keyboard
+# from one of them (a letter wrong, missing, doubled or two swapped) is read as it, unless it is a word of its own or
+# the word's own form ("ignored", "prompts", "precious", "forge").
+_SLIP_TARGETS = ("ignore", "disregard", "forget", "previous", "instructions", "instruction", "directives", "guideiines", "override", "system", "prompt")
+_NOT_SLIPS = frozenset("ignored ignores forgot forge forged forges precious previews prompts prompted systems overrides overridden overrode "
+                       "instructor instructors directive guideiine".split())
+
+
+def _one_slip(word: str, target: str) -> bool:
+    """Whether `word` is `target` with one letter wrong, missing or added, or two neighbours swapped."""
+    if word == target or abs(len(word) - len(target)) > 1:
+        return False
+    i = 0
+    while i < min(len(word), len(target)) and word[i] == target[i]:
+        i += 1
+    if len(word) == len(target):
+        return word[i + 1:] == target[i + 1:] or (word[i + 2:] == target[i + 2:] and word[i:i + 2] == target[i:i + 2][::-1])
+    longer, shorter = (word, target) if len(word) > len(target) else (target, word)
+    return longer[i + 1:] == shorter[i:]
+
+
+_ONE_WORD_SENTENCES = re.compile(r"(?:\b[a-z]+[.!] +){2,}[a-z]+\b")
+_SLIP_CANDIDATE = re.compile(r"\b[idfpgos][a-z]{4,12}\b")
+_SLIPS_BY_LETTER = {c: tuple(t for t in _SLIP_TARGETS if t[0] == c) for c in "idfpgos"}
+
+
+def _respelled(skeleton: str) -> str | None:
+    """The skeleton with its slips of the attack words undone (`_SLIP_TARGETS`), or None when it has none."""
+    def undone(m: re.Match[str]) -> str:
+        word = m.group()
+        if word in _NOT_SLIPS:
+            return word
+        target = next((t for t in _SLIPS_BY_LETTER[word[0]] if _one_slip(word, t)), None)
+        if target is None or word.startswith(target) and word[len(target):] in ("s", "d", "n", "r"):
+            return word  # (a word's own form: "ignores", "prompts")
+        return target
+
+    respelled = _SLIP_CANDIDATE.sub(undone, skeleton)
+    return respelled if respelled != skeleton else None
+
+
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded, plain = _card_reading(text)
@@ -4211,6 +4252,12 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return INJECTION
     if _split_keywords(skeleton) and _injection(_split_word().sub(lambda m: m.group().replace(" ", ""), skeleton)):
         # "ig nore all pre vious in structions": the words attacks need, broken by spaces
+        return INJECTION
+    if ". " in skeleton and _ONE_WORD_SENTENCES.search(skeleton) and _injection(_ONE_WORD_SENTENCES.sub(lambda m: re.sub(r"[.!]", "", m.group()), skeleton)):
+        # "Ignore. Prior. Instructions.": an order cut into sentences of one word each
+        return INJECTION
+    if (respelled := _respelled(skeleton)) is not None and _injection(respelled):
+        # "forgett all prevous instructons": the words attacks need, each one slip of the keyboard away
         return INJECTION
     if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):
         # soft hyphens are dropped as hyphenation points; in place of spaces they join whole words

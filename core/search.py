@@ -131,7 +131,9 @@ _COMPARATIVES = {"louder": "loud", "loudest": "loud", "quieter": "quiet", "quiet
                  "faster": "fast", "fastest": "fast", "cheaper": "cheap", "cheapest": "cheap", "bigger": "big", "biggest": "big",
                  "smaller": "small", "smallest": "small", "larger": "large", "largest": "large", "heavier": "heavy",
                  "darker": "dark", "brighter": "bright", "warmer": "warm", "colder": "cold", "hotter": "hot", "busier": "busy",
-                 "wider": "wide", "narrower": "narrow", "safer": "safe", "weaker": "weak", "stronger": "strong"}
+                 "wider": "wide", "narrower": "narrow", "safer": "safe", "weaker": "weak", "stronger": "strong",
+                 "older": "old", "oldest": "old", "younger": "young", "youngest": "young", "longer": "long", "longest": "long",
+                 "shorter": "short", "shortest": "short", "higher": "high", "highest": "high"}
 _PHRASE_SHORT = {
     r"(pull|merge) requests?": "pr", r"continuous integration": "ci", r"command[ -]line": "cli", r"single sign[ -]?on": "sso",
     r"time[ -]to[ -]live": "ttl", r"service[ -]level agreements?": "sla", r"estimated time of arrival|arrival times?": "eta",
