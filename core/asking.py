@@ -376,6 +376,7 @@ def task_kind(message: str) -> list[str] | None:
 # is in no note. The act's note must say so in its title: open with the act, or say "when …ing" it.
 _ACT = re.compile(r"^\s*(?:please\s+|(?:can|could|would|will) you\s+(?:please\s+)?)?(review|refactor|test|document|comment|commit|name|rename|"
                   r"format|lint|profile|benchmark|optimi[sz]e|debug|write tests for|add tests for|write docs for)\b(?=[^.?!\n]{0,40}\b(this|these|my)\b)")
+_ACT_WORD = {"write tests for": "test", "add tests for": "test", "write docs for": "docs"}
 
 
 def act_kind(message: str) -> list[str] | None:
@@ -385,19 +386,17 @@ def act_kind(message: str) -> list[str] | None:
         return None
     from .search import term
 
-    word = m.group(1).split()[-1] if m.group(1).startswith(("write", "add")) else m.group(1)
-    return [term("test" if word == "for" and "test" in m.group(1) else "docs" if word == "for" else word)]
+    return [term(_ACT_WORD.get(m.group(1), m.group(1)))]
 
 
 def describes_act(record: dict, act: list[str]) -> bool:  # type: ignore[type-arg]
     """Whether a note's title is about doing the act: it opens with it, or says "when …ing" it."""
     from .search import query_terms
 
-    title = str(record.get("title", ""))
     if opens_with_kind(record, act):
         return True
-    low = title.lower()
-    return " when" in f" {low}" and any(t == act[-1] for t in query_terms(low.split("when", 1)[1][:40]))
+    _, when, after = f" {str(record.get('title', '')).lower()}".partition(" when ")
+    return bool(when) and act[-1] in query_terms(after[:40])
 
 
 def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
