@@ -66,7 +66,9 @@ _GENERAL = re.compile(
     r"|\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
     r"|^\s*(recommend|suggest) (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
     # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
-    r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,2} (works?|is done|happens)\s*\??\s*$"
+    r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,3} (works?|is done|happens)( in general)?\s*[?.]?\s*$"
+    # what is usual "at most" places of a kind ("what time is check-in at most hotels"): the world's habit, not ours
+    r"|^(?!.*\b(we|our|us)\b).*\b(at|in|for|with|among) most (\w+ )?[a-z]+s\b(?! (we|our)\b)"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
     # how a thing of the world is built inside ("Redis 的 ZSET 底层是怎么实现的", "HTTPS 的原理"), not ours
     r"|^(?!.*(我们|咱们|本项目|这个项目|我们的|项目里)).*(底层(是)?(怎么|如何)实现|实现原理|工作原理|底层原理|的原理)"

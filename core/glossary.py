@@ -525,7 +525,7 @@ RELATED: tuple[str, ...] = (
     "fix fixed fixing repair repaired",
     "deliver delivered undelivered bounce bounced bounces",
     "display displayed render rendered rendering",
-    "wrong incorrect mistake mistaken",
+    "wrong incorrect mistake mistaken typo",
     "missing absent lost disappear disappeared disappears vanish vanished gap gaps",
     "malware virus viruses trojan ransomware worm spyware",
     "country countries continent continents abroad",

@@ -21,8 +21,8 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (act_kind, asks_amount, asks_for_work, describes_act, asks_to_act, compared, definition_subject, defines, forbids_an_act, names_kind, opens_with_kind, reads_as_general, task_kind,
-                     spelled_out, states_amount, transforms_given_text, weighs, without_opening)
+from .asking import (act_kind, asks_amount, asks_for_work, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind,
+                     opens_with_kind, reads_as_general, spelled_out, states_amount, task_kind, transforms_given_text, weighs, without_opening)
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -323,8 +323,7 @@ def _choose(
     acting = asks_to_act(message)
     kind = task_kind(message)
     act = act_kind(message) if kind is None else None  # (work on the thing at hand, named by its act)
-    if act is not None:
-        kind = act
+    kind = kind or act
     convention: _Candidate | None = None  # the best note on the kind of thing a task makes (the kind look)
     convention_opens = False  # its title opens with the kind: no later note stands in for it
     held = 0
