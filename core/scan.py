@@ -4204,6 +4204,7 @@ def _one_slip(word: str, target: str) -> bool:
     return longer[i + 1:] == shorter[i:]
 
 
+# An order cut into sentences of one word each ("Ignore. Prior. Instructions."), read whole by `_instruction_problem`.
 _ONE_WORD_SENTENCES = re.compile(r"(?:\b[a-z]+[.!] +){2,}[a-z]+\b")
 _SLIP_CANDIDATE = re.compile(r"\b[idfpgos][a-z]{4,12}\b")
 _SLIPS_BY_LETTER = {c: tuple(t for t in _SLIP_TARGETS if t[0] == c) for c in "idfpgos"}
