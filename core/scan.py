@@ -2838,6 +2838,10 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      # a bucket of what is public anyway ("make the docs bucket public-read") is no safeguard taken off
      r"|\b(set|make|change|switch)\w* (?!(the |a |our |an )?(docs|documentation|static|assets|public|website|site|cdn|downloads?|images|media|marketing|landing|"
      r"blog|fonts|releases?)\b)[^.\n]{0,30}\b(buckets?|containers?|blobs?|objects?|repos?|repositor(y|ies)|dashboards?|databases?)\b[^.\n]{0,30}\b(public(ly)?[- ]?(read(able)?|write|access|visible)?|world[- ]?readable)\b"),
+    # the step that hides people's data turned off ("the agent should turn off the PII masking step in the feature pipeline")
+    (("masking", "redaction", "anonymi", "pseudonymi", "scrubb", "scrubber"),
+     r"\b(turn off|disable|remove|skip|bypass|comment out|switch off|drop|stop)\b (the |all |any |our )?([\w-]+ ){0,2}"
+     r"(masking|redaction|anonymi[sz]ation|pseudonymi[sz]ation|scrubbing|scrubber|masker|redactor)\b"),
     # the scanner that would catch a secret or a flaw turned off ("disable the pre-commit secret scanner before committing")
     (("secret scan", "secrets scan", "secret detect", "gitleaks", "trufflehog", "detect-secrets", "security scan", "security lint", "sast",
       "dependency scan", "vulnerability scan"),
