@@ -223,28 +223,39 @@ def spelled_out(message: str) -> str:
     return re.sub(_SHORT_WORD, spelled, message, flags=re.IGNORECASE)
 
 
+def _note_text(record: dict) -> str:  # type: ignore[type-arg]
+    """A note's words as the readings below look at them: title, summary and body."""
+    return " ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))
+
+
 # A question whose form asks for a time or an amount ("when do rosters get published", "how long is a quote
 # valid", "what's the max pairing length", 多久, 几点) is answered by a note that states one: among notes that
 # hold its words alike, one with a number, a day or a period comes first (recall's ANSWER_BONUS).
-_ASKS_AMOUNT = re.compile(r"^\s*(when|what time|what day|which day|by when|until when|till when|"
-                          r"how (long|often|soon|many|much|frequently|fast|big|large|old|far|early|late))\b"
-                          r"|^\s*((what('s| is| are)|whats) the )?(max|maximum|min|minimum|limit|deadline|cut-?off|timeout|ttl)\b"
-                          r"|多久|多长时间|多少|几点|什么时候|几天|几个|几次|哪天|何时")
-_STATES_AMOUNT = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|hundred|"
-                            r"once|twice|daily|weekly|monthly|nightly|hourly|yearly|annually|quarterly|every|each|noon|midnight|"
-                            r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|"
-                            r"january|february|march|april|may|june|july|august|september|october|november|december)\b"
-                            r"|[一二三四五六七八九十百千万两]|每")
+# (Patterns, not compiled ones: `re` compiles each on its first use, in a hook process that reads one message.)
+_ASKS_AMOUNT = (r"^\s*(when|what time|what day|which day|by when|until when|till when|"
+                r"how (long|often|soon|many|much|frequently|fast|big|large|old|far|early|late))\b"
+                r"|^\s*((what('s| is| are)|whats) the )?(max|maximum|min|minimum|limit|deadline|cut-?off|timeout|ttl)\b"
+                r"|多久|多长时间|多少|几点|什么时候|几天|几个|几次|哪天|何时")
+_AMOUNT_FIRST = frozenset("when what which by until till how max maximum min minimum limit deadline cutoff cut-off timeout ttl".split())
+_STATES_AMOUNT = (r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|hundred|"
+                  r"once|twice|daily|weekly|monthly|nightly|hourly|yearly|annually|quarterly|every|each|noon|midnight|"
+                  r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|"
+                  r"january|february|march|april|may|june|july|august|september|october|november|december)\b"
+                  r"|[一二三四五六七八九十百千万两]|每")
 
 
 def asks_amount(message: str) -> bool:
     """Whether the question's form asks for a time or an amount (`_ASKS_AMOUNT`)."""
-    return _ASKS_AMOUNT.search(_asked(message.lower())) is not None
+    low = _asked(message.lower())
+    words = low.split(maxsplit=1)
+    if (not words or words[0].strip("'s") not in _AMOUNT_FIRST) and low.isascii():
+        return False  # (most messages open with no such word: the pattern is not compiled for them)
+    return re.search(_ASKS_AMOUNT, low) is not None
 
 
 def states_amount(record: dict) -> bool:  # type: ignore[type-arg]
     """Whether a note states a number, a day or a period (`_STATES_AMOUNT`)."""
-    return _STATES_AMOUNT.search(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body")).lower()) is not None
+    return re.search(_STATES_AMOUNT, _note_text(record).lower()) is not None
 
 
 # A polite opening asks nothing by itself ("can you suggest a name for our app" asks what "suggest a name for
@@ -376,14 +387,18 @@ def task_kind(message: str) -> list[str] | None:
 # this") is done as the person or the project wants that act done: a note on how to do it ("When reviewing my code,
 # point out bugs first", "Commit messages follow Conventional Commits") is the note to see, though the thing itself
 # is in no note. The act's note must say so in its title: open with the act, or say "when …ing" it.
-_ACT = re.compile(r"^\s*(?:please\s+|(?:can|could|would|will) you\s+(?:please\s+)?)?(review|refactor|test|document|comment|commit|name|rename|"
-                  r"format|lint|profile|benchmark|optimi[sz]e|debug|write tests for|add tests for|write docs for)\b(?=[^.?!\n]{0,40}\b(this|these|my)\b)")
+_ACT = (r"^\s*(?:please\s+|(?:can|could|would|will) you\s+(?:please\s+)?)?(review|refactor|test|document|comment|commit|name|rename|"
+        r"format|lint|profile|benchmark|optimi[sz]e|debug|write tests for|add tests for|write docs for)\b(?=[^.?!\n]{0,40}\b(this|these|my)\b)")
 _ACT_WORD = {"write tests for": "test", "add tests for": "test", "write docs for": "docs"}
+_ACT_FIRST = frozenset("please can could would will review refactor test document comment commit name rename format lint profile benchmark "
+                       "optimise optimize debug write add".split())
 
 
 def act_kind(message: str) -> list[str] | None:
     """The act's term when the message asks for work on the thing at hand by naming it (`_ACT`), else None."""
-    m = _ACT.match(_asked(message.lower()))
+    low = _asked(message.lower())
+    words = low.split(maxsplit=1)
+    m = re.match(_ACT, low) if words and words[0] in _ACT_FIRST else None  # (compiled only for a message that may be one)
     if m is None:
         return None
     from .search import term
@@ -415,7 +430,7 @@ def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     low = head.lower()
     if not any(form[:max(3, len(form) - 1)] in low for form in forms) or forms.isdisjoint(query_terms(head)):
         return False
-    return set(kind[:-1]).issubset(query_terms(" ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))))
+    return set(kind[:-1]).issubset(query_terms(_note_text(record)))
 
 
 # A title about a kind of thing names it among its first words ("Controllers are thin: …"); one that names it
@@ -490,7 +505,7 @@ def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
     """Whether a note says what `term` is: the term is followed by "is a", "is the", "means", "stands
     for", a colon or a dash, or follows "called" or "known as" ("Tauri capabilities list …" and
     "Sharpe ratios are annualised …" do not)."""
-    text = " ".join(str(record.get(f, "")) for f in ("title", "summary", "body")).lower()
+    text = _note_text(record).lower()
     word = re.escape(term)
     if not term.isascii():  # no word boundaries in Chinese: 微服务是…, 所谓幂等就是…, 叫做灰度发布
         return re.search(rf"{word}\s*(?:（[^）]*）|\([^)]*\))?\s*(?:是指|指的是|就是|即|意思是|是一种|是一个|是|[:：=\u2014])|(?:叫做|叫|称为|称作|所谓的?){word}", text) is not None
@@ -543,7 +558,7 @@ def weighs(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-a
     """Whether a note names both things weighed (a term of each) and says something that weighs them."""
     from .search import query_terms
 
-    raw = " ".join(str(record.get(f, "")) for f in ("title", "summary", "body"))
+    raw = _note_text(record)
     text = set(query_terms(raw))
     return all(text.intersection(query_terms(side)) for side in sides) and _WEIGHED.search(raw.lower()) is not None
 

@@ -20,7 +20,6 @@ import json
 import math
 import os
 import sqlite3
-import string
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +27,7 @@ from typing import Any
 
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
-from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, joined_terms, pasted_terms, query_terms, variant_prefixes,
+from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, joined_terms, one_edit, pasted_terms, query_terms, variant_prefixes,
                      term as term_of, with_words, word_candidates)
 
 INDEX = "index.sqlite"
@@ -634,13 +633,6 @@ def _held(conn: _Conn, words: tuple[str, ...]) -> list[str]:
 TYPO_MIN = 5
 
 
-def _one_edit(term: str) -> set[str]:
-    splits = [(term[:i], term[i:]) for i in range(len(term) + 1)]
-    return ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-            | {a + c + b[1:] for a, b in splits if b for c in string.ascii_lowercase}
-            | {a + c + b for a, b in splits for c in string.ascii_lowercase}) - {term}
-
-
 def _spellings(conn: _Conn, terms: list[str], variants: dict[str, list[str]]) -> dict[str, list[str]]:
     """The layer's spellings of the query's misspelt terms (TYPO_MIN)."""
     odd = [t for t in terms if len(t) >= TYPO_MIN and t.isalpha() and t.isascii() and not variants.get(t) and t not in joined_terms()]
@@ -649,7 +641,7 @@ def _spellings(conn: _Conn, terms: list[str], variants: dict[str, list[str]]) ->
         odd = [t for t in odd if t not in held and not _glossary().dictionary_chinese_of(t)]
     out: dict[str, list[str]] = {}
     for term in odd:
-        found = _held(conn, tuple(sorted(_one_edit(term))))
+        found = _held(conn, tuple(sorted(one_edit(term))))
         if found:
             out[term] = found
     return out

@@ -4195,37 +4195,26 @@ _NOT_SLIPS = frozenset("ignored ignores forgot forge forged forges precious prev
                        "instructor instructors directive guideiine".split())
 
 
-def _one_slip(word: str, target: str) -> bool:
-    """Whether `word` is `target` with one letter wrong, missing or added, or two neighbours swapped."""
-    if word == target or abs(len(word) - len(target)) > 1:
-        return False
-    i = 0
-    while i < min(len(word), len(target)) and word[i] == target[i]:
-        i += 1
-    if len(word) == len(target):
-        return word[i + 1:] == target[i + 1:] or (word[i + 2:] == target[i + 2:] and word[i:i + 2] == target[i:i + 2][::-1])
-    longer, shorter = (word, target) if len(word) > len(target) else (target, word)
-    return longer[i + 1:] == shorter[i:]
-
-
 # An order cut into sentences of one word each ("Ignore. Prior. Instructions."), read whole by `_instruction_problem`.
 _ONE_WORD_SENTENCES = re.compile(r"(?:\b[a-z]+[.!] +){2,}[a-z]+\b")
 _SLIP_CANDIDATE = re.compile(r"\b[idfpgos][a-z]{4,12}\b")
-_SLIPS_BY_LETTER = {c: tuple(t for t in _SLIP_TARGETS if t[0] == c) for c in "idfpgos"}
+
+
+@lru_cache(maxsize=1)
+def _slips() -> dict[str, str]:
+    """Each slip of an attack word (same first letter) and the word it is a slip of; not the words' own forms
+    ("ignores", "prompts") nor words of their own (`_NOT_SLIPS`). About 4,500 spellings, built in a millisecond
+    the first time a note holds a word that could be one."""
+    from .search import one_edit
+
+    return {slip: target for target in _SLIP_TARGETS for slip in one_edit(target)
+            if slip[0] == target[0] and slip not in _NOT_SLIPS and slip not in _SLIP_TARGETS
+            and not (slip.startswith(target) and slip[len(target):] in ("s", "d", "n", "r"))}
 
 
 def _respelled(skeleton: str) -> str | None:
     """The skeleton with its slips of the attack words undone (`_SLIP_TARGETS`), or None when it has none."""
-    def undone(m: re.Match[str]) -> str:
-        word = m.group()
-        if word in _NOT_SLIPS:
-            return word
-        target = next((t for t in _SLIPS_BY_LETTER[word[0]] if _one_slip(word, t)), None)
-        if target is None or word.startswith(target) and word[len(target):] in ("s", "d", "n", "r"):
-            return word  # (a word's own form: "ignores", "prompts")
-        return target
-
-    respelled = _SLIP_CANDIDATE.sub(undone, skeleton)
+    respelled = _SLIP_CANDIDATE.sub(lambda m: _slips().get(m.group(), m.group()), skeleton)
     return respelled if respelled != skeleton else None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from functools import lru_cache
 from typing import Any
 
@@ -613,6 +614,14 @@ VARIANT_MIN = 5
 VARIANT_SPAN = 3
 
 
+def one_edit(word: str) -> set[str]:
+    """Every spelling one slip of the keyboard from `word`: a letter dropped, added or wrong, or two neighbours swapped."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+            | {a + c + b[1:] for a, b in splits if b for c in string.ascii_lowercase}
+            | {a + c + b for a, b in splits for c in string.ascii_lowercase}) - {word}
+
+
 def variant_prefixes(term: str) -> list[str]:
     """The shorter forms of `term` that count as the same word when a note holds them."""
     if not term.isalpha() or not term.isascii() or len(term) <= VARIANT_MIN:
@@ -642,9 +651,10 @@ def query_terms(query: str) -> list[str]:
 # the rest of it asks: its terms find notes as any do, but a note that holds the question around it holds
 # the message ("Dialyzer fails on my branch:", a pasted warning of a dozen words, "do I have to fix it
 # before merging?" and the note that a red Dialyzer blocks merge). See `Scorer.score`.
-_OUTPUT_LINE = re.compile(r"[\w/.-]+\.[a-z]{1,5}:\d+|^\s*(\*\*\s*\(|traceback\b|at [\w.$<>]+\(|file \"|e\s{2,}|>>> |\$ |#\d+ )"
-                          r"|^\s*\[?\d{4}-\d\d-\d\d[ t]\d\d:\d\d|^\s*\[?(error|warn|warning|fatal|panic|info|debug)\b[\]:]"
-                          r"|\b[\w.]*(error|exception)\b:|^\s*[\w.]+(::[\w.]+)+")
+# (a pattern, compiled by `re` on its first use: only a message of several lines needs it)
+_OUTPUT_LINE = (r"[\w/.-]+\.[a-z]{1,5}:\d+|^\s*(\*\*\s*\(|traceback\b|at [\w.$<>]+\(|file \"|e\s{2,}|>>> |\$ |#\d+ )"
+                r"|^\s*\[?\d{4}-\d\d-\d\d[ t]\d\d:\d\d|^\s*\[?(error|warn|warning|fatal|panic|info|debug)\b[\]:]"
+                r"|\b[\w.]*(error|exception)\b:|^\s*[\w.]+(::[\w.]+)+")
 
 
 def pasted_terms(query: str) -> frozenset[str]:
@@ -656,7 +666,7 @@ def pasted_terms(query: str) -> frozenset[str]:
         if line.lstrip().startswith("```"):
             fenced = not fenced
             continue
-        (pasted if fenced or _OUTPUT_LINE.search(line.lower()) else prose).append(line)
+        (pasted if fenced or re.search(_OUTPUT_LINE, line.lower()) else prose).append(line)
     if not pasted or not prose:
         return frozenset()  # all of it is the question, or nothing but a paste is
     return frozenset(tokens("\n".join(pasted))).difference(tokens("\n".join(prose)))
