@@ -289,6 +289,12 @@ def _in_question(low: str, at: int) -> bool:
     return bool(_QUESTION.match(low[start:]))
 
 
+def asks_what_anyone_knows(message: str) -> bool:
+    """Whether the rules read the message as a question anyone could answer (`_GENERAL`)."""
+    low = _asked(message.lower())
+    return bool(_GENERAL.search(_unprefixed(low))) and not _IDENTIFIER.search(low)
+
+
 def asks_for_work(message: str) -> bool:
     """Whether the rules read the message as asking for work on the thing at hand, or what anyone
     could answer: either way, a note fits it only when it holds most of what the message says.
@@ -297,7 +303,7 @@ def asks_for_work(message: str) -> bool:
     low = _asked(message.lower())
     return bool((not _QUESTION.match(low) and not _REPORT.match(low) and any(not _in_question(low, m.start()) for m in _AT_HAND.finditer(low)))
                 or _TASK.match(low)
-                or (_GENERAL.search(_unprefixed(low)) and not _IDENTIFIER.search(low)))
+                or asks_what_anyone_knows(message))
 
 
 # Translating, summarising, converting or rewording the text a message gives is work on that text alone:
@@ -509,8 +515,11 @@ def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
     word = re.escape(term)
     if not term.isascii():  # no word boundaries in Chinese: 微服务是…, 所谓幂等就是…, 叫做灰度发布
         return re.search(rf"{word}\s*(?:（[^）]*）|\([^)]*\))?\s*(?:是指|指的是|就是|即|意思是|是一种|是一个|是|[:：=\u2014])|(?:叫做|叫|称为|称作|所谓的?){word}", text) is not None
-    return re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was) (?:an?|the|one|our|how|what|where)\b|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
-                     rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b", text) is not None
+    if re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was) (?:an?|the|one|our|how|what|where)\b|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
+                 rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b", text):
+        return True
+    # a list of meanings that says "is" once ("E21 is a sensor fault, E34 a relay fault")
+    return re.search(rf"\b\S+ (?:is|means) an? [^.;:]*?, {word} an? \w", text) is not None
 
 
 # Two named things weighed ("is an A100 faster than an H100", "Postgres vs MySQL, which is better",

@@ -43,7 +43,7 @@ _STOP = frozenset(
     "of on or ought our ours ourselves own please she should so some such than that the their theirs them themselves "
     "then there these they this those through to too very was we were what when where which while who whom why will "
     "with would you your yours yourself yourselves "
-    "also anyone anything everyone everything get gets getting got just nothing now ok okay really someone something still thanks up "
+    "also any anybody anyone anything anyway everybody everyone everything get gets getting got just nothing now ok okay really someone something still thanks up "
     # what a contraction leaves after its apostrophe ("I'll", "we've", "they're", "don't"): no word of the message
     "ll ve re don doesn didn isn aren wasn weren won shouldn couldn wouldn haven hasn hadn".split()
 )

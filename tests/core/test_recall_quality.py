@@ -176,7 +176,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout114.json", 0.85), ("heldout115.json", 0.9),
                                              ("heldout116.json", 0.9), ("heldout117.json", 0.9),
                                              ("heldout118.json", 0.9), ("heldout119.json", 0.8),
-                                             ("heldout120.json", 0.85), ("heldout121.json", 0.9)])
+                                             ("heldout120.json", 0.85), ("heldout121.json", 0.9),
+                                             ("heldout122.json", 0.9), ("heldout123.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -856,6 +857,38 @@ def test_15_a_question_for_a_terms_meaning_needs_a_note_that_says_it(home, proje
     assert not asks_for_work("when was our v2 released") and not asks_for_work("what's the latest version of our SDK")
     # held-out 45: a language's own element, which a relearning had moved under the learned reading's line
     assert asks_for_work("what does the HTML dialog element do") and not asks_for_work("what does the deploy function do")
+
+
+def test_15_a_term_is_looked_up_by_itself_and_a_list_of_meanings_says_it(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 122, SPEC §5 recall): "what does E34 mean" is looked up by E34, not by its
+    "mean", and a note listing meanings with one "is" ("E21 is a sensor fault, E34 a relay fault")
+    says what E34 is; a note that only uses the code does not."""
+    from core.asking import defines
+
+    _other_notes(mem)
+    mem.save("Device errors show on screen as E and two digits; E21 is a sensor fault, E34 a relay fault", "The list is in docs/errors.md.")
+    mem.save("The relay is rated for 3 A at 230 V", "A relay fault (E34) means the unit must be replaced.")
+    assert _recalled(home, project, "what does E34 mean") == ["Device errors show on screen as E and two digits; E21 is a sensor fault, E34 a relay fault"]
+    assert not defines({"title": "Codes E21 and E34 are rare", "body": "E34 a day is a lot."}, "e34")
+
+
+def test_15_a_question_anyone_could_answer_needs_nearly_all_of_it_in_a_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 75, 105, 121): "explain how header bidding works" asks what anyone knows;
+    the note on our ads names header bidding but says nothing of how it works, and stays out: such a
+    question needs GENERAL_COVERAGE of it in a note (0.6-0.7 is where these notes stood over the sets),
+    work on the thing at hand WORK_COVERAGE. Asked about ours, the same note answers."""
+    from core.asking import asks_for_work, asks_what_anyone_knows
+    from core.recall import GENERAL_COVERAGE, WORK_COVERAGE, _relevant
+
+    _other_notes(mem)
+    ads = "Ads are served by Google Ad Manager with Prebid header bidding; ad slots are defined in ads/slots.ts"
+    mem.save(ads, "Subscribers see no ads.")
+    assert _recalled(home, project, "explain how header bidding works") == []
+    assert _recalled(home, project, "how does our header bidding work") == [ads]
+    assert asks_what_anyone_knows("explain how header bidding works") and asks_what_anyone_knows("how does a heat pump work")
+    assert not asks_what_anyone_knows("fix the flaky test in test_cart.py") and asks_for_work("fix the flaky test in test_cart.py")
+    assert WORK_COVERAGE < GENERAL_COVERAGE
+    assert _relevant(2, 3, True, 0.65, work=True) and not _relevant(2, 3, True, 0.65, work=True, bar=GENERAL_COVERAGE)
 
 
 def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project, mem) -> None:  # type: ignore[no-untyped-def]
