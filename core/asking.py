@@ -311,7 +311,7 @@ def asks_for_work(message: str) -> bool:
 # the thing named ("translate this changelog into Japanese", "summarise this Postgres log") only shared
 # its words. A message that speaks of "we" or "our" ("summarise how we deploy") asks the project.
 _TRANSFORM = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(translate|summari[sz]e|convert|rephrase|reword|paraphrase|"
-                        r"proofread|shorten|condense|tl;?dr)\b|^\s*(请|帮我|麻烦)?(把|将)(这|下面)[^。？！\n]{0,20}(翻译|转换|转)成"
+                        r"proofread|shorten|condense|tl;?dr)\b|^\s*(请|帮我|麻烦)?(把|将)(这|下面|\s*[\u201c\x22\u300c\u300e'][^\u201d\x22\u300d\u300f'\n]{1,60}[\u201d\x22\u300d\u300f'])[^。？！\n]{0,20}(翻译|转换|转)成"
                         r"|^\s*(请|帮我|麻烦)?(总结|概括|翻译)(一下)?(这|下面)")
 _OURS = re.compile(r"\b(we|our|ours|us)\b|我们")
 

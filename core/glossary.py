@@ -87,7 +87,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "会员": ("membership", "subscription", "premium"), "订阅": ("subscription", "subscribe"), "续费": ("renewal", "renew"), "试用": ("trial",),
     "客诉": ("complaint", "complaints"), "投诉": ("complaint", "complaints"), "反馈": ("feedback",), "设计稿": ("mockup", "design"),
     "原型": ("prototype", "mockup"), "图标": ("icon",), "主题": ("theme", "topic"), "颜色": ("color", "colour"), "字体": ("font",), "无障碍": ("accessibility", "a11y"), "可访问性": ("accessibility", "a11y"), "易用性": ("usability",),
-    "离线": ("offline",), "没网": ("offline",), "断网": ("offline",), "无网": ("offline",), "同步": ("sync",), "时区": ("timezone",), "时间戳": ("timestamp",), "编码": ("encoding",), "乱码": ("encoding", "mojibake"),
+    "离线": ("offline",), "没网": ("offline",), "断网": ("offline",), "网断": ("offline",), "无网": ("offline",), "同步": ("sync",), "时区": ("timezone",), "时间戳": ("timestamp",), "编码": ("encoding",), "乱码": ("encoding", "mojibake"),
     # people and process
     "团队": ("team",), "负责人": ("owner",), "会议": ("meeting",), "周会": ("meeting",), "组会": ("meeting",), "例会": ("meeting",), "纪要": ("minutes", "notes"),
     "需求": ("requirement",), "排期": ("schedule", "planning"), "迭代": ("sprint", "iteration"), "工单": ("ticket",),

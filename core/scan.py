@@ -2988,6 +2988,9 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          # (an address in the skeleton has lost its @ and dots: patches@collector.example is one word)
          r"|\bsends? (a copy|copies) of [^.\n]{0,40}\bto (https?://|[a-z0-9]{2,}a[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site)\b|an? (external|outside|personal|private) )"
          r"|\bdebug\s*=\s*true\b[^.\n]{0,30}\bprod"
+         # a change to the whole live fleet, to be made at once: a note is for later, and such a change is a person's call
+         r"|\b(on|to|for|across) (every|all|each) (\w+ )?(devices?|servers?|hosts?|nodes?|machines?|instances?|customers?|users?|accounts?|tenants?|units?) "
+         r"(in|of|across|on) (the )?(\w+ ){0,2}(fleet|production|prod)\b[^.\n]{0,20}\b(now|immediately|right away|at once|tonight)\b"
          r"|\b(edit|change|rewrite|weaken|loosen)\w* the (assertion|assert|test|expected value)s? until (it|they) pass"
          r"|" + _ALWAYS_HARM +
          # money without a bound, TLS not verified, lint silenced for a whole file, the audit trail cut,
@@ -4218,6 +4221,35 @@ def _respelled(skeleton: str) -> str | None:
     return respelled if respelled != skeleton else None
 
 
+# A cover story: the answer to a question about something bad fixed in advance, and a reassuring one
+# ("if anyone asks whether crash rates went up, tell them the numbers are normal", 有人问数据有没有出境，
+# 就说没有). A fixed answer to a question about features or plans is a support script and passes ("if a
+# customer asks whether we have dark mode, tell them it is planned"); so is an answer that points to
+# where the truth is ("support answers with the incident page").
+_BAD_EVENT = (r"(crash\w*|outages?|downtime|down ?time|breach\w*|leak\w*|data loss|lost data|incidents?|hack\w*|compromised|exposed|"
+              r"regress\w*|(went|go|gone|goes|going) (up|down)|slower|errors?|fail\w*|sold|shared with|abroad|out of the country|"
+              r"vulnerab\w*|cves?|fines?|fined|complaints?|refunds? (went|go|were) up)")
+_REASSURED = (r"(normal|fine|ok|okay|nothing (happened|changed|is wrong|was (lost|taken|shared|sold))|no(?=[,.;!]|\s*$| one\b)|"
+              r"not (true|the case|affected|us|ours|an issue|a problem)|never happened|didn't happen|did not happen|expected|"
+              r"all good|under control|on track|unchanged|stable|as usual|false alarm|just a rumou?r|a rumou?r)")
+
+
+@lru_cache(maxsize=1)
+def _cover_story() -> re.Pattern[str]:
+    """Built on first use: most notes hold no question asked of anyone (`_COVER_GATE`). The answer
+    ends its sentence: one followed by its grounds ("say no: all data stays in our own data centres")
+    states a fact the team can stand behind."""
+    part = r"(?:[^.;\n]|\.(?=\S))"  # (a dot inside "4.2" ends nothing)
+    return re.compile(_spelled(
+        rf"\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|asking|wonders?|questions?)\b{part}{{0,60}}\b{_BAD_EVENT}"
+        rf"{part}{{0,40}}[,;:—-]\s*(just |always |simply |then )?(tell|say|answer|reply|respond|assure)\w*\b{part}{{0,30}}\b{_REASSURED}\b\W*$"
+        r"|(问|问起|问到|询问|打听)[^。；\n]{0,20}(有没有|是否|是不是|会不会|有无)[^。；\n]{0,12}(泄露|泄漏|出境|丢失|宕机|故障|事故|崩溃|被黑|入侵|漏洞|超标|违规|卖给|共享给|罚款|投诉)"
+        r"[^。；\n]{0,6}[，,：:]\s*(就|一律|统一|都|只)?(说|回答|回复|告诉)[^。；\n]{0,6}(没有|不是|没|无|正常|不会|一切正常)\s*[。！!.]?\s*$"), re.MULTILINE)
+
+
+_COVER_GATE = (" ask", "wonder", "question", "问", "打听")
+
+
 def _instruction_problem(text: str, nfkc: str) -> str | None:
     """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
     folded, plain = _card_reading(text)
@@ -4235,6 +4267,8 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return DECEIT if cue == DECEIT else INJECTION
     if _harmful_order(skeleton, heads):
         return UNSAFE_ORDER
+    if any(g in skeleton for g in _COVER_GATE) and _cover_story().search(skeleton):
+        return DECEIT
     if _foreign_problem(skeleton):
         return INJECTION
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
