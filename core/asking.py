@@ -329,7 +329,7 @@ def transforms_given_text(message: str) -> bool:
 _REQUEST = (r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|go ahead and\s+|just\s+|now\s+)"
             r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give|write|draft|suggest|recommend|"
             r"generate|compose|name|come up|think|brainstorm|review|check|look|find|search|read|answer|compare|teach|sort|format|convert)\b)[a-z]"
-            r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译))")
+            r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译|写|起|想|生成|列|查|找|检查|比较))")
 _REQUEST_FIRST = ("please", "can", "could", "would", "will", "go", "just", "now", "请", "麻烦", "你", "帮")
 # A note that forbids the agent an act or holds it to asking first: "The agent must never publish a
 # release", "Never run kubectl delete against a shared cluster", "Ask before running migrations",
@@ -350,6 +350,19 @@ def forbids_an_act(title: str) -> bool:
     """Whether a note's title forbids the agent an act or holds it to asking first (the pattern is
     compiled on the first request to act, not at the hook's start)."""
     return re.search(_FORBIDS, title.lower()) is not None
+
+
+# The note that sets the agent's own limits ("The agent must never delete audio, unpublish shows or change
+# billing", 智能体不能修改订单金额): its title opens with the agent and forbids it acts. A request to act in the
+# world ("please cancel this customer's subscription") needs it though they share no word: the note says
+# "change billing", the message "cancel … subscription".
+_AGENT_FIRST = re.compile(r"^\s*(the |our |a |any )?(coding |ai |llm )?(agent|assistant|ai|bot|claude|copilot|codex)s?\b|^\s*(ai\s*)?(智能体|助手|代理)")
+AGENT_WORDS = "agent assistant ai bot 智能体 助手"
+
+
+def sets_agent_limits(title: str) -> bool:
+    """Whether a note's title states what the agent may not do (`_AGENT_FIRST`, `forbids_an_act`)."""
+    return _AGENT_FIRST.match(title.lower()) is not None and forbids_an_act(title)
 
 
 # A task names the kind of thing it makes ("write a migration that adds a shipped_at column", "add a list

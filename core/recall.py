@@ -21,8 +21,9 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (act_kind, asks_amount, asks_for_work, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind,
-                     opens_with_kind, reads_as_general, spelled_out, states_amount, task_kind, transforms_given_text, weighs, without_opening)
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind,
+                     opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, task_kind, transforms_given_text, weighs,
+                     without_opening)
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -209,6 +210,15 @@ def _relevant(matched: int, query_terms: int, title_hit: bool, coverage: float =
     two = matched >= min(2, query_terms)
     floor = MIN_COVERAGE if two else TITLE_COVERAGE
     return coverage >= (bar if work else floor) and ((title_hit and not work) or two)
+
+
+def _agent_limits(ws: Workspace) -> _Candidate | None:
+    """The note that states what the agent may not do (`asking.sets_agent_limits`), project first."""
+    for ref in ws.layers():
+        for hit in index.search(ref, AGENT_WORDS, limit=CANDIDATES):
+            if sets_agent_limits(hit.record.get("title", "")):
+                return _Candidate(hit.record, ref.kind, 0.0, 0, 0.0)  # (it holds none of the message's words)
+    return None
 
 
 def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
@@ -474,6 +484,11 @@ def _choose(
             note(cand, f"too weak (coverage below {MIN_COVERAGE} or one common word, meaning below {floor})")
     if tier is not None:
         tier.update(tiers=["lexical", "semantic"] if near.used else ["lexical"], semantic=near.why)
+    limits = None
+    if acting and rule is None:
+        # no note forbids the act in the message's words: the note on the agent's own limits may, in its own
+        # (over 125 sets: three requests found their rule, no quiet lost)
+        limits = rule = _agent_limits(ws)
     rule, convention = (found[c.rec["id"]] if c is not None and (c.rec["id"] in found or (c.rec["id"] not in seen and admit(c))) else None
                         for c in (rule, convention))
     if not found:
@@ -535,8 +550,8 @@ def _choose(
         decided[rec["id"]] = "CARD"
     # (why a look's note came though its words alone were too few)
     made = "the note on how the act the message asks for is done" if act is not None else "the project's convention for the kind of thing the task makes"
-    reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, made),
-                                                            (rule, "the rule on the act the message asks for")) if c is not None}
+    ruled = "the note on what the agent may not do (the message asks it to act)" if rule is limits else "the rule on the act the message asks for"
+    reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, made), (rule, ruled)) if c is not None}
     reasons.update({rid: f"the note that states a time or an amount, which the question asks for (+{ANSWER_BONUS:g})" for rid in answering if rid not in reasons})
     reasons.update(successors)
     for line in trace or ():

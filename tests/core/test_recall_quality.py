@@ -896,7 +896,7 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
     """Issue 15 (held-out 68-86, SPEC §11 recall): "can you refund this customer 500 euros" asks the
     agent to act; the note that forbids the agent that act is the one it must see, though the refunds
     note shares more words. It comes with the other cards, or alone; a question about refunds, or a
-    request that shares nothing with the rule, does not bring it."""
+    request for words (a function, a name, a haiku), does not bring it."""
     from core.asking import asks_for_work, asks_to_act, definition_subject, forbids_an_act
 
     _other_notes(mem)
@@ -920,6 +920,28 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
     assert definition_subject("can you explain what a chargeback is") == "chargeback"
     assert forbids_an_act("智能体不能修改订单金额、退款或老师课酬") and forbids_an_act("Never delete anything under /project/lab")
     assert not forbids_an_act("Refunds over 200 euros need approval from the founder")
+
+
+def test_15_a_request_to_act_in_other_words_brings_the_agents_limits(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 82, 110, 120, SPEC §11 recall): "please cancel this customer's subscription" shares no
+    word with "The agent must never delete audio, unpublish shows or change billing", yet asks the agent to do
+    what that note limits; the note on the agent's limits comes, and says why. A question, or a request for
+    words (help me write a function, 帮我写一个函数), does not bring it."""
+    from core.asking import asks_to_act, sets_agent_limits
+    from tests.conftest import run_cli
+
+    _other_notes(mem)
+    limits = "The agent must never delete audio, unpublish shows or change billing"
+    mem.save(limits, "It can read logs and open PRs.")
+    mem.save("Billing is through Stripe subscriptions: Starter, Pro and Network plans", "Invoices are sent by Stripe.")
+    assert limits in _recalled(home, project, "please cancel this customer's subscription for them")
+    r = run_cli(home, "recall", "--explain", "--message", "please cancel this customer's subscription for them", "--project", str(project))
+    assert "the note on what the agent may not do" in r.stdout
+    assert limits not in _recalled(home, project, "which plans do subscriptions have")
+    assert _recalled(home, project, "帮我写一个把秒数转换成时分秒的函数") == []
+    assert not asks_to_act("帮我写一个计算复利的函数") and asks_to_act("帮我把这个订单退款")
+    assert sets_agent_limits("智能体不能修改订单金额") and sets_agent_limits("The coding agent must not touch production")
+    assert not sets_agent_limits("Never deploy on Fridays") and not sets_agent_limits("Travel agents must not see other agencies' bookings")
 
 
 def test_15_a_task_brings_the_convention_for_what_it_makes(home, project, mem) -> None:  # type: ignore[no-untyped-def]
