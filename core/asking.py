@@ -70,6 +70,8 @@ _GENERAL = re.compile(
     # what is usual "at most" places of a kind ("what time is check-in at most hotels"): the world's habit, not ours
     r"|^(?!.*\b(we|our|us)\b).*\b(at|in|for|with|among) most (\w+ )?[a-z]+s\b(?! (we|our)\b)"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    # asked of the world in so many words ("what is RevPAR in general", "is Rust safer than C in general")
+    r"|^(?!.*\b(we|our|us|ours|this project|this repo|the project)\b).*\bin general\s*[?.!]?\s*$"
     # how a thing of the world is built inside ("Redis 的 ZSET 底层是怎么实现的", "HTTPS 的原理"), not ours
     r"|^(?!.*(我们|咱们|本项目|这个项目|我们的|项目里)).*(底层(是)?(怎么|如何)实现|实现原理|工作原理|底层原理|的原理)"
     # whether a thing of the world is worth its price ("is Sidekiq Pro worth paying for"); not "is our plan worth it"
@@ -311,7 +313,10 @@ def asks_for_work(message: str) -> bool:
 # the thing named ("translate this changelog into Japanese", "summarise this Postgres log") only shared
 # its words. A message that speaks of "we" or "our" ("summarise how we deploy") asks the project.
 _TRANSFORM = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(translate|summari[sz]e|convert|rephrase|reword|paraphrase|"
-                        r"proofread|shorten|condense|tl;?dr)\b|^\s*(请|帮我|麻烦)?(把|将)(这|下面|\s*[\u201c\x22\u300c\u300e'][^\u201d\x22\u300d\u300f'\n]{1,60}[\u201d\x22\u300d\u300f'])[^。？！\n]{0,20}(翻译|转换|转)成"
+                        r"proofread|shorten|condense|tl;?dr)\b"
+                        # work on the list the message gives or points at ("sort these duties by report time")
+                        r"|^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(sort|order|rank|group|dedupe|de-?duplicate|alphabeti[sz]e|"
+                        r"reverse|shuffle|count|sum|total) (these|this list|the following|the list below|them)\b|^\s*(请|帮我|麻烦)?(把|将)(这|下面|\s*[\u201c\x22\u300c\u300e'][^\u201d\x22\u300d\u300f'\n]{1,60}[\u201d\x22\u300d\u300f'])[^。？！\n]{0,20}(翻译|转换|转)成"
                         r"|^\s*(请|帮我|麻烦)?(总结|概括|翻译)(一下)?(这|下面)")
 _OURS = re.compile(r"\b(we|our|ours|us)\b|我们")
 
@@ -500,6 +505,7 @@ def definition_subject(message: str) -> str | None:
     """The term a message asks the meaning of, or None when it asks something else."""
     asked = _asked(message.lower())
     message = message[len(message) - len(asked):] if len(asked) < len(message) else message
+    asked = _IN_GENERAL.sub("", asked)  # "what is dynamic ad insertion in general": the term, asked of the world
     m = _DEFINITION.match(_unprefixed(asked))
     if m is None:
         return None
@@ -514,6 +520,7 @@ def definition_subject(message: str) -> str | None:
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
 
 
+_IN_GENERAL = re.compile(r"\s*,?\s*\b(in general|generally|in simple terms|in plain (english|words)|in a nutshell|exactly|actually)(?=\s*[?？.]?\s*$)")
 # "What is a …" with its article asks what a thing is, wherever it is asked about.
 _ARTICLE_ASKED = re.compile(r"\s*(?:what(?:'s| is| are)|whats|define|explain) an? ")
 # A term of three words or more written as a name: each word capitalised or a number.

@@ -888,6 +888,9 @@ def test_15_a_question_anyone_could_answer_needs_nearly_all_of_it_in_a_note(home
     assert _recalled(home, project, "how does our header bidding work") == [ads]
     assert asks_what_anyone_knows("explain how header bidding works") and asks_what_anyone_knows("how does a heat pump work")
     assert not asks_what_anyone_knows("fix the flaky test in test_cart.py") and asks_for_work("fix the flaky test in test_cart.py")
+    # "in general" asks the world in so many words; asked of ours, it does not
+    assert asks_what_anyone_knows("is Rust safer than C for embedded work in general")
+    assert not asks_what_anyone_knows("how do we handle retries in general")
     assert WORK_COVERAGE < GENERAL_COVERAGE
     assert _relevant(2, 3, True, 0.65, work=True) and not _relevant(2, 3, True, 0.65, work=True, bar=GENERAL_COVERAGE)
 
@@ -897,7 +900,7 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
     agent to act; the note that forbids the agent that act is the one it must see, though the refunds
     note shares more words. It comes with the other cards, or alone; a question about refunds, or a
     request for words (a function, a name, a haiku), does not bring it."""
-    from core.asking import asks_for_work, asks_to_act, definition_subject, forbids_an_act
+    from core.asking import asks_for_work, asks_to_act, definition_subject, forbids_an_act, transforms_given_text
 
     _other_notes(mem)
     mem.save("Refunds over 200 euros need approval from the founder", "Small refunds are done by support in Stripe.")
@@ -918,6 +921,9 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
     assert not asks_to_act("could you suggest a name for the refunds page") and not asks_to_act("can you sort these refunds by date")
     assert asks_for_work("can you suggest a playlist name for a road trip") and asks_for_work("can you give me a regex for a UK postcode")
     assert definition_subject("can you explain what a chargeback is") == "chargeback"
+    assert definition_subject("what is OCPP exactly?") == definition_subject("what is OCPP in general") == "ocpp"
+    # a list the message gives or points at is work on that list (held-out 114: "sort these duties by report time")
+    assert transforms_given_text("sort these duties by report time") and not transforms_given_text("sort the orders by date")
     assert forbids_an_act("智能体不能修改订单金额、退款或老师课酬") and forbids_an_act("Never delete anything under /project/lab")
     assert not forbids_an_act("Refunds over 200 euros need approval from the founder")
 
