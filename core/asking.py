@@ -341,6 +341,8 @@ _REQUEST_FIRST = ("please", "can", "could", "would", "will", "go", "just", "now"
 # 智能体不能修改订单金额. Read from the note's title, where such a rule states itself.
 _FORBIDS = (r"\b(agent|assistant|ai|bot|claude|copilot|codex)\b[^.;:]{0,40}?\b(must not|mustn't|must never|should never|"
             r"should not|shouldn't|may not|cannot|can't|is not allowed to|never)\b"
+            # what it may do first, then what it may not ("The agent may run tests locally; it must not push")
+            r"|\b(agent|assistant|ai|bot|claude|copilot|codex)\b[^.;:]{0,60}; (it|they) (must not|mustn't|must never|should never|should not|may not|cannot|can't|never)\b"
             r"|^\s*(never|do not|don't|ask (the user |me |a person |someone )?(first |before)|always ask)\b"
             r"|(智能体|助手|代理|ai)[^。；]{0,12}(不能|不可以|不得|禁止|不要|不许|只能)|^\s*(不要|禁止|不得|永远不要|不许|切勿)")
 

@@ -607,6 +607,7 @@ RELATED: tuple[str, ...] = (
     "pyodide webassembly wasm jupyterlite emscripten",
     "installer installers plumber plumbers",
     "display screen monitor lcd oled epaper",
+    "phone phones smartphone smartphones mobile",
     "firmware fw",
     "bluetooth ble",
     "wifi wireless wlan",

@@ -483,6 +483,8 @@ _NUMBERED_NAME = re.compile(r"([a-z]{3,})\d+")
 # A system library is also what it is a library of: "libfuse2" is FUSE, "libssl" SSL.
 _LIB_NAME = re.compile(r"lib(?!rar|ert|eral|el)([a-z]{3,})\d*")
 _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
+# A clock time is one value ("8:30" is no "30", which a note's "30 %" holds): read as "8h30".
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 # "90 %" is ninety percent, as written out ("flash usage is at 92 percent" for "flash under 90 %").
 _PERCENT = re.compile(r"(?<=\d) ?%")
 
@@ -494,6 +496,8 @@ def _words(low: str) -> list[str]:
     low = _short_phrases(low)
     if "%" in low:
         low = _PERCENT.sub(" percent", low)
+    if ":" in low:
+        low = _CLOCK.sub(r"\1h\2 ", low)
     low = _JOINABLE.sub(_joined, low)
     out = []
     versions = "." in low and any(c.isdigit() for c in low)

@@ -178,7 +178,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout118.json", 0.9), ("heldout119.json", 0.8),
                                              ("heldout120.json", 0.85), ("heldout121.json", 0.9),
                                              ("heldout122.json", 0.9), ("heldout123.json", 0.9),
-                                             ("heldout124.json", 0.8)])
+                                             ("heldout124.json", 0.8), ("heldout125.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -721,6 +721,9 @@ def test_15_a_time_is_no_thing_at_hand_and_a_dotted_number_is_one_value() -> Non
 
     assert not asks_for_work("the snowflake bill doubled this month because of dbt") and asks_for_work("sort these invoices by due date")
     assert tokens("what's new in Kubernetes 1.30") == ["new", "k8s", "version", "1.30"] and "99" not in tokens("99.9 percent of requests")
+    # held-out 125: a clock time is one value ("8:30" held a "30" that found "more than 30 % of the estimate")
+    assert tokens("out at 8:30, or 9:05am") == tokens("out at 8:30 or 9:05 am") == ["out", "8h30", "9h05"]
+    assert tokens("port 8080:30") == ["port", "8080", "30"]  # (no clock)
 
 
 def test_15_a_symptom_said_in_everyday_words_names_its_topic() -> None:
@@ -925,6 +928,7 @@ def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project,
     # a list the message gives or points at is work on that list (held-out 114: "sort these duties by report time")
     assert transforms_given_text("sort these duties by report time") and not transforms_given_text("sort the orders by date")
     assert forbids_an_act("智能体不能修改订单金额、退款或老师课酬") and forbids_an_act("Never delete anything under /project/lab")
+    assert forbids_an_act("The agent may run analysis code locally; it must not publish charts")  # (held-out 125)
     assert not forbids_an_act("Refunds over 200 euros need approval from the founder")
 
 
