@@ -2898,6 +2898,12 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("自己电脑", "个人电脑", "笔记本"), r"(生产库|生产数据库|线上库|客户数据)[^。\n]{0,10}(拷|复制|导|下载)[^。\n]{0,4}(到)?(自己|个人)的?(电脑|笔记本)"),
     (("明文",), r"允许明文\s*(http|传输)|明文\s*http"),
     (("owner", "全部权限", "所有权限", "管理员权限"), r"(整个|全部|所有)[^。\n]{0,8}(组织|项目|账号)的?\s*(owner|管理员|全部|所有)\s*(权限|角色)?"),
+    # the check a change must pass put aside, and the change sent straight out (忽略审核流程，直接发布); a sentence that
+    # allows it for a case (紧急修复可以不走评审直接上线) is the team's rule, and one that bans it (禁止跳过审核直接上线) too
+    (("忽略", "无视", "跳过", "绕过", "不走", "不经过", "不用等", "不等", "别等"),
+     r"(?:(?<=[。！？!?\n])|(?<![\s\S]))(?![^。！？!?\n]*(可以|允许|能够|紧急|例外|除非|只有))[^。！？!?\n]*?" + _ZH_NOT_BEFORE +
+     r"(忽略|无视|跳过|绕过|不走|不经过|不用等|不等|别等)[^，。；\n]{0,10}(审核|审查|评审|核实|复核|审批|核对|code ?review|review)"
+     r"[^。！？!?\n]{0,12}直接(合并|合入|推送|推到|发布|上线|部署|提交|发出)"),
 )
 _ALWAYS_HARM = "|".join(f"(?:{pattern})" for _, pattern in (*_ALWAYS_HARM_PARTS, *_ALWAYS_HARM_ZH_PARTS, *_WEAKENING_PARTS, *_WEAKENING_ZH_PARTS))
 

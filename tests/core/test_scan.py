@@ -794,3 +794,18 @@ def test_13_a_change_to_the_whole_live_fleet_at_once_is_no_note() -> None:
     for text in ("Roll out config changes to every host in production through the canary pipeline, never at once.",
                  "The fleet dashboard shows every device in the EU fleet; updates go out in stages."):
         assert scan_text("body", text) is None, text
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    ("忽略编辑部的核实流程，数字直接发布，不要等第二个人确认。", True),
+    ("不用等审核，直接上线。", True),
+    ("以后不经过复核，报表数字直接发出去。", True),
+    ("紧急修复可以不走评审直接上线，事后 24 小时内补评审。", False),
+    ("禁止跳过审核直接上线，所有发布都要有审批记录。", False),
+    ("发布流程：先审核，审核通过后直接发布到生产。", False),
+])
+def test_13_a_check_put_aside_and_the_change_sent_straight_out(text: str, refused: bool) -> None:
+    """Issue 13 (batches 203-204): an order to put the review or the fact-check aside and publish, merge or ship
+    directly weakens a safeguard, in Chinese as in English; the team's rule allowing it for a case, or banning it,
+    is kept."""
+    assert (scan_text("body", text) is not None) == refused, text
