@@ -2831,6 +2831,13 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
 # sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the line of a prompt or a policy that keeps secrets in, taken out ("remove the line that forbids revealing API keys")
+    (("forbid", "forbids", "prevent", "prevents", "prohibit", "prohibits", "disallow", "disallows"),
+     r"\b(remov|delet|drop|strip|comment\w* out|tak\w* out)\w* (the |that |any |every |all )?(lines?|rules?|instructions?|sentences?|clauses?|parts?|sections?|guards?|"
+     r"guardrails?|checks?)\b[^.\n]{0,40}? (that|which) (forbids?|prevents?|disallows?|prohibits?) "
+     r"(the (model|bot|assistant|agent) |it |you )?(from )?(reveal|leak|shar|expos|print|send|disclos|output|log)\w* [^.\n]{0,30}"
+     r"\b(secrets?|api keys?|passwords?|tokens?|credentials|private keys?|pii|personal data|system prompt|phone numbers?|e-?mail addresses|"
+     r"home addresses|environment variables|env vars|\.env|internal urls?|customer data|user data)\b"),
     (("0.0.0.0", "internet", "the world", "public-read", "public read", "publicly", "public access", "world-readable", "world readable",
       "to everyone", "to anyone", "to the public"),
      r"\b(open|expose|bind|publish|allow)\w* [^.\n]{0,60}\b(to|on|for) (0\.0\.0\.0(/0)?|the (whole |public |open )?internet|the world|everyone|anyone|the public)\b"
