@@ -2371,6 +2371,7 @@ def _unescaped(text: str) -> list[str]:
 
 
 _HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){12,}")
+_LONG_TOKEN = re.compile(r"\S{16,}")
 
 
 def _decoded_payloads(text: str) -> list[str]:
@@ -2379,7 +2380,7 @@ def _decoded_payloads(text: str) -> list[str]:
     out = []
     # A run is part of one whitespace-separated token: only long tokens are searched.
     # (one search over them joined by line breaks, which no run holds, rather than one per token)
-    long_tokens = [token for token in text.split() if len(token) >= 16]
+    long_tokens = _LONG_TOKEN.findall(text)
     for m in _HEX_RUN.finditer("\n".join(token for token in long_tokens if len(token) >= 24)):
         try:
             decoded = bytes.fromhex(m.group()).decode("utf-8")
@@ -4230,8 +4231,10 @@ def _slips() -> dict[str, str]:
 
 def _respelled(skeleton: str) -> str | None:
     """The skeleton with its slips of the attack words undone (`_SLIP_TARGETS`), or None when it has none."""
-    respelled = _SLIP_CANDIDATE.sub(lambda m: _slips().get(m.group(), m.group()), skeleton)
-    return respelled if respelled != skeleton else None
+    slips = _slips()
+    if slips.keys().isdisjoint(_SLIP_CANDIDATE.findall(skeleton)):
+        return None  # (most notes: one pass in C, where a replacement per word cost a fifth of a millisecond)
+    return _SLIP_CANDIDATE.sub(lambda m: slips.get(m.group(), m.group()), skeleton)
 
 
 # A cover story: the answer to a question about something bad fixed in advance, and a reassuring one
