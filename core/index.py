@@ -577,7 +577,8 @@ def _matches(conn: _Conn, terms: list[str], most: int) -> int:
 def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]
                   ) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list[str]]]:
     """Each term's other names (`search.Scorer` counts them as the term, at a lower weight): a
-    Chinese word's English ones (and those it `borrowed`), an English word's Chinese ones where the
+    Chinese word's English ones (and those it `borrowed`) with their related English words (密码 is a
+    password, and a note says "credentials": over 126 sets, 8 questions found their note, 4 lost it), an English word's Chinese ones where the
     layer holds Chinese text at all, and its related English words (`glossary.RELATED`); apart,
     the related words, which also name a note by its title (a translation does not: English
     prompts are long, and their stray words would find Chinese titles); and apart again, an
@@ -597,7 +598,8 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
         if not t.isascii():
             english = (*_glossary().english_of(t), *borrowed.get(t, ()))
             # Chinese words with an English name in common name the same thing too (发版, 发布).
-            names: tuple[str, ...] = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)))
+            names: tuple[str, ...] = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)),
+                                      *(r for e in english for r in _glossary().related_of(e)))
         else:
             related = [n for n in _glossary().related_of(t) if n not in terms]
             zh = _glossary().chinese_of(t) if chinese else ()

@@ -315,6 +315,16 @@ def test_15_chinese_words_count_as_words(home, project, mem) -> None:  # type: i
     assert out.stdout.split() == ["1", "False"], out.stderr
 
 
+def test_15_a_chinese_word_finds_the_english_words_related_to_its_name(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 69): 密码 is a password, and the note on where passwords live says "credentials".
+    A Chinese word counts the English words related to its English name (`glossary.RELATED`), as an
+    English word does."""
+    _other_notes(mem)
+    creds = "Service credentials are in CyberArk and injected at startup; nothing in property files"
+    mem.save(creds, "Rotate every 90 days.")
+    assert _recalled(home, project, "密码放在哪里") == [creds]
+
+
 # Thirty notes on other topics: from SMALL_MEMORY notes on, recall judges how much of a prompt a note covers.
 OTHER_TOPICS = ["gradle builds", "ios packages", "airflow dags", "dbt models", "snowflake roles", "feast features",
                 "mlflow registry", "firebase pushes", "deep links", "sentry crashes", "launchdarkly flags", "cursor pagination",
