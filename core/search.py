@@ -483,6 +483,9 @@ _NUMBERED_NAME = re.compile(r"([a-z]{3,})\d+")
 # A system library is also what it is a library of: "libfuse2" is FUSE, "libssl" SSL.
 _LIB_NAME = re.compile(r"lib(?!rar|ert|eral|el)([a-z]{3,})\d*")
 _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
+# An age under 18 names a child ("a 12-year-old wants to borrow a horror film", "my 8 yo son"): the notes
+# say "children" or "kids", and the glossary relates those.
+_AGE = re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b")
 # A clock time is one value ("8:30" is no "30", which a note's "30 %" holds): read as "8h30".
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 # "90 %" is ninety percent, as written out ("flash usage is at 92 percent" for "flash under 90 %").
@@ -498,6 +501,8 @@ def _words(low: str) -> list[str]:
         low = _PERCENT.sub(" percent", low)
     if ":" in low:
         low = _CLOCK.sub(r"\1h\2 ", low)
+    if "old" in low or "yo" in low or "aged" in low:
+        low = _AGE.sub(lambda m: f"{m.group(0)} child" if int(next(g for g in m.groups() if g)) < 18 else m.group(0), low)
     low = _JOINABLE.sub(_joined, low)
     out = []
     versions = "." in low and any(c.isdigit() for c in low)
@@ -530,8 +535,14 @@ def joined_terms() -> frozenset[str]:
 
 
 def term(word: str) -> str:
-    """One lowercase word as the index stores it (its short spelling, its verb, its stem)."""
-    return _SHORT.get(word) or _stem(_IRREGULAR.get(word, word))
+    """One lowercase word as the index stores it (its short spelling, its verb, its stem); a hyphenated
+    word stemmed by its last part, which Snowball leaves alone ("e-books" is "e-book")."""
+    found = _SHORT.get(word)
+    if found:
+        return found
+    if "-" in word and (cut := word.rfind("-")) > 0 and word[cut + 1:].isalpha() and word[cut + 1:] not in _SHORT:
+        return word[:cut + 1] + _stem(_IRREGULAR.get(word[cut + 1:], word[cut + 1:]))
+    return _stem(_IRREGULAR.get(word, word))
 
 
 def term_prefix(word: str) -> str:
@@ -544,7 +555,7 @@ def terms_of(words: list[str]) -> list[str]:
     verbs = [_IRREGULAR.get(w, w) for w in words]
     alpha = [v for w, v in zip(words, verbs) if w not in _SHORT and v.isalpha()]
     stems = iter(_stemmer().stemWords(alpha))
-    return [_SHORT[w] if w in _SHORT else next(stems) if v.isalpha() else v for w, v in zip(words, verbs)]
+    return [_SHORT[w] if w in _SHORT else next(stems) if v.isalpha() else term(w) if "-" in w else v for w, v in zip(words, verbs)]
 
 
 # "us" in lower case is the pronoun ("the network team, not us"), a stop word; "US" is the country
