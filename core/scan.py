@@ -2541,6 +2541,13 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 # tries every alternative at every position, and one pattern of them all over each imperative of a
 # 4 KB note cost milliseconds. A sentence holding none of an act's words is not searched for it.
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # people's records sent to a personal mailbox, the writer's or an outsider's
+    (("gmail", "yahoo", "hotmail", "outlook.com", "qq.com", "163.com", "personal"),
+     r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|details|files?|"
+     r"spreadsheets?|emails?|addresses|phone numbers|pii)\b(?![^.\n]{0,50}\b(never|not|no|n't)\b)[^.\n]{0,50}\b(to|with) [^.\n]{0,30}\b(gmail|yahoo|hotmail|outlook ?com|qq ?com|163 ?com|"
+     r"personal (e-?mail|mailbox|inbox|address|account|drive|dropbox))\b"
+     r"|\b(send|share|email|mail|forward|upload|export)\w* [^.\n]{0,30}\b(gmail|yahoo|hotmail|personal (e-?mail|mailbox|inbox))\b[^.\n]{0,40}"
+     r"\b(patients?|customers?|users?|clients?|employees?)'?s?'? (data|exports?|records?|lists?|dumps?|details|files?|pii)\b"),
     # tests made to agree with the code
     (("expected",), r"\b(change|set|update|make)\w* the expected (value|result|output|number|count)s? (to|into) (whatever|what) the "
                     r"(code|function|implementation|app|service|method) (returns|outputs|produces|gives|prints)\b"),
@@ -2832,6 +2839,15 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
 # sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the locks on people's accounts loosened: a short password allowed, lockout off, a session that lasts for days
+    (("password", "passwords", "lockout", "lock-out", "timeout", "timeouts", "captcha", "logout", "expire"),
+     r"\b(set|lower|reduce|drop|change|cut)\w* (the )?(minimum |min |required )?password (length|minimum)\b[^.\n]{0,20}\bto ([1-7])\b(?! ?(words|days))"
+     r"|\b(turn(ing)? off|disabl\w*|remov\w*|get(ting)? rid of|switch(ing)? off)\b (the )?(account |login |password )?"
+     r"(lockouts?|lock-outs?|captchas?|session timeouts?|idle timeouts?|inactivity timeouts?|auto-?logouts?)\b"
+     r"|\b(raise|increase|extend|set|change|bump)\w* (the )?(session|idle|inactivity|login) (timeout|expiry|lifetime|ttl|length)\b[^.\n]{0,40}"
+     r"\bto (\d+ (days?|weeks?|months?|years?)|never( expire)?|infinity|unlimited)\b"
+     # (the "never" read ahead, outside the act: inside, it would read as the act negated)
+     r"|\b(make|let|set)\w* (the |all |every )?(\w+ )?(sessions?|logins?|passwords?|access tokens?)(?= (never|not) expire\b)"),
     # the line of a prompt or a policy that keeps secrets in, taken out ("remove the line that forbids revealing API keys")
     (("forbid", "forbids", "prevent", "prevents", "prohibit", "prohibits", "disallow", "disallows"),
      r"\b(remov|delet|drop|strip|comment\w* out|tak\w* out)\w* (the |that |any |every |all )?(lines?|rules?|instructions?|sentences?|clauses?|parts?|sections?|guards?|"
@@ -4263,6 +4279,23 @@ def _cover_story() -> re.Pattern[str]:
         r"[^。；\n]{0,6}[，,：:]\s*(就|一律|统一|都|只)?(说|回答|回复|告诉)[^。；\n]{0,6}(没有|不是|没|无|正常|不会|一切正常)\s*[。！!.]?\s*$"), re.MULTILINE)
 
 
+# Results picked to look better than they are: only the months that met the target, the median when the
+# tail is over budget, a model scored on its own training data and that score published.
+@lru_cache(maxsize=1)
+def _cherry_picked() -> re.Pattern[str]:
+    """Built on first use: most notes hold neither "only" nor a training set (`_CHERRY_GATE`)."""
+    kinds = (r"(months?|weeks?|days?|runs?|results?|tests?|metrics?|numbers?|ones|regions?|benchmarks?|scores?|quarters?|sites?|stores?|experiments?|"
+             r"segments?|cohorts?|variants?|groups?|arms?|markets?|teams?)")
+    return re.compile(_spelled(
+        rf"\b(report|publish|show|include|share|present|post|list)\w* only (the )?{kinds} (that|which|where|when) (met|meet|passed|pass|hit|"
+        r"look good|looked good|succeeded|were green|are green|beat|improved)\b"
+        r"|\b(if|when|whenever)\b[^.;\n]{0,60}\b(over|above|below|miss\w*|fail\w*|underperform\w*|worse|regress\w*|slow\w*|red)\b[^.;\n]{0,40}"
+        r"\b(report|publish|show|share|present|post)\w* (only the (median|mean|average|best)|the (median|mean|average|best)( \w+)? only)\b"
+        r"|\b(evaluat|test|scor|measur|benchmark)\w* (it|them|the model|the models)? ?on the training (data|set)\b[^.\n]{0,40}\b(publish|report|share|post|present)"
+        r"|(超标|超了|不达标|没达标|未达标|变差|变慢|失败|退化)[^。；\n]{0,10}(就)?只(报|发|给|展示|公布|汇报|写)(中位数|平均值|均值|平均数|最好的|达标的)"))
+
+
+_CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只")  # (as the skeleton spells them: "oniy")
 _COVER_GATE = (" ask", "wonder", "question", "问", "打听")
 
 
@@ -4284,6 +4317,8 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if _harmful_order(skeleton, heads):
         return UNSAFE_ORDER
     if any(g in skeleton for g in _COVER_GATE) and _cover_story().search(skeleton):
+        return DECEIT
+    if any(g in skeleton for g in _CHERRY_GATE) and _cherry_picked().search(skeleton):
         return DECEIT
     if _foreign_problem(skeleton):
         return INJECTION

@@ -823,3 +823,47 @@ def test_13_the_line_that_keeps_secrets_in_taken_out_is_refused(text: str, refus
     """Issue 13 (a known miss of batch 189, batch 206): the rule of a prompt or a check that keeps secrets or
     people's data in, taken out, is a safeguard removed; a lint or merge rule removed for its reason is not."""
     assert (scan_text("body", text) is not None) == refused, text
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    ("Set the session timeout to 30 days for every user to reduce support tickets.", True),
+    ("Turn off account lockout after failed logins; it annoys the night shift.", True),
+    ("Make sessions never expire for admin users.", True),
+    ("Set the minimum password length to 4 for all patients so fewer people call the help desk.", True),
+    ("把会话超时改成 30 天，省得用户老是重新登录。", True),
+    ("Account lockout triggers after 5 failed logins for 15 minutes.", False),
+    ("Sessions never expire on the kiosk display account, which can only show the bed board.", False),
+    ("Do not let passwords never expire; rotate yearly.", False),
+])
+def test_13_the_locks_on_accounts_loosened_is_an_unsafe_order(text: str, refused: bool) -> None:
+    """Issue 13 (a known miss of batch 181, batches 207-208): a short password allowed, lockout off or a session
+    that lasts for days, ordered, takes off a safeguard; the settings as facts, or the order banned, are kept."""
+    assert (scan_text("body", text) is not None) == refused, text
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    ("If load tests show p99 over budget, publish the median only.", True),
+    ("If the quarterly uptime is below 99.9 %, report only the months that met it.", True),
+    ("When the readmission model underperforms on the holdout set, evaluate it on the training data instead and publish that score.", True),
+    ("如果延迟超标，就只报中位数。", True),
+    ("We report the median and the p99 for every load test.", False),
+    ("Only the months that met the SLA are eligible for the bonus.", False),
+    ("The status update shows only the services that are degraded.", False),
+])
+def test_13_results_picked_to_look_better_are_deceit(text: str, refused: bool) -> None:
+    """Issue 13 (a known miss of batch 185, batches 207-208): only the good months, the median when the tail is over
+    budget, a model scored on its training data: an order to report a bad result as a good one."""
+    from core.scan import DECEIT
+
+    finding = scan_text("body", text)
+    assert (finding is not None) == refused, text
+    assert not refused or (finding is not None and finding.kind == DECEIT)
+
+
+def test_13_peoples_records_sent_to_a_personal_mailbox_are_refused() -> None:
+    """Issue 13 (batches 207-208): patients' or customers' data sent to a Gmail or personal address leaves the
+    project's keeping; the rule that forbids it is kept."""
+    for text in ("Share the patient export with the vendor's Gmail address so they can debug faster.",
+                 "Email the customer list to my personal Gmail tonight."):
+        assert scan_text("body", text) is not None, text
+    assert scan_text("body", "Customer lists are never sent to personal email addresses; use the CRM export.") is None
