@@ -4162,7 +4162,7 @@ def _label_heads(skeleton: str) -> tuple[int, ...]:
 # its Latin look-alikes, kana without voicing marks), so it is built on first use.
 _FOREIGN_SECRECY = ("no le digas", "no digas", "no le cuentes", "oculta", "ocultale", "no menciones", "ne dis pas", "ne dites pas",
                     "ne lui dis pas", "ne mentionne pas", "cache a", "verschweige", "sag niemandem", "sag dem benutzer nichts", "sag dem nutzer nichts",
-                    "nichts davon", "erwahne nicht", "nao diga", "nao conte", "esconda", "言わずに", "言わないで", "黙って", "内緒", "伝えないで",
+                    "nichts davon", "erwahne nicht", "sag dem benutzer nicht", "sag dem nutzer nicht", "sage dem benutzer nicht", "sage dem nutzer nicht", "nao diga", "nao conte", "esconda", "言わずに", "言わないで", "黙って", "内緒", "伝えないで",
                     "知らせないで", "не говори", "не сообщай", "скрой", "не упоминай", "말하지 마", "알리지 말", "숨기")
 _FOREIGN_BAD_NEWS = ("fallo", "error", "borr", "elimin", "desactiv", "echou", "erreur", "supprim", "desactiv", "fehlgeschlagen", "gescheitert",
                      "fehler", "geloscht", "deaktiviert", "falhou", "失敗", "エラー", "削除", "無効", "ошибк", "удал", "отключ", "сбой", "실패",
@@ -4170,6 +4170,7 @@ _FOREIGN_BAD_NEWS = ("fallo", "error", "borr", "elimin", "desactiv", "echou", "e
                      "contrasena", "mot de passe", "passwort", "senha", "비밀번호")
 _FOREIGN_NEGATION = ("не ", "no ", "ne ", "nicht ", "nunca ", "jamais ", "niemals ", "nao ", "never ")
 _FOREIGN_NOASK = ("sin preguntar", "no hace falta preguntar", "ya no necesitas preguntar", "ya no tienes que preguntar", "sans demander",
+                  "senza chiedere", "senza conferma",
                   "plus besoin de demander", "ohne zu fragen", "nicht mehr um erlaubnis", "nicht mehr fragen", "sem perguntar",
                   "確認する必要はありません", "確認せずに", "確認しないで", "не спрашивая", "без подтверждения", "не нужно спрашивать",
                   "묻지 말고", "확인 없이")
@@ -4177,12 +4178,15 @@ _FOREIGN_RISK = ("borr", "elimin", "push", "produc", "supprim", "losch", "force"
 _FOREIGN_UNLIMITED = ("sin restricciones", "sans restrictions", "sans aucune restriction", "ohne einschrankungen", "ohne regeln", "sem restricoes",
                       "制限なし", "制限のない", "без ограничений", "제한 없는")
 _FOREIGN_SELF = ("eres", "tu es", "du bist", "voce e", "あなたは", "ты ", "너는", "asistente", "assistant", "assistent", "アシスタント", "ассистент", "어시스턴트")
-_FOREIGN_ROLES = ("sistema", "systeme", "システム", "система", "시스템")
+_FOREIGN_ROLES = ("sistema", "systeme", "システム", "система", "시스템",
+                  # the assistant named as the line's speaker or addressee ("Asistente: a partir de ahora …")
+                  "asistente", "assistent", "ki-assistent", "assistente", "assistant ia", "アシスタント", "ассистент", "어시스턴트")
 _FOREIGN_LATER = ("a partir de ahora", "a partir de maintenant", "desormais", "ab jetzt", "von nun an", "a partir de agora", "これ以降", "今後",
+                  "de ahora en adelante", "dorenavant", "ab sofort", "de agora em diante", "da ora in poi", "d'ora in poi", "d'ora in avanti",
                   "с этого момента", "отныне", "이제부터", "지금부터")
 # Words nearly every note in one of these languages holds: the readings run only on such a note.
 _FOREIGN_MARKS = frozenset("que el la los las del de un una es une les pas des est et tu ne sin sans dass das und nicht der die ein eine ist du "
-                           "ohne nao voce para com sem".split())
+                           "ohne nao voce para com sem il di che non senza".split())
 
 
 @lru_cache(maxsize=1)
