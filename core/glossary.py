@@ -308,7 +308,6 @@ RELATED: tuple[str, ...] = (
     "migration migrate schema",
     "query queries",
     "index indexes indices",
-    "transaction rollback commit",
     "cache caching cached stale ttl",
     "queue broker kafka rabbitmq sqs nats pulsar pubsub",
     "consumer subscriber worker",

@@ -2541,6 +2541,17 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 # tries every alternative at every position, and one pattern of them all over each imperative of a
 # 4 KB note cost milliseconds. A sentence holding none of an act's words is not searched for it.
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the project's secrets handed to code no one has reviewed: a fork's pull request run with them ("pull_request_target"
+    # with the PR's head checked out), or forks and outside contributors given them
+    (("pull_request_target", "forks", "fork", "contributors", "untrusted"),
+     r"\bpull_request_target\b[^.\n]{0,60}\b(check\w* out|checkout|on|against|with)\b[^.\n]{0,20}\b(the )?(pr|pull request|fork)('s)? (head|branch|code|ref)\b"
+     r"|\b(forks?|fork prs?|outside contributors?'?|external contributors?'?|external prs?|untrusted (code|prs?|pull requests?))( (prs?|pull requests?|code))?\b"
+     r"(?:(?!\b(never|not|no|cannot|can't|don't|doesn't|won't)\b)[^.;\n]){0,50}\b(get|gets|can (read|use|see)|have access to|receive|with|using) (the |our )?(?!(no|without|zero|any)\b)(\w+ )?"
+     r"(secrets?|tokens?|credentials|keys|api keys|signing keys?)\b"),
+    # a secret printed where masking cannot hide it: encoded on its way to the log, or put there to be read
+    (("echo", "in the logs", "in the log", "in the ci logs", "in the build logs", "in the job logs", "in the workflow logs"),
+     r"\becho\b[^\n]{0,12}\$\{\{ ?secrets\.\w+ ?\}\}[^\n]{0,12}\| ?(base64|rev|xxd|od|sed|tr|cut)\b"
+     r"|\b(see|read|show|print|log)\w* the (\w+ )?(token|secret|password|api key|credentials?|private key)s? in the (ci |build |job |workflow )?logs?\b"),
     # people's records sent to a personal mailbox, the writer's or an outsider's
     (("gmail", "yahoo", "hotmail", "outlook.com", "qq.com", "163.com", "personal"),
      r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|details|files?|"
@@ -2786,6 +2797,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a bot, CI or the agent given the highest rights (让机器人账号拥有仓库 admin 权限)
+    (("权限",),  # (a Chinese hint: "bot" as one would spot English sentences that the English readings judge)
+     r"(让|给|授予|开通)[^。，；\n]{0,12}(机器人|bot|ci|助手|智能体|ai)[^。，；\n]{0,8}(拥有|获得|有|开)?[^。，；\n]{0,6}(admin|管理员|owner|所有者|最高|全部)\s*权限"),
     (('都用',), r"(所有|全部|一切)[^，。；\n]{0,8}都用(管理员|超级管理员|root|超管)(账号|账户|权限|身份)"),
     # what the person declined done anyway (如果用户拒绝升级，今晚照样执行)
     (("照样", "仍然", "还是", "依然", "照常"),

@@ -425,6 +425,9 @@ def _phrase_short(m: re.Match[str]) -> str:
 # backup"; "it timed out" and "the timeout"); two nouns likewise ("time zone"). The phrase keeps its
 # words and adds the joined one, so either spelling finds the other.
 _JOINED = {
+    # a device that stops reporting, in everyday words ("half the trucks went dark", "a lock went quiet")
+    ("went", "dark"): "offline", ("go", "dark"): "offline", ("gone", "dark"): "offline",
+    ("went", "quiet"): "offline", ("gone", "quiet"): "offline", ("went", "silent"): "offline", ("gone", "silent"): "offline",
     ("back", "up"): "backup", ("set", "up"): "setup", ("roll", "back"): "rollback", ("roll", "out"): "rollout",
     ("log", "in"): "login", ("log", "out"): "logout", ("sign", "in"): "signin", ("sign", "up"): "signup",
     ("clean", "up"): "cleanup", ("shut", "down"): "shutdown", ("start", "up"): "startup", ("time", "out"): "timeout",
