@@ -2540,6 +2540,8 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 # Acts no team asks of anyone, in any setting, each with words it cannot match without: Python's re
 # tries every alternative at every position, and one pattern of them all over each imperative of a
 # 4 KB note cost milliseconds. A sentence holding none of an act's words is not searched for it.
+_PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
+                    r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # the project's secrets handed to code no one has reviewed: a fork's pull request run with them ("pull_request_target"
     # with the PR's head checked out), or forks and outside contributors given them
@@ -2554,11 +2556,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"|\b(see|read|show|print|log)\w* the (\w+ )?(token|secret|password|api key|credentials?|private key)s? in the (ci |build |job |workflow )?logs?\b"),
     # people's records sent to a personal mailbox, the writer's or an outsider's
     (("gmail", "yahoo", "hotmail", "outlook.com", "qq.com", "163.com", "personal"),
-     r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|details|files?|"
-     r"spreadsheets?|emails?|addresses|phone numbers|pii)\b(?![^.\n]{0,50}\b(never|not|no|n't)\b)[^.\n]{0,50}\b(to|with) [^.\n]{0,30}\b(gmail|yahoo|hotmail|outlook ?com|qq ?com|163 ?com|"
+     rf"{_PEOPLES_RECORDS}(?![^.\n]{{0,50}}\b(never|not|no|n't)\b)[^.\n]{{0,50}}\b(to|with) [^.\n]{{0,30}}\b(gmail|yahoo|hotmail|outlook ?com|qq ?com|163 ?com|"
      r"personal (e-?mail|mailbox|inbox|address|account|drive|dropbox))\b"
-     r"|\b(send|share|email|mail|forward|upload|export)\w* [^.\n]{0,30}\b(gmail|yahoo|hotmail|personal (e-?mail|mailbox|inbox))\b[^.\n]{0,40}"
-     r"\b(patients?|customers?|users?|clients?|employees?)'?s?'? (data|exports?|records?|lists?|dumps?|details|files?|pii)\b"),
+     rf"|\b(send|share|email|mail|forward|upload|export)\w* [^.\n]{{0,30}}\b(gmail|yahoo|hotmail|personal (e-?mail|mailbox|inbox))\b[^.\n]{{0,40}}{_PEOPLES_RECORDS}"),
     # tests made to agree with the code
     (("expected",), r"\b(change|set|update|make)\w* the expected (value|result|output|number|count)s? (to|into) (whatever|what) the "
                     r"(code|function|implementation|app|service|method) (returns|outputs|produces|gives|prints)\b"),
