@@ -2371,7 +2371,6 @@ def _unescaped(text: str) -> list[str]:
 
 
 _HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){12,}")
-_LONG_TOKEN = re.compile(r"\S{16,}")
 
 
 def _decoded_payloads(text: str) -> list[str]:
@@ -2380,7 +2379,7 @@ def _decoded_payloads(text: str) -> list[str]:
     out = []
     # A run is part of one whitespace-separated token: only long tokens are searched.
     # (one search over them joined by line breaks, which no run holds, rather than one per token)
-    long_tokens = _LONG_TOKEN.findall(text)
+    long_tokens = [token for token in text.split() if len(token) >= 16]
     for m in _HEX_RUN.finditer("\n".join(token for token in long_tokens if len(token) >= 24)):
         try:
             decoded = bytes.fromhex(m.group()).decode("utf-8")
