@@ -363,13 +363,13 @@ def forbids_an_act(title: str) -> bool:
 # billing", 智能体不能修改订单金额): its title opens with the agent and forbids it acts. A request to act in the
 # world ("please cancel this customer's subscription") needs it though they share no word: the note says
 # "change billing", the message "cancel … subscription".
-_AGENT_FIRST = re.compile(r"^\s*(the |our |a |any )?(coding |ai |llm )?(agent|assistant|ai|bot|claude|copilot|codex)s?\b|^\s*(ai\s*)?(智能体|助手|代理)")
+_AGENT_FIRST = r"^\s*(the |our |a |any )?(coding |ai |llm )?(agent|assistant|ai|bot|claude|copilot|codex)s?\b|^\s*(ai\s*)?(智能体|助手|代理)"
 AGENT_WORDS = "agent assistant ai bot 智能体 助手"
 
 
 def sets_agent_limits(title: str) -> bool:
     """Whether a note's title states what the agent may not do (`_AGENT_FIRST`, `forbids_an_act`)."""
-    return _AGENT_FIRST.match(title.lower()) is not None and forbids_an_act(title)
+    return re.match(_AGENT_FIRST, title.lower()) is not None and forbids_an_act(title)  # (compiled on first use, by re's cache)
 
 
 # A task names the kind of thing it makes ("write a migration that adds a shipped_at column", "add a list
@@ -507,7 +507,8 @@ def definition_subject(message: str) -> str | None:
     """The term a message asks the meaning of, or None when it asks something else."""
     asked = _asked(message.lower())
     message = message[len(message) - len(asked):] if len(asked) < len(message) else message
-    asked = _IN_GENERAL.sub("", asked)  # "what is dynamic ad insertion in general": the term, asked of the world
+    if any(w in asked for w in _IN_GENERAL_WORDS):
+        asked = re.sub(_IN_GENERAL, "", asked)  # "what is dynamic ad insertion in general": the term, asked of the world
     m = _DEFINITION.match(_unprefixed(asked))
     if m is None:
         return None
@@ -522,7 +523,8 @@ def definition_subject(message: str) -> str | None:
     return None if _NO_TERM.intersection(term.split()) or _IDENTIFIER.search(term) else term
 
 
-_IN_GENERAL = re.compile(r"\s*,?\s*\b(in general|generally|in simple terms|in plain (english|words)|in a nutshell|exactly|actually)(?=\s*[?？.]?\s*$)")
+_IN_GENERAL = r"\s*,?\s*\b(in general|generally|in simple terms|in plain (english|words)|in a nutshell|exactly|actually)(?=\s*[?？.]?\s*$)"
+_IN_GENERAL_WORDS = ("general", "simple terms", "plain", "nutshell", "exactly", "actually")
 # "What is a …" with its article asks what a thing is, wherever it is asked about.
 _ARTICLE_ASKED = re.compile(r"\s*(?:what(?:'s| is| are)|whats|define|explain) an? ")
 # A term of three words or more written as a name: each word capitalised or a number.

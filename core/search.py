@@ -488,9 +488,16 @@ _LIB_NAME = re.compile(r"lib(?!rar|ert|eral|el)([a-z]{3,})\d*")
 _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 # An age under 18 names a child ("a 12-year-old wants to borrow a horror film", "my 8 yo son"): the notes
 # say "children" or "kids", and the glossary relates those.
-_AGE = re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b")
 # A clock time is one value ("8:30" is no "30", which a note's "30 %" holds): read as "8h30".
-_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
+# (Both compiled on first use, by a text that holds "old" or a colon: the recall hook's start-up is a budget.)
+@lru_cache(maxsize=1)
+def _age() -> re.Pattern[str]:
+    return re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b")
+
+
+@lru_cache(maxsize=1)
+def _clock() -> re.Pattern[str]:
+    return re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 # "90 %" is ninety percent, as written out ("flash usage is at 92 percent" for "flash under 90 %").
 _PERCENT = re.compile(r"(?<=\d) ?%")
 
@@ -503,9 +510,9 @@ def _words(low: str) -> list[str]:
     if "%" in low:
         low = _PERCENT.sub(" percent", low)
     if ":" in low:
-        low = _CLOCK.sub(r"\1h\2 ", low)
+        low = _clock().sub(r"\1h\2 ", low)
     if "old" in low or "yo" in low or "aged" in low:
-        low = _AGE.sub(lambda m: f"{m.group(0)} child" if int(next(g for g in m.groups() if g)) < 18 else m.group(0), low)
+        low = _age().sub(lambda m: f"{m.group(0)} child" if int(next(g for g in m.groups() if g)) < 18 else m.group(0), low)
     low = _JOINABLE.sub(_joined, low)
     out = []
     versions = "." in low and any(c.isdigit() for c in low)
