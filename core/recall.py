@@ -550,7 +550,9 @@ def _choose(
         decided[rec["id"]] = "CARD"
     # (why a look's note came though its words alone were too few)
     made = "the note on how the act the message asks for is done" if act is not None else "the project's convention for the kind of thing the task makes"
-    ruled = "the note on what the agent may not do (the message asks it to act)" if rule is limits else "the rule on the act the message asks for"
+    # (compared by id: the limits note may have been a candidate already, under another object)
+    by_limits = rule is not None and limits is not None and rule.rec["id"] == limits.rec["id"]
+    ruled = "the note on what the agent may not do (the message asks it to act)" if by_limits else "the rule on the act the message asks for"
     reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, made), (rule, ruled)) if c is not None}
     reasons.update({rid: f"the note that states a time or an amount, which the question asks for (+{ANSWER_BONUS:g})" for rid in answering if rid not in reasons})
     reasons.update(successors)

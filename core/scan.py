@@ -2797,7 +2797,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a bot, CI or the agent given the highest rights (让机器人账号拥有仓库 admin 权限)
-    (("权限",),  # (a Chinese hint: "bot" as one would spot English sentences that the English readings judge)
+    # (Its hint is Chinese: the hints of every part spot the sentences all the readings judge, and a Latin "bot"
+    # had English sentences judged that no English part was meant for — "Give the release bot write access …")
+    (("权限",),
      r"(让|给|授予|开通)[^。，；\n]{0,12}(机器人|bot|ci|助手|智能体|ai)[^。，；\n]{0,8}(拥有|获得|有|开)?[^。，；\n]{0,6}(admin|管理员|owner|所有者|最高|全部)\s*权限"),
     (('都用',), r"(所有|全部|一切)[^，。；\n]{0,8}都用(管理员|超级管理员|root|超管)(账号|账户|权限|身份)"),
     # what the person declined done anyway (如果用户拒绝升级，今晚照样执行)
@@ -4313,7 +4315,7 @@ def _cherry_picked() -> re.Pattern[str]:
 
 
 _CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只")  # (as the skeleton spells them: "oniy")
-_COVER_GATE = (" ask", "wonder", "question", "问", "打听")
+_COVER_GATE = (" " + _spelled_word("ask"), _spelled_word("wonder"), _spelled_word("question"), "问", "打听")
 
 
 def _instruction_problem(text: str, nfkc: str) -> str | None:
