@@ -44,7 +44,8 @@ _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(
                    r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b"
                    r"|^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?give me (a|an|some) (\w+ )?(function|script|snippet|regex|regular expression|"
                    r"example|one-liner|query|command|class|method|program)\b"
-                   r"|^\s*(请你?|麻烦你?|你能|能不能|可以)?(帮我)?(写|编写|生成|实现|画|设计|起)(一个|一段|一份|一篇|一封|一首|几个|个|段|篇|封|首)")
+                   # (in a language named first: 用 Java 写一个快速排序)
+                   r"|^\s*(请你?|麻烦你?|你能|能不能|可以)?(帮我)?((用|使用) ?[a-z][\w.+# -]{0,20}?)?(写|编写|生成|实现|画|设计|起)(一个|一段|一份|一篇|一封|一首|几个|个|段|篇|封|首)")
 
 # A question about the thing at hand asks what the project knows of it ("who looked at this
 # applicant's profile", "where do I deploy this service"); "what does this function do" asks for work.
@@ -65,6 +66,7 @@ _GENERAL = re.compile(
     # something good to read, hear or watch on a subject ("a good book about negotiation", "recommend a podcast about Elixir")
     r"|\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
     r"|^\s*(recommend|suggest) (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
+    r"|^(?!.*(我们|咱们|本项目))\s*(请|帮我)?推荐(一|几|两|三)?(本|个|些|部|门|套)?[^。？?]{0,12}的?(书|书籍|教程|课程|视频|播客|博客|课外书)\s*[?？]?\s*$"
     # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
     r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,3} (works?|is done|happens)( in general)?\s*[?.]?\s*$"
     # what is usual "at most" places of a kind ("what time is check-in at most hotels"): the world's habit, not ours
@@ -551,6 +553,8 @@ def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
 # them; one that names both may ("we picked Kafka over RabbitMQ for replay"). A side that points at
 # the project or the moment ("the old one", "before") makes it a question about ours, left alone.
 _SIDE = r"[a-z0-9][\w.+#-]*(?: [a-z0-9][\w.+#-]*){0,2}"
+# (a thing named in Chinese, weighed in Chinese: 股票和基金哪个好)
+_SIDE_ZH = r"[\u4e00-\u9fff]{2,6}?"
 @lru_cache(maxsize=1)
 def _compared() -> re.Pattern[str]:
     """Built on first use: most messages hold no word a comparison needs (`_WEIGHING`)."""
@@ -559,7 +563,7 @@ def _compared() -> re.Pattern[str]:
         r"(?:better|faster|slower|cheaper|safer|easier|simpler|lighter|more \w+|less \w+) (?:than|compared to) "
         rf"(?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
         rf"|^\s*(?P<c>{_SIDE}) (?:vs\.?|versus) (?P<d>{_SIDE})\s*[?:,]?\s*(?:(?:which|what)\b.*)?$"
-        rf"|^\s*(?P<e>{_SIDE})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE})\s*"
+        rf"|^\s*(?P<e>{_SIDE}|{_SIDE_ZH})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE}|{_SIDE_ZH})\s*"
         # (any quality asked of one "more" than the other: 哪个更安全, 谁更省内存; not 哪个发包裹, which asks which one does it)
         r"(?:(?:哪个|哪一个|谁)更[\u4e00-\u9fff]{1,4}|(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用))")
 

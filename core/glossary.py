@@ -44,7 +44,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "本地": ("local", "locally"), "启动": ("start", "startup"), "重启": ("restart",), "停止": ("stop",), "安装": ("install",),
     "卸载": ("uninstall",), "监控": ("monitoring", "monitor", "dashboard"), "指标": ("metric", "metrics"), "告警": ("alert", "alerts"),
     "报警": ("alert", "alerts"), "值班": ("on-call", "oncall"), "轮换": ("rotate", "rotation"), "轮值": ("rotation", "on-call"),
-    "故障": ("incident", "outage", "failure", "fault", "fail"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"), "故障切换": ("failover",), "主备切换": ("failover",), "切换": ("switch", "failover"),
+    "故障": ("incident", "outage", "failure", "fault", "fail"), "事故": ("incident", "postmortem", "accident", "crash"), "复盘": ("postmortem", "retro"), "宕机": ("outage", "downtime"), "挂了": ("down", "outage", "crash"), "故障切换": ("failover",), "主备切换": ("failover",), "切换": ("switch", "failover"),
     "扩容": ("scale", "scaling"), "域名": ("domain", "dns"), "证书": ("certificate", "cert", "tls"), "端口": ("port",),
     "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle", "ratelimit"), "延迟": ("latency", "delay"),
     "性能": ("performance", "perf"), "帧率": ("fps", "framerate"), "帧数": ("fps", "framerate"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
@@ -383,7 +383,7 @@ RELATED: tuple[str, ...] = (
     "experiment variant",
     "flag flags toggle toggles",
     "appointment booking reservation",
-    "cancel cancellation",
+    "cancel cancellation withdraw withdrawn revoke revoked void voided",
     "kill cancel terminate abort",
     "delete remove",
     "bug defect regression",
@@ -615,6 +615,10 @@ RELATED: tuple[str, ...] = (
     "reporter journalist",
     "newsletter briefing digest",
     "correction corrections erratum",
+    # health
+    "prescription prescriptions script scripts rx",
+    "doctor doctors gp physician physicians clinician clinicians",
+    "medicine medicines drug drugs medication medications",
 )
 
 

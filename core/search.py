@@ -51,14 +51,16 @@ _STOP = frozenset(
 # Chinese function words as bigrams: they say how something is asked, not what.
 _STOP_ZH = frozenset(
     "怎么 什么 哪里 哪个 如何 为什么 可以 需要 应该 一下 这个 那个 这些 那些 我们 你们 他们 是否 还是 有没 没有 多久 "
-    "怎样 么样 是什 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 期间 吗 呢 "
+    "怎样 么样 是什 为什 么办 请问 帮我 一个 有什 时候 的时 之前 之后 以后 现在 的话 是不 不是 期间 吗 呢 "
     # the frames of "where": "放在哪里", "发到哪", "存到哪儿"
     "在哪 到哪 去哪 哪儿 放在 放到 发到 存到 "
     # words that say how much or how sure, not what: "医院一般几点上班", "一共卖了多少", "到底怎么回事"
     "一般 通常 平时 大概 大约 一共 总共 具体 到底 究竟 其实 "
     # a lone character between English words joins them ("Redis 和 Memcached 哪个好")
-    "和 与 及 或 的 了 是 在 把 被 给 也 都 就 还 跟 对 从 到 让 吧 啊".split()
+    "和 与 及 或 的 了 是 在 把 被 给 也 都 就 还 跟 对 从 到 让 吧 啊 用".split()
 )
+
+_LIAO = frozenset("了解 为了 除了 了结".split())
 
 # The index's columns, in order, with their BM25 weights.
 FIELDS = ("title", "summary", "when", "body", "conditions")
@@ -586,8 +588,11 @@ def tokens(text: str) -> list[str]:
             if run not in _STOP_ZH:
                 out.append(run)
         else:
-            # (a pair across 的 is a seam: "的数" of 报表的数据 names nothing)
-            out.extend(b for b in (run[i : i + 2] for i in range(len(run) - 1)) if b not in _STOP_ZH and "的" not in b)
+            # (a pair across 的 is a seam: "的数" of 报表的数据 names nothing; so is one between two
+            # function words: "么时" and "候可" of 什么时候可以)
+            pairs = [run[i : i + 2] for i in range(len(run) - 1)]
+            stop = [p in _STOP_ZH for p in pairs] + [False]
+            out.extend(b for i, b in enumerate(pairs) if not stop[i] and "的" not in b and ("了" not in b or b in _LIAO) and not (i and stop[i - 1] and stop[i + 1]))
     return out
 
 

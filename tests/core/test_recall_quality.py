@@ -1131,6 +1131,31 @@ def test_15_chinese_asks_for_a_terms_meaning_and_for_work_too(home, project, mem
     assert asks_for_work("帮我写一个 Java 的快速排序") and not asks_for_work("写测试要注意什么")
 
 
+def test_15_chinese_question_words_leave_no_seams_and_weighed_chinese_things_need_both(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 129): in 什么时候可以发布 the pairs between two function words (么时, 候可) are no terms,
+    so the one word asked about (发布, held by many notes) is the whole question and the release note comes;
+    挂了 says a thing is down; 用 Java 写一个快速排序 asks for work in a named language, 推荐一本学习 Flutter 的书
+    for a book anyone could name, and 股票和基金哪个好 weighs two things no note weighs."""
+    from core.asking import asks_for_work, asks_what_anyone_knows, compared
+    from core.search import tokens
+
+    for i, topic in enumerate("灰度 监控 告警 分支 评审 覆盖率 限流 回调 证书 发票 计费 客服 工单 文档 权限 备份".split()):
+        mem.save(f"{topic}的做法记录在第 {i} 节", f"{topic}相关的流程由负责人维护。", resolution="distinct")
+    mem.save("发布只在收盘后 15:30 以后或周末进行", "发布单要在前一天 18 点前提交。")
+    mem.save("交易时段禁止任何发布", "集合竞价开始后也不能重启网关。")
+    mem.save("营销文案发布前要过合规审核", "不能出现承诺收益的话。")
+    mem.save("交易时段出故障先切备用网关，再查原因", "切换脚本在 ops 目录。")
+    mem.save("交易后台是 Java 17 + Spring Cloud，App 用 Flutter", "当天买入的股票第二天才能卖。")
+    assert tokens("什么时候可以发布") == ["以发", "发布"]
+    assert _recalled(home, project, "什么时候可以发布")[:1] == ["发布只在收盘后 15:30 以后或周末进行"]
+    assert _recalled(home, project, "网关挂了怎么办")[:1] == ["交易时段出故障先切备用网关，再查原因"]
+    assert asks_for_work("用 Java 写一个快速排序") and not asks_for_work("用户写一个评论")
+    assert asks_what_anyone_knows("推荐一本学习 Flutter 的书")
+    assert compared("股票和基金哪个好") == ("股票", "基金") and compared("我们的新版和旧版哪个好") is None
+    for message in ("用 Java 写一个快速排序", "推荐一本学习 Flutter 的书", "股票和基金哪个好"):
+        assert _recalled(home, project, message) == [], message
+
+
 def test_15_what_is_said_around_the_question_is_no_part_of_it(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (session 28): "hey, quick question: what is OCPP", "do you know where the logs go", 请问…,
     "…, thanks!" — the opening and closing words are no terms, and the rules that read a message from its
