@@ -440,7 +440,7 @@ _JOINED = {
     ("screen", "reader"): "screenreader", ("fall", "back"): "fallback", ("call", "back"): "callback", ("feed", "back"): "feedback",
     ("opt", "out"): "optout", ("opt", "in"): "optin", ("pop", "up"): "popup", ("stand", "up"): "standup", ("hand", "over"): "handover",
     ("back", "end"): "backend", ("front", "end"): "frontend", ("user", "name"): "username", ("time", "stamp"): "timestamp",
-    ("pay", "out"): "payout", ("check", "in"): "checkin", ("claim", "back"): "reimburse", ("api", "key"): "apikey",
+    ("pay", "out"): "payout", ("paid", "out"): "payout", ("turn", "down"): "decline", ("shut", "out"): "lockout", ("check", "in"): "checkin", ("claim", "back"): "reimburse", ("api", "key"): "apikey",
     ("rate", "limit"): "ratelimit", ("auto", "merge"): "automerge", ("package", "manager"): "packagemanager", ("kill", "switch"): "killswitch", ("release", "note"): "changelog",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
     ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage", ("law", "enforcement"): "lawenforcement",

@@ -182,7 +182,9 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout120.json", 0.85), ("heldout121.json", 0.9),
                                              ("heldout122.json", 0.9), ("heldout123.json", 0.9),
                                              ("heldout124.json", 0.8), ("heldout125.json", 0.9),
-                                             ("heldout126.json", 0.9), ("heldout127.json", 0.9)])
+                                             ("heldout126.json", 0.9), ("heldout127.json", 0.9),
+                                             ("heldout128.json", 0.9), ("heldout129.json", 0.9),
+                                             ("heldout130.json", 0.9), ("heldout131.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
