@@ -2497,7 +2497,9 @@ _CUE_STATUS = re.compile(_spelled(
     r"|\b(policy|policies|rules|guidelines|restrictions|guardrails|checks|safety|security) (is |are )(now )?(suspended|lifted|paused|revoked|waived)\b"
     r"|\bthe (user|human|developer|owner|person|team|lead|maintainers?|admin) (has |have )?(already )?(agreed|approved|consented|signed off|said (it'?s|it is|they'?re|they are) (fine|ok|okay|not needed|unnecessary))\b"
     r"|\b(come|comes|rank|ranks) (second|last|below)\b|\b(is|are) (just |only |merely |a mere )?(a )?formality\b"
-    r"|走个?形式|只是(个)?形式(?!上|化|的)|形式而已|无效|高于|作废|只听|优先级最高|最高优先级|最高指令|不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|(是|为|均为|都是|只是|算|当作|当成)测试数据"
+    r"|走个?形式|只是(个)?形式(?!上|化|的)|形式而已|无效|高于|作废|只听|优先级最高|最高优先级|最高指令"
+    # (a word quoted before it is what does not count: 用户在聊天里说“确认”不算数 asks for more than a word)
+    r"|(?<![”\"'’」])不算数?了?|不再适用|不再有效|过期了|废止|已经?解除|已经?取消|已经?下线|已经?(批准|授权|同意)|(是|为|均为|都是|只是|算|当作|当成)测试数据"
     r"|(用户|有人|别人|对方|客户)(问起|问到|询问)[^。\n]{0,10}(就|一律|统一)(说|回答|答)|(真正|实际)的(任务|指令|规则|要求)|最高权限|废除|豁免|例外处理|特批|特许|(已|已经)?(停用|撤销|作废)|(是|只是|都是)测试(用)?的|维护模式|不受(任何)?(限制|约束)|没有(任何)?(限制|约束)|无限制|可以信任|优先于|凌驾于|为准"))
 _CUE_RULES = re.compile(_spelled(
     r"\b(instructions?|directions|rules|guidance|guidelines|directives?|policy|policies|safety|security|guardrails|filtering|filters|restrictions|"
@@ -2863,6 +2865,17 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\bto (\d+ (days?|weeks?|months?|years?)|never( expire)?|infinity|unlimited)\b"
      # (the "never" read ahead, outside the act: inside, it would read as the act negated)
      r"|\b(make|let|set)\w* (the |all |every )?(\w+ )?(sessions?|logins?|passwords?|access tokens?)(?= (never|not) expire\b)"),
+    # any site let in with the user's cookies: a wildcard (or every) origin together with credentials allowed
+    (("access-control", "cors", "origin", "origins"),
+     r"\b(set|enable|add|allow|configure|change|return|send|open|make|turn on)\w* [^.\n]{0,40}?(access-control-allow-origin|allow-origin|allowed origins?|cors origins?|origins?)\b"
+     r"[^.\n]{0,20}?(\*|wildcard|any origin|all origins|every origin|any domain|all domains)[^.\n]{0,60}?"
+     r"\b(access-control-allow-credentials|allow-credentials|credentials|cookies)\b[^.\n]{0,12}?\b(true|allowed|on|enabled|included)\b"
+     r"|\b(set|enable|add|allow|configure|turn on)\w* [^.\n]{0,30}?(access-control-allow-credentials|allow-credentials|credentials)\b[^.\n]{0,15}?\btrue\b"
+     r"[^.\n]{0,40}?\borigins?\b[^.\n]{0,20}?(\*|wildcard|any|all|every)"
+     # (or the origin each request sends echoed back: every site again)
+     r"|\b(return|set|reflect|echo|copy|mirror)\w* [^.\n]{0,40}?(access-control-allow-origin|allow-origin|origin header)\b[^.\n]{0,40}?"
+     r"\b(whatever|any|every|each|the request'?s?) (origin|request)\b[^.\n]{0,60}?\b(access-control-allow-credentials|allow-credentials|credentials|cookies)\b"
+     r"[^.\n]{0,12}?\b(true|allowed|on|enabled|included)\b"),
     # the line of a prompt or a policy that keeps secrets in, taken out ("remove the line that forbids revealing API keys")
     (("forbid", "forbids", "prevent", "prevents", "prohibit", "prohibits", "disallow", "disallows"),
      r"\b(remov|delet|drop|strip|comment\w* out|tak\w* out)\w* (the |that |any |every |all )?(lines?|rules?|instructions?|sentences?|clauses?|parts?|sections?|guards?|"
@@ -2928,6 +2941,8 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # 跨域放开给所有来源，又允许带 cookie: any site may act with the user's login
+    (("cors", "跨域"), r"(cors|跨域)[^。\n]{0,12}(允许|放开|开放|改成允许|设成允许)(给)?(所有|任何|全部|任意)的?(来源|域名|origin|网站|站点|域)[^。\n]{0,20}(cookie|凭据|凭证|credentials|登录态)"),
     (("公网", "外网", "公开可读", "公共读", "所有人"), r"(对|向)(公网|外网|所有人)开放|开放(到|给)(公网|外网|所有人)|(设成|设为|改成|改为)(公开|公共)(可读|读|访问)"),
     (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https"),
      r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|验证码|鉴权|身份验证|https)"
@@ -4314,6 +4329,46 @@ def _cherry_picked() -> re.Pattern[str]:
         r"|(超标|超了|不达标|没达标|未达标|变差|变慢|失败|退化)[^。；\n]{0,10}(就)?只(报|发|给|展示|公布|汇报|写)(中位数|平均值|均值|平均数|最好的|达标的)"))
 
 
+# A brand's name joined by a hyphen to other words in the registered part of a host ("stripe-verify-
+# payments.net", "secure-paypal.com") is the shape of a phishing domain: a note that points payments,
+# logins, keys or a registry at one, as if the brand had moved there, is deceit (a partner agency's own
+# site, linked from a footer, guards nothing). The brand's own domains, its name
+# in a subdomain of another host ("stripe-docs.vercel.app"), private names ("npm-proxy.internal") and a
+# note that warns of such a host pass.
+_BRANDS = frozenset(
+    "stripe paypal github gitlab bitbucket google microsoft apple amazon aws azure okta auth0 slack docker npm npmjs pypi cloudflare "
+    "twilio shopify adyen braintree coinbase binance dropbox atlassian heroku vercel netlify openai anthropic alipay wechat weixin "
+    "taobao aliyun tencent office365 outlook".split())
+_PRIVATE_SUFFIXES = frozenset("internal local lan corp home test localhost example invalid svc cluster intranet".split())
+_SHORT_SECOND_LEVEL = frozenset("co com net org gov ac edu".split())
+
+
+@lru_cache(maxsize=1)
+def _lookalike_parts() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    return (re.compile(r"\bhttps?://([a-z0-9.-]+)"),
+            re.compile(r"\b(moved|moving|migrated|changed) to\b|\bnow (at|lives at|is at|points to)\b|\bnew (url|endpoint|address|domain|host|webhook|callback|login page)\b"
+                       r"|\b(is|are) now\b|\b(point|switch|update|change|send|redirect|repoint|use|log ?in|sign ?in)\w*\b|迁移到|改成|改为|换成|指向"),
+            re.compile(r"\b(pay\w*|callbacks?|webhooks?|log ?ins?|sign ?ins?|sso|passwords?|credentials?|tokens?|api|registry|checkout|billing|invoices?|"
+                       r"oauth|auth\w*|verif\w*|keys?)\b|账号|密码|支付|回调|登录|令牌|密钥"),
+            re.compile(r"phish\w*|scam\w*|fake|spoof\w*|impersonat\w*|look-?alike|typo-?squat\w*|malicious|block\w*|blacklist\w*|denylist\w*|"
+                       r"report\w*|suspicious|fraud\w*|钓鱼|仿冒|假冒|诈骗|拦截|屏蔽"))
+
+
+def _lookalike_host(folded: str) -> bool:
+    """Whether `folded` points something at a host dressed as a brand's (see `_BRANDS`)."""
+    host, pointed, guarded, warned = _lookalike_parts()
+    for m in host.finditer(folded):
+        labels = m.group(1).strip(".-").split(".")
+        if len(labels) < 2 or labels[-1] in _PRIVATE_SUFFIXES:
+            continue
+        short = len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SHORT_SECOND_LEVEL
+        parts = labels[-3 if short else -2].split("-")
+        if (len(parts) > 1 and not _BRANDS.isdisjoint(parts) and pointed.search(folded) and guarded.search(folded)
+                and not warned.search(folded)):
+            return True
+    return False
+
+
 _CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只")  # (as the skeleton spells them: "oniy")
 _COVER_GATE = (" " + _spelled_word("ask"), _spelled_word("wonder"), _spelled_word("question"), "问", "打听")
 
@@ -4338,6 +4393,8 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if any(g in skeleton for g in _COVER_GATE) and _cover_story().search(skeleton):
         return DECEIT
     if any(g in skeleton for g in _CHERRY_GATE) and _cherry_picked().search(skeleton):
+        return DECEIT
+    if "://" in folded and "-" in folded and _lookalike_host(folded):
         return DECEIT
     if _foreign_problem(skeleton):
         return INJECTION
