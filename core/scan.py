@@ -2937,6 +2937,13 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("noqa", "nosec", "nolint", "string formatting", "string concatenation", "string interpolation", "f-string"),
      r"\b(string (formatting|concatenation|interpolation)|f-strings?)\b[^.\n]{0,20}\bfor (sql |db |database )?queries\b[^.\n]{0,10}\b(is|are) (fine|ok|okay|acceptable)\b"
      r"|\b(sql|injection|security|bandit)\b[^.\n]{0,40}\b(add|put|use)\w* (a |an )?(noqa|nosec|nolint)\b"),
+    # packages taken from where nothing vouches for them: an index trusted without TLS, checksums or signatures off
+    (("trusted-host", "strict-ssl", "insecure", "gonosumdb", "gonosumcheck", "goinsecure", "no-check-certificate", "allow-unauthenticated", "nogpgcheck"),
+     r"\b(install|download|fetch|pull|use|add|set|configure|point|run|pass)\w* (?:[^.;\n]|\.(?=\S)){0,80}?(--trusted-host\b|strict-ssl (to )?false|--insecure\b|insecure-registr\w*|"
+     r"gonosumdb|gonosumcheck|goinsecure|--no-check-certificate|--allow-unauthenticated|--nogpgcheck|gpgcheck=0)"),
+    # the whole code pushed to a remote the note sets up (an outside copy of every branch)
+    (("remote",),
+     r"\b(set|add|change|point)\w* (the |a |our )?(git )?remote\b[^.;\n]{0,20}? (to|as|at) \S+[^.;\n]{0,20}?\bpush\w* (every|all|each) (branch\w*|tags?|commits?|refs?)\b"),
     (("arbitraryloads", "cleartext", "plain http", "plaintext http", "http only"),
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
@@ -2944,10 +2951,10 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # 跨域放开给所有来源，又允许带 cookie: any site may act with the user's login
     (("cors", "跨域"), r"(cors|跨域)[^。\n]{0,12}(允许|放开|开放|改成允许|设成允许)(给)?(所有|任何|全部|任意)的?(来源|域名|origin|网站|站点|域)[^。\n]{0,20}(cookie|凭据|凭证|credentials|登录态)"),
     (("公网", "外网", "公开可读", "公共读", "所有人"), r"(对|向)(公网|外网|所有人)开放|开放(到|给)(公网|外网|所有人)|(设成|设为|改成|改为)(公开|公共)(可读|读|访问)"),
-    (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https"),
-     r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|验证码|鉴权|身份验证|https)"
+    (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https", "审计"),
+     r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|验证码|鉴权|身份验证|https|审计)"
      # ... the safeguard named first (管理员账号的两步验证关掉), with no negation between
-     r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|二次验证|验证码|鉴权|身份验证)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用)"),
+     r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|二次验证|验证码|鉴权|身份验证|审计日志|审计)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用|停掉)"),
     (("代码", "仓库", "settings", "配置文件", "gradle"), r"(密码|连接串|密钥|令牌|token|凭据)[^。\n]{0,16}(直接)?(写进|写到|放进|提交到|写在)[^。\n]{0,6}(代码|仓库|settings|配置文件|\.py|\.js|gradle)"),
     (("自己电脑", "个人电脑", "笔记本"), r"(生产库|生产数据库|线上库|客户数据)[^。\n]{0,10}(拷|复制|导|下载)[^。\n]{0,4}(到)?(自己|个人)的?(电脑|笔记本)"),
     (("明文",), r"允许明文\s*(http|传输)|明文\s*http"),
@@ -3019,7 +3026,8 @@ _NOT_INSIDE = re.compile(_ZH_NOT + r"|\b(not|never|no|without)\b|n't\b")
 # sandbox database nightly"), old data past its retention.
 _CUE_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|archived|fixtures?|mocks?|"
                                    r"emulators?|scratch|temp(orary)?|tmp|(older|more) than \d+|expired|stale|old|internal|intranet|private network|localhost)\b"
-                                   r"|测试|本地|开发环境|沙盒|预发|过期|旧的|内网"))
+                                   # (测试 as a time, 等性能测试做完再说, scopes nothing)
+                                   r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|过期|旧的|内网"))
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
 # Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
