@@ -262,6 +262,25 @@ def states_amount(record: dict) -> bool:  # type: ignore[type-arg]
     return re.search(_STATES_AMOUNT, _note_text(record).lower()) is not None
 
 
+# A question for who does something ("who can approve payroll runs", 谁负责发版) is answered by the note that
+# names the one who does it ("payroll admin is the only one who approves runs", "approved by the payroll
+# admin"), not by every note on the act.
+_ASKS_WHO = re.compile(r"^\s*(who|whom|whose|which (person|people|team|teams|role|roles|group|department|one of us))\b|谁|哪个(人|团队|部门|角色)|哪位")
+_STATES_WHO = re.compile(r"\b(only (the )?[\w -]{1,30}? (can|may|is allowed to|are allowed to|approves?|decides?|signs?)|the only (one|ones|person|people|role)|"
+                         r"(approved|owned|run|decided|signed off|reviewed|maintained|handled|done) by|responsible for|in charge of|owns?|owners?)\b"
+                         r"|负责|只有[^。，,]{1,10}(能|可以|才)|由[^。，,]{1,10}(审批|批准|负责|维护|决定|处理)")
+
+
+def asks_who(message: str) -> bool:
+    """Whether the question's form asks who does something (`_ASKS_WHO`)."""
+    return _ASKS_WHO.search(_asked(message.lower())) is not None
+
+
+def states_who(record: dict) -> bool:  # type: ignore[type-arg]
+    """Whether a note names the one who does something (`_STATES_WHO`)."""
+    return _STATES_WHO.search(_note_text(record).lower()) is not None
+
+
 # A polite opening asks nothing by itself ("can you suggest a name for our app" asks what "suggest a name for
 # our app" asks): the forms below that read a message from its start read it without one.
 _POLITE = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|(i need|i want|i'd like) you to\s+|help me\s+)")
@@ -535,14 +554,16 @@ _NAMED_TERM = re.compile(r"[A-Z0-9][\w.+#/-]*(?: (?:[A-Z0-9][\w.+#/-]*|of|for|an
 
 def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
     """Whether a note says what `term` is: the term is followed by "is a", "is the", "means", "stands
-    for", a colon or a dash, or follows "called" or "known as" ("Tauri capabilities list …" and
+    for", a colon or a dash, or follows "called" or "known as", or "as" at the end of a clause ("Tauri capabilities list …" and
     "Sharpe ratios are annualised …" do not)."""
     text = _note_text(record).lower()
     word = re.escape(term)
     if not term.isascii():  # no word boundaries in Chinese: 微服务是…, 所谓幂等就是…, 叫做灰度发布
         return re.search(rf"{word}\s*(?:（[^）]*）|\([^)]*\))?\s*(?:是指|指的是|就是|即|意思是|是一种|是一个|是|[:：=\u2014])|(?:叫做|叫|称为|称作|所谓的?){word}", text) is not None
     if re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was) (?:an?|the|one|our|how|what|where)\b|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
-                 rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b", text):
+                 rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b"
+                 # (the name something goes by, ending its clause: "we run our own payroll on the product as company 1 (dogfooding)")
+                 rf"|\bas (?:an? |the )?{word}\s*(?:\(|[.;,]|$)", text):
         return True
     # a list of meanings that says "is" once ("E21 is a sensor fault, E34 a relay fault")
     return re.search(rf"\b\S+ (?:is|means) an? [^.;:]*?, {word} an? \w", text) is not None

@@ -444,7 +444,7 @@ _JOINED = {
     ("rate", "limit"): "ratelimit", ("auto", "merge"): "automerge", ("package", "manager"): "packagemanager", ("kill", "switch"): "killswitch", ("release", "note"): "changelog",
     # an everyday phrase for the thing a note names: "wants their money back" is a refund, "the site goes down" an outage
     ("money", "back"): "refund", ("go", "down"): "outage", ("went", "down"): "outage", ("law", "enforcement"): "lawenforcement",
-    ("annual", "leave"): "annualleave", ("mobile", "number"): "phone", ("cell", "number"): "phone", ("cell", "phone"): "phone",
+    ("annual", "leave"): "annualleave", ("extra", "hour"): "overtime", ("mobile", "number"): "phone", ("cell", "number"): "phone", ("cell", "phone"): "phone",
 }
 _PARTICLES = "|".join(sorted({b for _, b in _JOINED}))
 _VERBS = "|".join(sorted({a for a, _ in _JOINED}))
