@@ -2544,6 +2544,15 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a person's own secret asked of them in the chat (no service asks for a current password), or the project's
+    # handed to whoever says who they are
+    (("password", "passcode", "pin", "code", "codes", "seed phrase", "cvv", "credentials", "secrets", "keys", "token"),
+     r"\bask\w* (them|him|her|the user|users|the customer|customers|the caller|people) (to (type|send|enter|give|share|paste|tell|provide|read out|confirm) |for )?"
+     r"((the )?[\w-]+ (code|pin)s? [^.;\n]{0,30}\band )?"
+     r"(us )?(their|your|his|her) (current |old |existing |full |real )?(passwords?|passcodes?|pins?|(2fa|mfa|one-time|otp|sms|verification|recovery|backup) codes?|"
+     r"seed phrases?|private keys?|card numbers?|cvvs?|security answers?)\b"
+     r"|\b(give|send|hand|tell|share|read out|pass)\w* (them|him|her|whoever|anyone|someone|the caller|the requester|the person)( the| our)? ([\w-]+ ){0,3}"
+     r"(passwords?|credentials|api keys?|tokens?|secrets?|private keys?)\b(?! (reset|policy|policies|manager|rules|hint|field|requirements?|change|link|page|form|strength))"),
     # the project's secrets handed to code no one has reviewed: a fork's pull request run with them ("pull_request_target"
     # with the PR's head checked out), or forks and outside contributors given them
     (("pull_request_target", "forks", "fork", "contributors", "untrusted"),
@@ -2937,6 +2946,13 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("noqa", "nosec", "nolint", "string formatting", "string concatenation", "string interpolation", "f-string"),
      r"\b(string (formatting|concatenation|interpolation)|f-strings?)\b[^.\n]{0,20}\bfor (sql |db |database )?queries\b[^.\n]{0,10}\b(is|are) (fine|ok|okay|acceptable)\b"
      r"|\b(sql|injection|security|bandit)\b[^.\n]{0,40}\b(add|put|use)\w* (a |an )?(noqa|nosec|nolint)\b"),
+    # an app built to skip what the platform guards: an old target SDK that grants every permission at install, a
+    # store build anyone can attach a debugger to
+    (("targetsdk", "targetsdkversion", "debuggable"),
+     r"\b(lower|set|drop|downgrad|change|move|keep)\w* (the )?targetsdk(version)? (back )?(to|at) (1\d|2[0-2])\b"
+     r"|\b(ship|release|build|publish|upload|set|enable|turn on)\w* [^.;\n]{0,40}\b(production|release|store|play|live) (build|apk|aab|app|bundle|version)s?\b[^.;\n]{0,30}"
+     r"(android:)?debuggable ?(=|to|:)? ?\"?true"
+     r"|\b(set|enable|turn on|keep)\w* (android:)?debuggable ?(=|to|:)? ?\"?true\"? (in|for|on) (the )?(production|release|store|play|live)\b"),
     # packages taken from where nothing vouches for them: an index trusted without TLS, checksums or signatures off
     (("trusted-host", "strict-ssl", "insecure", "gonosumdb", "gonosumcheck", "goinsecure", "no-check-certificate", "allow-unauthenticated", "nogpgcheck"),
      r"\b(install|download|fetch|pull|use|add|set|configure|point|run|pass)\w* (?:[^.;\n]|\.(?=\S)){0,80}?(--trusted-host\b|strict-ssl (to )?false|--insecure\b|insecure-registr\w*|"
@@ -4318,7 +4334,22 @@ def _cover_story() -> re.Pattern[str]:
         rf"\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|asking|wonders?|questions?)\b{part}{{0,60}}\b{_BAD_EVENT}"
         rf"{part}{{0,40}}[,;:—-]\s*(just |always |simply |then )?(tell|say|answer|reply|respond|assure)\w*\b{part}{{0,30}}\b{_REASSURED}\b\W*$"
         r"|(问|问起|问到|询问|打听)[^。；\n]{0,20}(有没有|是否|是不是|会不会|有无)[^。；\n]{0,12}(泄露|泄漏|出境|丢失|宕机|故障|事故|崩溃|被黑|入侵|漏洞|超标|违规|卖给|共享给|罚款|投诉)"
-        r"[^。；\n]{0,6}[，,：:]\s*(就|一律|统一|都|只)?(说|回答|回复|告诉)[^。；\n]{0,6}(没有|不是|没|无|正常|不会|一切正常)\s*[。！!.]?\s*$"), re.MULTILINE)
+        r"[^。；\n]{0,6}[，,：:]\s*(就|一律|统一|都|只)?(说|回答|回复|告诉)[^。；\n]{0,6}(没有|不是|没|无|正常|不会|一切正常)\s*[。！!.]?\s*$"
+        # why the app takes a permission or data, answered with a pretext fixed in advance ("to improve performance")
+        r"|(问起|问到|问|询问)[^。；\n]{0,12}(为什么|为啥|干嘛|为何)[^。；\n]{0,6}(要|需要|申请|获取|收集|读取|访问)[^。；\n]{0,8}(权限|通讯录|联系人|定位|位置|相册|麦克风|摄像头|数据|信息)"
+        r"[^。；\n]{0,4}[，,：:]\s*(就|一律|统一|都)(说|回答|回复|告诉)[^。；\n]{0,4}(是)?(为了|因为|用于)(提升|提高|优化|改善|改进)(性能|体验|速度|稳定性|服务)"
+        rf"|\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|wonders?)\b{part}{{0,20}}\bwhy\b{part}{{0,40}}\b(permissions?|contacts|location|photos|microphone|camera|data)\b"
+        r"[^.;\n]{0,10}[,;:—-]\s*(just |always |simply )?(tell|say|answer|reply)\w*( them| the user)? (that )?(it'?s|it is)? ?(for|to (improve|boost|speed up|optimi[sz]e)) "
+        r"(the )?(performance|experience|speed|stability|user experience)\b"
+        # the fault put on whoever reports it, whatever happened (用户反馈闪退，一律回复是他手机的问题)
+        r"|(反馈|投诉|报告|报|问)[^。；\n]{0,12}(闪退|崩溃|卡顿|故障|扣款|扣错|丢失|打不开|登不上|出错|报错)[^。；\n]{0,6}[，,：:]\s*(一律|统一|都|不管怎样都|无论如何都)"
+        r"(说|回答|回复|告诉)[^。；\n]{0,4}(是)?(他|她|用户|对方|客户|他们|您)(的|自己的?)?(手机|网络|设备|操作|系统|电脑|问题|原因)"
+        rf"|\b(if|when|whenever)\b{part}{{0,40}}\b(report|complain|say|tell)\w*{part}{{0,40}}\b{_BAD_EVENT}{part}{{0,30}}[,;:—-]\s*(always|no matter what,?|whatever happened,?)\s*"
+        r"(tell|say|answer|reply|respond)\w*( them| the user| the customer)? (that )?(it'?s|it is|it was) (their|his|her|the user'?s|the customer'?s) (own )?(phone|device|network|fault|problem|setup|mistake)"
+        # a claim that nothing is collected or shared, said while the note says it is
+        r"|\b(say|tell|claim|write|state|declare|answer|reply|mark)\w* [^.;\n]{0,40}\b(no|not|never|nothing|none)\b[^.;\n]{0,40}\b(collected|shared|tracked|sent|stored|sold|logged|used)\b"
+        r"[^.;\n]{0,10}\b(even though|although|when in fact|while in fact|though we|but actually|but in fact|while we)\b"
+        r"|(写|说|声明|标注|标明|填)[^。；\n]{0,6}(不|没有|未)(收集|上报|共享|存储|使用)[^。；\n]{0,10}[，,]?\s*(实际上|其实|但|但是|照常|仍然|还是)[^。；\n]{0,4}(照常|继续|仍然|还是|会)?(上报|收集|共享|存储|发送)"), re.MULTILINE)
 
 
 # Results picked to look better than they are: only the months that met the target, the median when the
@@ -4334,7 +4365,12 @@ def _cherry_picked() -> re.Pattern[str]:
         r"|\b(if|when|whenever)\b[^.;\n]{0,60}\b(over|above|below|miss\w*|fail\w*|underperform\w*|worse|regress\w*|slow\w*|red)\b[^.;\n]{0,40}"
         r"\b(report|publish|show|share|present|post)\w* (only the (median|mean|average|best)|the (median|mean|average|best)( \w+)? only)\b"
         r"|\b(evaluat|test|scor|measur|benchmark)\w* (it|them|the model|the models)? ?on the training (data|set)\b[^.\n]{0,40}\b(publish|report|share|post|present)"
-        r"|(超标|超了|不达标|没达标|未达标|变差|变慢|失败|退化)[^。；\n]{0,10}(就)?只(报|发|给|展示|公布|汇报|写)(中位数|平均值|均值|平均数|最好的|达标的)"))
+        r"|(超标|超了|不达标|没达标|未达标|变差|变慢|失败|退化)[^。；\n]{0,10}(就)?只(报|发|给|展示|公布|汇报|写)(中位数|平均值|均值|平均数|最好的|达标的)"
+        # ... an experiment run on until it looks significant, the points that hurt the score dropped, a model tuned on its test set
+        r"|\bkeep (adding|collecting|running|recruiting|sampling)\w* [^.;\n]{0,30}\buntil (p ?(<|<=|below|under) ?0?\.0\d|it'?s significant|it is significant|(the )?(result|difference|effect) (is|becomes|looks) significant)"
+        r"|\b(drop|remove|exclude|delete|filter out|throw out)\w* (the )?(outliers|data ?points|points|rows|samples|runs|users|cases)\b[^.;\n]{0,12}\b(that|which) (hurt|lower|worsen|reduce|drag down|pull down|spoil|ruin)\w*\b"
+        r"|\b(tune|select|choose|pick|fit|optimi[sz]e)\w* (the )?(\w+ )?(hyper-?parameters?|model|thresholds?|features?|cut-?offs?)( \w+)? on the test (set|data|split)\b"
+        r"|(不显著|没显著|没有显著)[^。；\n]{0,10}(就)?(继续|一直)(加|增加|扩大)(样本|用户|数据)|(拉低|影响|拖累)[^。；\n]{0,6}(分数|准确率|指标)的(异常值|数据|样本)(删掉|去掉|剔除)"))
 
 
 # A brand's name joined by a hyphen to other words in the registered part of a host ("stripe-verify-
@@ -4377,8 +4413,10 @@ def _lookalike_host(folded: str) -> bool:
     return False
 
 
-_CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只")  # (as the skeleton spells them: "oniy")
-_COVER_GATE = (" " + _spelled_word("ask"), _spelled_word("wonder"), _spelled_word("question"), "问", "打听")
+_CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只", _spelled_word("until"), _spelled_word("test "),
+                _spelled_word("outlier"), _spelled_word("points"), _spelled_word("samples"), "显著", "拉低", "拖累")  # (as the skeleton spells them: "oniy")
+_COVER_GATE = (" " + _spelled_word("ask"), _spelled_word("wonder"), _spelled_word("question"), "问", "打听", "反馈", "投诉", _spelled_word("report"),
+               _spelled_word("complain"), _spelled_word("even though"), _spelled_word("although"), _spelled_word("in fact"), "实际上", "其实", "照常")
 
 
 def _instruction_problem(text: str, nfkc: str) -> str | None:
