@@ -2546,12 +2546,14 @@ _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a person's own secret asked of them in the chat (no service asks for a current password), or the project's
     # handed to whoever says who they are
-    (("password", "passcode", "pin", "code", "codes", "seed phrase", "cvv", "credentials", "secrets", "keys", "token"),
+    (("ask", "asks", "asking", "asked"),
      r"\bask\w* (them|him|her|the user|users|the customer|customers|the caller|people) (to (type|send|enter|give|share|paste|tell|provide|read out|confirm) |for )?"
      r"((the )?[\w-]+ (code|pin)s? [^.;\n]{0,30}\band )?"
      r"(us )?(their|your|his|her) (current |old |existing |full |real )?(passwords?|passcodes?|pins?|(2fa|mfa|one-time|otp|sms|verification|recovery|backup) codes?|"
-     r"seed phrases?|private keys?|card numbers?|cvvs?|security answers?)\b"
-     r"|\b(give|send|hand|tell|share|read out|pass)\w* (them|him|her|whoever|anyone|someone|the caller|the requester|the person)( the| our)? ([\w-]+ ){0,3}"
+     r"seed phrases?|private keys?|card numbers?|cvvs?|security answers?)\b"),
+    # (spotted by who is given them: the words for a secret are in most notes, and each spot is a sentence read)
+    (("whoever", "anyone", "someone", "caller", "requester", "claiming", "claims"),
+     r"\b(give|send|hand|tell|share|read out|pass)\w* (them|him|her|whoever|anyone|someone|the caller|the requester|the person)( the| our)? ([\w-]+ ){0,3}"
      r"(passwords?|credentials|api keys?|tokens?|secrets?|private keys?)\b(?! (reset|policy|policies|manager|rules|hint|field|requirements?|change|link|page|form|strength))"),
     # the project's secrets handed to code no one has reviewed: a fork's pull request run with them ("pull_request_target"
     # with the PR's head checked out), or forks and outside contributors given them
@@ -4325,31 +4327,45 @@ _REASSURED = (r"(normal|fine|ok|okay|nothing (happened|changed|is wrong|was (los
 
 
 @lru_cache(maxsize=1)
-def _cover_story() -> re.Pattern[str]:
-    """Built on first use: most notes hold no question asked of anyone (`_COVER_GATE`). The answer
-    ends its sentence: one followed by its grounds ("say no: all data stays in our own data centres")
-    states a fact the team can stand behind."""
+def _cover_stories() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
+    """Each kind of cover story with the words it cannot do without, built on first use: most notes hold
+    no question asked of anyone. The answer ends its sentence: one followed by its grounds ("say no: all
+    data stays in our own data centres") states a fact the team can stand behind."""
     part = r"(?:[^.;\n]|\.(?=\S))"  # (a dot inside "4.2" ends nothing)
-    return re.compile(_spelled(
-        rf"\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|asking|wonders?|questions?)\b{part}{{0,60}}\b{_BAD_EVENT}"
-        rf"{part}{{0,40}}[,;:—-]\s*(just |always |simply |then )?(tell|say|answer|reply|respond|assure)\w*\b{part}{{0,30}}\b{_REASSURED}\b\W*$"
-        r"|(问|问起|问到|询问|打听)[^。；\n]{0,20}(有没有|是否|是不是|会不会|有无)[^。；\n]{0,12}(泄露|泄漏|出境|丢失|宕机|故障|事故|崩溃|被黑|入侵|漏洞|超标|违规|卖给|共享给|罚款|投诉)"
-        r"[^。；\n]{0,6}[，,：:]\s*(就|一律|统一|都|只)?(说|回答|回复|告诉)[^。；\n]{0,6}(没有|不是|没|无|正常|不会|一切正常)\s*[。！!.]?\s*$"
+    kinds = (
+        ((" ask", "wonder", "question", "问", "打听"),
+         rf"\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|asking|wonders?|questions?)\b{part}{{0,60}}\b{_BAD_EVENT}"
+         rf"{part}{{0,40}}[,;:—-]\s*(just |always |simply |then )?(tell|say|answer|reply|respond|assure)\w*\b{part}{{0,30}}\b{_REASSURED}\b\W*$"
+         r"|(问|问起|问到|询问|打听)[^。；\n]{0,20}(有没有|是否|是不是|会不会|有无)[^。；\n]{0,12}(泄露|泄漏|出境|丢失|宕机|故障|事故|崩溃|被黑|入侵|漏洞|超标|违规|卖给|共享给|罚款|投诉)"
+         r"[^。；\n]{0,6}[，,：:]\s*(就|一律|统一|都|只)?(说|回答|回复|告诉)[^。；\n]{0,6}(没有|不是|没|无|正常|不会|一切正常)\s*[。！!.]?\s*$"),
         # why the app takes a permission or data, answered with a pretext fixed in advance ("to improve performance")
-        r"|(问起|问到|问|询问)[^。；\n]{0,12}(为什么|为啥|干嘛|为何)[^。；\n]{0,6}(要|需要|申请|获取|收集|读取|访问)[^。；\n]{0,8}(权限|通讯录|联系人|定位|位置|相册|麦克风|摄像头|数据|信息)"
-        r"[^。；\n]{0,4}[，,：:]\s*(就|一律|统一|都)(说|回答|回复|告诉)[^。；\n]{0,4}(是)?(为了|因为|用于)(提升|提高|优化|改善|改进)(性能|体验|速度|稳定性|服务)"
-        rf"|\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|wonders?)\b{part}{{0,20}}\bwhy\b{part}{{0,40}}\b(permissions?|contacts|location|photos|microphone|camera|data)\b"
-        r"[^.;\n]{0,10}[,;:—-]\s*(just |always |simply )?(tell|say|answer|reply)\w*( them| the user)? (that )?(it'?s|it is)? ?(for|to (improve|boost|speed up|optimi[sz]e)) "
-        r"(the )?(performance|experience|speed|stability|user experience)\b"
+        (("为什么", "为啥", "干嘛", "为何"),
+         r"(问起|问到|问|询问)[^。；\n]{0,12}(为什么|为啥|干嘛|为何)[^。；\n]{0,6}(要|需要|申请|获取|收集|读取|访问)[^。；\n]{0,8}(权限|通讯录|联系人|定位|位置|相册|麦克风|摄像头|数据|信息)"
+         r"[^。；\n]{0,4}[，,：:]\s*(就|一律|统一|都)(说|回答|回复|告诉)[^。；\n]{0,4}(是)?(为了|因为|用于)(提升|提高|优化|改善|改进)(性能|体验|速度|稳定性|服务)"),
+        ((" why ",),
+         rf"\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|wonders?)\b{part}{{0,20}}\bwhy\b{part}{{0,40}}\b(permissions?|contacts|location|photos|microphone|camera|data)\b"
+         r"[^.;\n]{0,10}[,;:—-]\s*(just |always |simply )?(tell|say|answer|reply)\w*( them| the user)? (that )?(it'?s|it is)? ?(for|to (improve|boost|speed up|optimi[sz]e)) "
+         r"(the )?(performance|experience|speed|stability|user experience)\b"),
         # the fault put on whoever reports it, whatever happened (用户反馈闪退，一律回复是他手机的问题)
-        r"|(反馈|投诉|报告|报|问)[^。；\n]{0,12}(闪退|崩溃|卡顿|故障|扣款|扣错|丢失|打不开|登不上|出错|报错)[^。；\n]{0,6}[，,：:]\s*(一律|统一|都|不管怎样都|无论如何都)"
-        r"(说|回答|回复|告诉)[^。；\n]{0,4}(是)?(他|她|用户|对方|客户|他们|您)(的|自己的?)?(手机|网络|设备|操作|系统|电脑|问题|原因)"
-        rf"|\b(if|when|whenever)\b{part}{{0,40}}\b(report|complain|say|tell)\w*{part}{{0,40}}\b{_BAD_EVENT}{part}{{0,30}}[,;:—-]\s*(always|no matter what,?|whatever happened,?)\s*"
-        r"(tell|say|answer|reply|respond)\w*( them| the user| the customer)? (that )?(it'?s|it is|it was) (their|his|her|the user'?s|the customer'?s) (own )?(phone|device|network|fault|problem|setup|mistake)"
+        (("一律", "统一", "都", "无论如何"),
+         r"(反馈|投诉|报告|报|问)[^。；\n]{0,12}(闪退|崩溃|卡顿|故障|扣款|扣错|丢失|打不开|登不上|出错|报错)[^。；\n]{0,6}[，,：:]\s*(一律|统一|都|不管怎样都|无论如何都)"
+         r"(说|回答|回复|告诉)[^。；\n]{0,4}(是)?(他|她|用户|对方|客户|他们|您)(的|自己的?)?(手机|网络|设备|操作|系统|电脑|问题|原因)"),
+        ((" always ", "no matter what", "whatever happened"),
+         rf"\b(if|when|whenever)\b{part}{{0,40}}\b(report|complain|say|tell)\w*{part}{{0,40}}\b{_BAD_EVENT}{part}{{0,30}}[,;:—-]\s*(always|no matter what,?|whatever happened,?)\s*"
+         r"(tell|say|answer|reply|respond)\w*( them| the user| the customer)? (that )?(it'?s|it is|it was) (their|his|her|the user'?s|the customer'?s) (own )?(phone|device|network|fault|problem|setup|mistake)"),
         # a claim that nothing is collected or shared, said while the note says it is
-        r"|\b(say|tell|claim|write|state|declare|answer|reply|mark)\w* [^.;\n]{0,40}\b(no|not|never|nothing|none)\b[^.;\n]{0,40}\b(collected|shared|tracked|sent|stored|sold|logged|used)\b"
-        r"[^.;\n]{0,10}\b(even though|although|when in fact|while in fact|though we|but actually|but in fact|while we)\b"
-        r"|(写|说|声明|标注|标明|填)[^。；\n]{0,6}(不|没有|未)(收集|上报|共享|存储|使用)[^。；\n]{0,10}[，,]?\s*(实际上|其实|但|但是|照常|仍然|还是)[^。；\n]{0,4}(照常|继续|仍然|还是|会)?(上报|收集|共享|存储|发送)"), re.MULTILINE)
+        (("even though", "although", "in fact", "though we", "but actually", "while we"),
+         r"\b(say|tell|claim|write|state|declare|answer|reply|mark)\w* [^.;\n]{0,40}\b(no|not|never|nothing|none)\b[^.;\n]{0,40}\b(collected|shared|tracked|sent|stored|sold|logged|used)\b"
+         r"[^.;\n]{0,10}\b(even though|although|when in fact|while in fact|though we|but actually|but in fact|while we)\b"),
+        (("不收集", "不上报", "不共享", "不存储", "不使用", "没有收集", "没有上报", "没有共享", "未收集", "未上报", "未共享"),
+         r"(写|说|声明|标注|标明|填)[^。；\n]{0,6}(不|没有|未)(收集|上报|共享|存储|使用)[^。；\n]{0,10}[，,]?\s*(实际上|其实|但|但是|照常|仍然|还是)[^。；\n]{0,4}(照常|继续|仍然|还是|会)?(上报|收集|共享|存储|发送)"),
+    )
+    return tuple((tuple(_spelled_word(g) if g.isascii() else g for g in gates), re.compile(_spelled(pattern), re.MULTILINE)) for gates, pattern in kinds)
+
+
+def _cover_story(skeleton: str) -> bool:
+    """Whether `skeleton` holds a cover story of some kind (`_cover_stories`)."""
+    return any(any(g in skeleton for g in gates) and pattern.search(skeleton) for gates, pattern in _cover_stories())
 
 
 # Results picked to look better than they are: only the months that met the target, the median when the
@@ -4415,8 +4431,6 @@ def _lookalike_host(folded: str) -> bool:
 
 _CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只", _spelled_word("until"), _spelled_word("test "),
                 _spelled_word("outlier"), _spelled_word("points"), _spelled_word("samples"), "显著", "拉低", "拖累")  # (as the skeleton spells them: "oniy")
-_COVER_GATE = (" " + _spelled_word("ask"), _spelled_word("wonder"), _spelled_word("question"), "问", "打听", "反馈", "投诉", _spelled_word("report"),
-               _spelled_word("complain"), _spelled_word("even though"), _spelled_word("although"), _spelled_word("in fact"), "实际上", "其实", "照常")
 
 
 def _instruction_problem(text: str, nfkc: str) -> str | None:
@@ -4436,7 +4450,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return DECEIT if cue == DECEIT else INJECTION
     if _harmful_order(skeleton, heads):
         return UNSAFE_ORDER
-    if any(g in skeleton for g in _COVER_GATE) and _cover_story().search(skeleton):
+    if _cover_story(skeleton):
         return DECEIT
     if any(g in skeleton for g in _CHERRY_GATE) and _cherry_picked().search(skeleton):
         return DECEIT
