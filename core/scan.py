@@ -4120,9 +4120,11 @@ def _printed_out(skeleton: str) -> bool:
     return False
 
 
-def _carried_out(skeleton: str) -> bool:
+def _carried_out(skeleton: str, heads: tuple[int, ...] = ()) -> bool:
     """Read in three steps around each secret (one pattern over a 4 KB note cost milliseconds): the
-    act in its clause before it, or "should be copied" after it; then a place outside after that."""
+    act in its clause before it, or "should be copied" after it; then a place outside after that.
+    `heads`: where lines begin (`_line_heads`); a secret's name is never made of two lines' words (a title
+    ending "… outside the customer" over a body opening "Export to Word …" names no customer export)."""
     if "env" in skeleton and _ENV_OUT.search(skeleton):
         return True
     if ("output" in skeleton or "result" in skeleton or "content" in skeleton or "prints" in skeleton) and _printed_out(skeleton):
@@ -4145,7 +4147,7 @@ def _carried_out(skeleton: str) -> bool:
                     continue
                 seen.add(begin)
                 secret = _SECRET.match(skeleton, begin, at + len(word) + 40)
-                if secret and _carried_from(skeleton, secret.start(), secret.end()):
+                if secret and not any(secret.start() < h < secret.end() for h in heads) and _carried_from(skeleton, secret.start(), secret.end()):
                     return True
     return False
 
@@ -4440,11 +4442,12 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if role:
         return role
     skeleton = _safeguards_out(plain)
-    if _carried_out(skeleton):
+    lines = _line_heads(folded, skeleton)
+    if _carried_out(skeleton, lines):
         return CARRIED_OUT  # before the readings below, some of which also refuse it, for its own guidance
     if _injection(skeleton):
         return INJECTION
-    heads = tuple(sorted({*_line_heads(folded, skeleton), *_label_heads(skeleton)}))
+    heads = tuple(sorted({*lines, *_label_heads(skeleton)}))
     cue = _cue_problem(skeleton, heads)
     if cue:
         return DECEIT if cue == DECEIT else INJECTION
