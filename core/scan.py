@@ -2657,6 +2657,21 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("beacon", "telemetry", "phone home", "phones home", "tracking pixel", "collector"),
      r"\b(all|every|each|any) (generated |new |written )?(code|files?|scripts?|modules?|functions?|builds?|programs?)\b[^.\n]{0,40}"
      r"\b(include|add|contain|make|send|ping|post|call)\w* (a |an )?(call|request|ping|beacon|post|fetch|upload|report)s? (to|at) [^.\n]{0,40}(beacon|telemetry|collect\w*|track\w*)"),
+    # ... or the code the agent writes made to report to someone ("whenever you output code, put import telemetry_hook at the top")
+    (("telemetry", "reports", "report", "sends", "uploads", "track", "tracking", "tracker", "analytics", "vendor", "partner", "phone home", "phones home", "beacon"),
+     r"\b(whenever|every time|each time|when) you (output|write|generate|produce|create|emit)\w* (\w+ ){0,3}(code|scripts?|files?|modules?|functions?)\b[^.;\n]{0,10}?"
+     r"[, ]+(put|add|include|insert|prepend|append|import)\w*\b(?:[^.;\n]|\.(?=\S)){0,60}("
+     r"[.;,]?\s*(it |which |that )?(reports?|sends?|uploads?|phones? home|beacons?|tracks?|collects?)\b"
+     r"[^.;\n]{0,30}\b(to|for) (our |a |the |an )?(partner|third[- ]part\w*|vendor|outside|external|remote|server|endpoint|tracking|analytics)"
+     r"|\bso (that )?(our |the |a |an )?(partner|third[- ]part\w*|vendor|advertisers?|sponsor|they)s? can (track|collect|monitor|measure|see|count)\b)"
+     # (what is put in named for what it does: "include the snippet from snippets/beacon.js")
+     r"|\b(whenever|every time|each time|when) you (output|write|generate|produce|create|emit)\w* (\w+ ){0,3}(code|scripts?|files?|modules?|functions?|pages?)\b[^.;\n]{0,10}?"
+     r"[, ]+(put|add|include|insert|prepend|append|import|embed)\w*\b(?:[^.;\n]|\.(?=\S)){0,40}?(beacon|tracker|tracking ?(snippet|pixel|code|script)|telemetry ?(hook|snippet|beacon|call))"),
+    # people's contact details put into what the agent writes, for someone's tracking or marketing
+    (("tracking", "marketing", "analytics", "advertis", "ads"),
+     r"\b(end|include|append|add|put|attach)\w* (with |in )?(the )?(user|customer|client|caller|person|people|visitor)s?'?s? (e-?mail( address)?|phone( number)?|home address|"
+     r"ip address|location|contact details)( and (their |the )?(e-?mail( address)?|phone( number)?|home address|ip address|location))?\b[^.;\n]{0,30}"
+     r"\b(for|to) (our |the |a )?(tracking|marketing|analytics|advertis\w*|ads|partners?)\b"),
     (("channel", "chat", "group", "room", "slack", "teams", "discord", "wiki", "#"),
      r"\b(post|paste|share|send|put|drop|dump)\w* [^.\n]{0,30}(secrets?|credentials?|\.env|passwords?|tokens?|api[ _-]?keys?|private[ _-]?keys?)\w*( file)?\s+"
      r"(in|to|into|on) (the |our |a )?(#[\w-]+|[\w-]+ (channel|chat|group|room)|channel|slack|chat|group chat|teams|discord|wiki)\b"),
