@@ -265,20 +265,24 @@ def states_amount(record: dict) -> bool:  # type: ignore[type-arg]
 # A question for who does something ("who can approve payroll runs", 谁负责发版) is answered by the note that
 # names the one who does it ("payroll admin is the only one who approves runs", "approved by the payroll
 # admin"), not by every note on the act.
-_ASKS_WHO = re.compile(r"^\s*(who|whom|whose|which (person|people|team|teams|role|roles|group|department|one of us))\b|谁|哪个(人|团队|部门|角色)|哪位")
-_STATES_WHO = re.compile(r"\b(only (the )?[\w -]{1,30}? (can|may|is allowed to|are allowed to|approves?|decides?|signs?)|the only (one|ones|person|people|role)|"
-                         r"(approved|owned|run|decided|signed off|reviewed|maintained|handled|done) by|responsible for|in charge of|owns?|owners?)\b"
-                         r"|负责|只有[^。，,]{1,10}(能|可以|才)|由[^。，,]{1,10}(审批|批准|负责|维护|决定|处理)")
+# (patterns as text, compiled by `re` on first use: the recall hook imports this module on every prompt)
+_ASKS_WHO = r"^\s*(who|whom|whose|which (person|people|team|teams|role|roles|group|department|one of us))\b|谁|哪个(人|团队|部门|角色)|哪位"
+_STATES_WHO = (r"\b(only (the )?[\w -]{1,30}? (can|may|is allowed to|are allowed to|approves?|decides?|signs?)|the only (one|ones|person|people|role)|"
+               r"(approved|owned|run|decided|signed off|reviewed|maintained|handled|done) by|responsible for|in charge of|owns?|owners?)\b"
+               r"|负责|只有[^。，,]{1,10}(能|可以|才)|由[^。，,]{1,10}(审批|批准|负责|维护|决定|处理)")
 
 
 def asks_who(message: str) -> bool:
     """Whether the question's form asks who does something (`_ASKS_WHO`)."""
-    return _ASKS_WHO.search(_asked(message.lower())) is not None
+    low = _asked(message.lower())
+    if low.isascii() and not low.lstrip().startswith(("who", "which")):
+        return False  # (most messages: the pattern is not compiled for them)
+    return re.search(_ASKS_WHO, low) is not None
 
 
 def states_who(record: dict) -> bool:  # type: ignore[type-arg]
     """Whether a note names the one who does something (`_STATES_WHO`)."""
-    return _STATES_WHO.search(_note_text(record).lower()) is not None
+    return re.search(_STATES_WHO, _note_text(record).lower()) is not None
 
 
 # A polite opening asks nothing by itself ("can you suggest a name for our app" asks what "suggest a name for
