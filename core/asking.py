@@ -479,9 +479,14 @@ def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     # a stem but for its last letter is the start of its word ("librari" of library): a title that holds none
     # of them as text is not read further (recall asks this of up to 72 candidates a layer)
     low = head.lower()
-    if not any(form[:max(3, len(form) - 1)] in low for form in forms) or forms.isdisjoint(query_terms(head)):
+    if not any(form[:max(3, len(form) - 1)] in low for form in forms):
         return False
-    return set(kind[:-1]).issubset(query_terms(_note_text(record)))
+    named = set(query_terms(head))
+    if forms.isdisjoint(named):
+        return False
+    # (the whole note is read only for the kind's other words, and only when the title and summary lack them)
+    rest = set(kind[:-1])
+    return rest.issubset(named) or rest.issubset(query_terms(_note_text(record)))
 
 
 # A title about a kind of thing names it among its first words ("Controllers are thin: …"); one that names it

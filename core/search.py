@@ -383,6 +383,14 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
 _PHRASE_REACH = 120
 
 
+@lru_cache(maxsize=1)
+def _hint_automaton() -> Any:
+    """The phrase hints as one automaton (built on the first long text: a message never needs it)."""
+    import ahocorasick_rs
+
+    return ahocorasick_rs.AhoCorasick(list(_PHRASE_HINTS))
+
+
 def _short_phrases(low: str) -> str:
     """`low` with its phrases read as their short forms. The alternation runs only on the stretches
     around the hints `low` holds: over a whole 4 KB note, where some hint is nearly always present,
@@ -390,17 +398,15 @@ def _short_phrases(low: str) -> str:
     if len(low) <= 2 * _PHRASE_REACH:
         return _SHORT_PHRASES.sub(_phrase_short, low) if any(hint in low for hint in _PHRASE_HINTS) else low
     spans = []
-    for hint in _PHRASE_HINTS:
-        at = low.find(hint)
-        while at != -1:
-            # (widened to whole words: a phrase cut at a stretch's edge would read as another)
-            lo, hi = max(0, at - _PHRASE_REACH), min(len(low), at + len(hint) + _PHRASE_REACH)
-            while lo > 0 and low[lo - 1].isalnum():
-                lo -= 1
-            while hi < len(low) and low[hi].isalnum():
-                hi += 1
-            spans.append((lo, hi))
-            at = low.find(hint, at + 1)
+    # (the hints found in one pass: a find per hint, hundreds of them, cost a note of 4 KB a quarter of a millisecond)
+    for _, at, end in _hint_automaton().find_matches_as_indexes(low):
+        # (widened to whole words: a phrase cut at a stretch's edge would read as another)
+        lo, hi = max(0, at - _PHRASE_REACH), min(len(low), end + _PHRASE_REACH)
+        while lo > 0 and low[lo - 1].isalnum():
+            lo -= 1
+        while hi < len(low) and low[hi].isalnum():
+            hi += 1
+        spans.append((lo, hi))
     if not spans:
         return low
     spans.sort()
