@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -236,7 +237,7 @@ def _note_text(record: dict) -> str:  # type: ignore[type-arg]
 # valid", "what's the max pairing length", 多久, 几点) is answered by a note that states one: among notes that
 # hold its words alike, one with a number, a day or a period comes first (recall's ANSWER_BONUS).
 # (Patterns, not compiled ones: `re` compiles each on its first use, in a hook process that reads one message.)
-_ASKS_AMOUNT = (r"^\s*(when|what time|what day|which day|by when|until when|till when|"
+_ASKS_AMOUNT = (r"^\s*(when|what time(?! ?zones?\b)|what day|which day|by when|until when|till when|"
                 r"how (long|often|soon|many|much|frequently|fast|big|large|old|far|early|late))\b"
                 r"|^\s*((what('s| is| are)|whats) the )?(max|maximum|min|minimum|limit|deadline|cut-?off|timeout|ttl)\b"
                 r"|多久|多长时间|多少|几点|什么时候|几天|几个|几次|哪天|何时")
@@ -322,6 +323,24 @@ def asks_what_anyone_knows(message: str) -> bool:
     return bool(_GENERAL.search(_unprefixed(low))) and not _IDENTIFIER.search(low)
 
 
+# A question anyone could answer that asks how many, or asks for a name, is answered only by a note that
+# states a number or speaks of names: one that merely names the thing counted or to be named says nothing
+# of it (中国有多少家互联网医院 and the note on what an internet hospital may do; 给我们的新功能起个名字 and the
+# note on how new features roll out). Patterns as text, compiled by `re` on first use.
+_ASKS_NAME = r"\b(names?|titles?) for\b|(起|取|想)(一)?(个|几个)?[^。？?，,]{0,6}(名字|名称|标题)"
+_SPEAKS_OF_NAMES = r"\b(names?|naming|named|titles?|called|brand\w*)\b|名字|命名|名称|叫做|标题|品牌"
+
+
+def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
+    """For a question anyone could answer that asks how many or for a name, the test a note must pass to
+    answer it (`states_amount`, or speaking of names); None for any other message."""
+    if asks_amount(message):
+        return states_amount
+    if re.search(_ASKS_NAME, message.lower()):
+        return lambda record: re.search(_SPEAKS_OF_NAMES, _note_text(record).lower()) is not None
+    return None
+
+
 def asks_for_work(message: str) -> bool:
     """Whether the rules read the message as asking for work on the thing at hand, or what anyone
     could answer: either way, a note fits it only when it holds most of what the message says.
@@ -359,7 +378,9 @@ def transforms_given_text(message: str) -> bool:
 _REQUEST = (r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|go ahead and\s+|just\s+|now\s+)"
             r"(?!(tell|explain|describe|show|remind|help|summari[sz]e|translate|clarify|list|give|write|draft|suggest|recommend|"
             r"generate|compose|name|come up|think|brainstorm|review|check|look|find|search|read|answer|compare|teach|sort|format|convert)\b)[a-z]"
-            r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译|写|起|想|生成|列|查|找|检查|比较))")
+            r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(我|忙)(?!(看看|解释|讲讲|说说|总结|翻译|写|起|想|生成|列|查|找|检查|比较))"
+            # for someone (帮这个患者把处方里的药量改一下)
+            r"|^\s*(请你?|麻烦你?|你(能|可以)?)?帮(这|那|该)(个|位|名)?[\u4e00-\u9fff]{1,4}?把")
 _REQUEST_FIRST = ("please", "can", "could", "would", "will", "go", "just", "now", "请", "麻烦", "你", "帮")
 # A note that forbids the agent an act or holds it to asking first: "The agent must never publish a
 # release", "Never run kubectl delete against a shared cluster", "Ask before running migrations",
@@ -369,7 +390,7 @@ _FORBIDS = (r"\b(agent|assistant|ai|bot|claude|copilot|codex)\b[^.;:]{0,40}?\b(m
             # what it may do first, then what it may not ("The agent may run tests locally; it must not push")
             r"|\b(agent|assistant|ai|bot|claude|copilot|codex)\b[^.;:]{0,60}; (it|they) (must not|mustn't|must never|should never|should not|may not|cannot|can't|never)\b"
             r"|^\s*(never|do not|don't|ask (the user |me |a person |someone )?(first |before)|always ask)\b"
-            r"|(智能体|助手|代理|ai)[^。；]{0,12}(不能|不可以|不得|禁止|不要|不许|只能)|^\s*(不要|禁止|不得|永远不要|不许|切勿)")
+            r"|(智能体|助手|代理|ai|agent|assistant|bot)[^。；.;]{0,12}(不能|不可以|不得|禁止|不要|不许|只能)|^\s*(不要|禁止|不得|永远不要|不许|切勿)")
 
 
 def asks_to_act(message: str) -> bool:

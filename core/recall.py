@@ -23,7 +23,7 @@ from .eligibility import eligibility, is_current
 from .errors import LingshuError
 from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind,
                      opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_who, task_kind, transforms_given_text, weighs,
-                     without_opening)
+                     what_general_asks, without_opening)
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now
@@ -350,7 +350,9 @@ def _choose(
     looked_up = subject or message
     terms = len(query_terms(looked_up))
     work = asks_for_work(message)
-    bar = GENERAL_COVERAGE if work and asks_what_anyone_knows(message) else WORK_COVERAGE
+    general = work and asks_what_anyone_knows(message)
+    bar = GENERAL_COVERAGE if general else WORK_COVERAGE
+    answers = what_general_asks(message) if general else None  # (how many, or a name: a note must state one)
     undecided = not work  # the learned reading is asked only when a card hangs on it
     sides = compared(message)
 
@@ -429,6 +431,11 @@ def _choose(
                     seen.add(hit.id)  # it uses the term the message asks the meaning of, but does not say what it is
                     if trace is not None:
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), f"does not say what {subject!r} is")
+                    continue
+                if relevant and answers is not None and not answers(hit.record):
+                    seen.add(hit.id)  # it names what the world question is about, but gives no number or name
+                    if trace is not None:
+                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not state the number or name asked for")
                     continue
                 if relevant and sides is not None and not weighs(hit.record, sides):
                     seen.add(hit.id)  # it names one of the two things weighed, or neither

@@ -185,7 +185,8 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout126.json", 0.9), ("heldout127.json", 0.9),
                                              ("heldout128.json", 0.9), ("heldout129.json", 0.9),
                                              ("heldout130.json", 0.9), ("heldout131.json", 0.9),
-                                             ("heldout132.json", 0.9), ("heldout133.json", 0.9)])
+                                             ("heldout132.json", 0.9), ("heldout133.json", 0.9),
+                                             ("heldout134.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -1696,6 +1697,26 @@ def test_15_a_question_for_who_ranks_the_note_that_names_who_and_a_name_given_wi
     assert "comes as the note that states who does it, which the question asks for" in out
     assert _recalled(home, project, "what is company 1")[:1] == ["We run our own payroll on the product as company 1 (dogfooding)"]
     assert _recalled(home, project, "she worked extra hours last week")[:1] == ["Overtime needs the manager's approval before it reaches payroll"]
+
+
+def test_15_a_world_question_for_a_number_or_a_name_needs_a_note_that_gives_one(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 134): 中国有多少家互联网医院 and 给我们的新功能起个名字 are questions anyone could answer; the note
+    on what an internet hospital may do, and the one on how new features roll out, hold their words but give no number
+    and no name. A request made for someone (帮这个患者把处方里的药量改一下) is a request to act, and the note that
+    says the agent may not change prescriptions (Agent 不能修改处方) answers it. SPEC §11.2."""
+    from core.asking import asks_amount, asks_to_act, forbids_an_act
+
+    for i, topic in enumerate("灰度 监控 告警 分支 评审 覆盖率 限流 回调 证书 发票 计费 客服 工单 文档 权限 备份".split()):
+        mem.save(f"{topic}的做法记录在第 {i} 节", f"{topic}相关的流程由负责人维护。", resolution="distinct")
+    mem.save("互联网医院只能做复诊，首诊患者必须引导去线下", "患者需要上传近半年的线下就诊记录。")
+    mem.save("新功能先灰度给 5% 的医生，观察一天再全量", "灰度开关在配置中心。")
+    mem.save("Agent 不能修改处方、退款或者改动医生的资质状态", "这些操作必须由有权限的人在后台完成。")
+    assert _recalled(home, project, "中国有多少家互联网医院") == []
+    assert _recalled(home, project, "给我们的新功能起个名字") == []
+    assert _recalled(home, project, "互联网医院能做首诊吗")[:1] == ["互联网医院只能做复诊，首诊患者必须引导去线下"]
+    assert asks_to_act("帮这个患者把处方里的药量改一下") and forbids_an_act("Agent 不能修改处方、退款或者改动医生的资质状态")
+    assert "Agent 不能修改处方、退款或者改动医生的资质状态" in _recalled(home, project, "帮这个患者把处方里的药量改一下")
+    assert not asks_amount("what time zone are tick timestamps in") and asks_amount("what time does the job run")
 
 
 def test_15_a_short_name_and_its_plural_are_one_term(home, project, mem) -> None:  # type: ignore[no-untyped-def]
