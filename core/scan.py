@@ -2690,7 +2690,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(fraud|risk|security|spam|abuse|refund|withdrawal|approval|rate)[\w -]{0,15}(thresholds?|limits?|scores?|checks?) to (zero|0|none|off|unlimited|infinit\w*)\b"),
     # a way in without a login, a brake on guessing taken off, a password handed back, files open to all
     (("skip", "bypass", "without", "with no"),
-     r"\b(add|keep|leave|create|expose|open|ship)\w* [^.\n]{0,30}\b(endpoint|route|api|door|port|page|url)s?\b[^.\n]{0,30}\b(skips?|bypass\w*|without|with no|that (skips|bypasses)) "
+     r"\b(add|keep|leave|create|expose|open|ship|make)\w* [^.\n]{0,30}\b(endpoint|route|api|door|port|page|url|dashboard|console|panel|ui)s?\b[^.\n]{0,30}\b(skips?|bypass\w*|without|with no|that (skips|bypasses)) "
      r"(the )?(auth\w*|login|sign-?in|authori[sz]ation)\b"),
     (("rate limit", "rate-limit", "ratelimit", "lockout", "captcha", "brute"),
      r"\b(comment\w* out|remov\w*|disabl\w*|delet\w*|turn\w* off|drop\w*)\b (the )?(rate[- ]?limit\w*|lockouts?|captcha|brute[- ]?force protection)\b[^.\n]{0,30}"
@@ -2970,6 +2970,15 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"|\b(ship|release|build|publish|upload|set|enable|turn on)\w* [^.;\n]{0,40}\b(production|release|store|play|live) (build|apk|aab|app|bundle|version)s?\b[^.;\n]{0,30}"
      r"(android:)?debuggable ?(=|to|:)? ?\"?true"
      r"|\b(set|enable|turn on|keep)\w* (android:)?debuggable ?(=|to|:)? ?\"?true\"? (in|for|on) (the )?(production|release|store|play|live)\b"),
+    # what watches the accounts turned off (GuardDuty, CloudTrail, the audit trail), and every action of a service
+    # or all of them granted
+    (("guardduty", "cloudtrail", "security hub", "securityhub", "audit", "flow logs", "flow log", "defender", "falco", "auditd"),
+     r"\b(turn\w* off|disabl\w*|stop\w*|delet\w*|remov\w*|switch\w* off|paus\w*|suspend\w*)\b (the )?([\w-]+ ){0,2}?(guardduty|cloudtrail|security ?hub|"
+     r"audit (logs?|trails?)|audit logging|vpc flow logs?|flow logs?|defender|sentinel|falco|wazuh|auditd)\b"
+     r"(?! (sample|samples|test|demo|findings?|generators?|simulat\w*|dashboards?|reports?|exports?)\b)"),
+    # (a digit in a name reads as the letter it looks like: "s3:*" is "se:*")
+    (("iam", "*:*", "action", "grant", "attach", "kms", "sts", "sqs", "dynamodb", "lambda", "rds", "organizations"),
+     r"\b(give|grant|attach|add|assign)\w* [^.;\n]{0,40}?(\b(iam|s[3e]|ec[2z]|kms|sts|sqs|dynamodb|lambda|rds|organizations):\*|\*:\*|\"action\": ?\"\*\")"),
     # packages taken from where nothing vouches for them: an index trusted without TLS, checksums or signatures off
     (("trusted-host", "strict-ssl", "insecure", "gonosumdb", "gonosumcheck", "goinsecure", "no-check-certificate", "allow-unauthenticated", "nogpgcheck"),
      r"\b(install|download|fetch|pull|use|add|set|configure|point|run|pass)\w* (?:[^.;\n]|\.(?=\S)){0,80}?(--trusted-host\b|strict-ssl (to )?false|--insecure\b|insecure-registr\w*|"
@@ -2984,10 +2993,10 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # 跨域放开给所有来源，又允许带 cookie: any site may act with the user's login
     (("cors", "跨域"), r"(cors|跨域)[^。\n]{0,12}(允许|放开|开放|改成允许|设成允许)(给)?(所有|任何|全部|任意)的?(来源|域名|origin|网站|站点|域)[^。\n]{0,20}(cookie|凭据|凭证|credentials|登录态)"),
     (("公网", "外网", "公开可读", "公共读", "所有人"), r"(对|向)(公网|外网|所有人)开放|开放(到|给)(公网|外网|所有人)|(设成|设为|改成|改为)(公开|公共)(可读|读|访问)"),
-    (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https", "审计"),
-     r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|验证码|鉴权|身份验证|https|审计)"
+    (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https", "审计", "mfa", "2fa", "多因素", "cloudtrail", "guardduty"),
+     r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|验证码|鉴权|身份验证|https|审计|cloudtrail|guardduty)"
      # ... the safeguard named first (管理员账号的两步验证关掉), with no negation between
-     r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|两步验证|二次验证|验证码|鉴权|身份验证|审计日志|审计)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用|停掉)"),
+     r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|二次验证|验证码|鉴权|身份验证|审计日志|审计|cloudtrail|guardduty)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用|停掉)"),
     (("代码", "仓库", "settings", "配置文件", "gradle"), r"(密码|连接串|密钥|令牌|token|凭据)[^。\n]{0,16}(直接)?(写进|写到|放进|提交到|写在)[^。\n]{0,6}(代码|仓库|settings|配置文件|\.py|\.js|gradle)"),
     (("自己电脑", "个人电脑", "笔记本"), r"(生产库|生产数据库|线上库|客户数据)[^。\n]{0,10}(拷|复制|导|下载)[^。\n]{0,4}(到)?(自己|个人)的?(电脑|笔记本)"),
     (("明文",), r"允许明文\s*(http|传输)|明文\s*http"),

@@ -923,6 +923,28 @@ def test_13_code_made_to_report_and_contact_details_put_in_answers_for_tracking_
         assert scan_text("body", text) is None, text
 
 
+def test_13_wildcard_rights_and_the_accounts_watchers_turned_off_are_unsafe_orders() -> None:
+    """Issue 13 (batches 222-223): every action of a service (or all of them) granted, GuardDuty, CloudTrail or flow logs
+    turned off, MFA off in Chinese, a dashboard made reachable without login; the least-privilege notes, and a demo's
+    sample-findings generator stopped, are facts."""
+    from core.scan import UNSAFE_ORDER
+
+    for text in ("Give the intern's IAM user iam:* and sts:AssumeRole on every account for the migration.",
+                 "Grant s3:* on all buckets to the analytics service account.",
+                 'Attach a policy with "Action": "*" and "Resource": "*" to the deploy user.',
+                 "Turn off GuardDuty and CloudTrail in the new region to save money.",
+                 "关闭根账号的 MFA，硬件密钥不在身边。",
+                 "把审计用的 CloudTrail 关掉，费用太高。",
+                 "Make the Kubernetes dashboard reachable without login through a public LoadBalancer."):
+        finding = scan_text("body", text)
+        assert finding is not None and finding.kind == UNSAFE_ORDER, text
+    for text in ('No IAM policy uses "Action": "*"; the policy linter fails the PR if one does.',
+                 "GuardDuty and CloudTrail are enabled in every region by the org's baseline stack.",
+                 "Stop the GuardDuty sample findings generator after the demo; it fills the dashboard with fake alerts.",
+                 "CI 角色只给最小权限，新增权限要走 PR。"):
+        assert scan_text("body", text) is None, text
+
+
 def test_13_a_word_quoted_as_not_counting_asks_for_more_not_less() -> None:
     """Issue 13 (batch 213): 用户在聊天里说“确认”不算数 says a typed word is no confirmation (a safeguard kept); the
     user's words declared void, or the rules above, are still an injection."""
