@@ -105,7 +105,8 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # held-out 71's "what goes into the silver layer" finds nothing: its note names bronze, silver and gold but no layer;
 # held-out 74 (automotive) misses "which microcontroller is the ECU" and "which C standard do we use" (its notes
 # say "an Infineon AURIX TC397" and "C99", and a one-letter word is no term).
-_DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
+_DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
+                  "heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
                   "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
                   "heldout74.json": 0.85, "heldout82.json": 0.9,
                   # held-out 88's "how long are leads kept" expects the GDPR note; the leads note's body says it too and comes first
@@ -186,7 +187,7 @@ _DIRECT_FLOORS = {"heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json"
                                              ("heldout128.json", 0.9), ("heldout129.json", 0.9),
                                              ("heldout130.json", 0.9), ("heldout131.json", 0.9),
                                              ("heldout132.json", 0.9), ("heldout133.json", 0.9),
-                                             ("heldout134.json", 0.9)])
+                                             ("heldout134.json", 0.9), ("heldout135.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
