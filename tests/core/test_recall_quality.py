@@ -349,6 +349,12 @@ def _other_notes(mem) -> None:  # type: ignore[no-untyped-def]
         mem.save(f"Notes on {topic}", f"How we handle {topic} in project area {i}.")
 
 
+def _other_chinese_notes(mem) -> None:  # type: ignore[no-untyped-def]
+    """Sixteen Chinese notes on other topics: enough that coverage judges and a common word names no note."""
+    for i, topic in enumerate("灰度 监控 告警 分支 评审 覆盖率 限流 回调 证书 发票 计费 客服 工单 文档 权限 备份".split()):
+        mem.save(f"{topic}的做法记录在第 {i} 节", f"{topic}相关的流程由负责人维护。", resolution="distinct")
+
+
 def _recalled(home, project, message: str) -> list[str]:  # type: ignore[no-untyped-def]
     from tests.conftest import run_cli
 
@@ -1144,8 +1150,7 @@ def test_15_chinese_question_words_leave_no_seams_and_weighed_chinese_things_nee
     from core.asking import asks_for_work, asks_what_anyone_knows, compared
     from core.search import tokens
 
-    for i, topic in enumerate("灰度 监控 告警 分支 评审 覆盖率 限流 回调 证书 发票 计费 客服 工单 文档 权限 备份".split()):
-        mem.save(f"{topic}的做法记录在第 {i} 节", f"{topic}相关的流程由负责人维护。", resolution="distinct")
+    _other_chinese_notes(mem)
     mem.save("发布只在收盘后 15:30 以后或周末进行", "发布单要在前一天 18 点前提交。")
     mem.save("交易时段禁止任何发布", "集合竞价开始后也不能重启网关。")
     mem.save("营销文案发布前要过合规审核", "不能出现承诺收益的话。")
@@ -1707,8 +1712,7 @@ def test_15_a_world_question_for_a_number_or_a_name_needs_a_note_that_gives_one(
     says the agent may not change prescriptions (Agent 不能修改处方) answers it. SPEC §11.2."""
     from core.asking import asks_amount, asks_to_act, forbids_an_act
 
-    for i, topic in enumerate("灰度 监控 告警 分支 评审 覆盖率 限流 回调 证书 发票 计费 客服 工单 文档 权限 备份".split()):
-        mem.save(f"{topic}的做法记录在第 {i} 节", f"{topic}相关的流程由负责人维护。", resolution="distinct")
+    _other_chinese_notes(mem)
     mem.save("互联网医院只能做复诊，首诊患者必须引导去线下", "患者需要上传近半年的线下就诊记录。")
     mem.save("新功能先灰度给 5% 的医生，观察一天再全量", "灰度开关在配置中心。")
     mem.save("Agent 不能修改处方、退款或者改动医生的资质状态", "这些操作必须由有权限的人在后台完成。")
