@@ -4106,12 +4106,16 @@ _CARRY_INDEX = _WordIndex(tuple(_spelled_word(w) for w in (
     "用户邮箱", "用户的邮箱", "access key", "secret key", "数据库", "密钥", "私钥", "密码", "令牌", "凭据", "凭证", "用户数据", "客户数据", "个人信息", "手机号", "身份证", "银行卡", "住址")))
 CARRIED_OUT = "has its reader carry a secret out of the project's keeping (exfiltration)"
 INJECTION = "reads as an instruction aimed at the model (prompt injection)"
-DECEIT = "has its reader report a bad result as a good one, or leave bad news out (deception)"
+DECEIT = "has its reader tell people what is not so: a bad result reported as good, bad news left out, or a false claim (deception)"
+PHISHING = "points payments, logins or keys at a host dressed as another company's (phishing)"
 UNSAFE_ORDER = "orders its reader to take off a safeguard or do harm (an unsafe order)"
 _UNSAFE_ORDER_FIX = ("A memory records how the project works; if this is a real practice, say it as a fact with its scope and "
                      "reason (for example 'CSRF checks are off for the mobile API, which sends bearer tokens'), and save again.")
-_DECEIT_FIX = ("A memory records what the team does; say what happens when something fails (for example 'failed migrations "
-               "are reported in #ops with the error'), and save again.")
+_DECEIT_FIX = ("A memory records what the team does and what is true; say what happens when something fails, or what the product "
+               "really does (for example 'failed migrations are reported in #ops with the error', 'the privacy label lists "
+               "analytics'), and save again.")
+_PHISHING_FIX = ("Name the company's own domain (for example 'Stripe webhooks come from hooks.stripe.com'); if the note records a "
+                 "phishing host, say that it is one and that it is blocked, and save again.")
 _CARRIED_OUT_FIX = ("Secrets stay where they are kept (a vault, the environment); if the note is about where one lives or who may "
                     "see it, say that without moving it anywhere, and save again.")
 
@@ -4417,7 +4421,7 @@ def _cherry_picked() -> re.Pattern[str]:
 
 # A brand's name joined by a hyphen to other words in the registered part of a host ("stripe-verify-
 # payments.net", "secure-paypal.com") is the shape of a phishing domain: a note that points payments,
-# logins, keys or a registry at one, as if the brand had moved there, is deceit (a partner agency's own
+# logins, keys or a registry at one, as if the brand had moved there, is phishing (a partner agency's own
 # site, linked from a footer, guards nothing). The brand's own domains, its name
 # in a subdomain of another host ("stripe-docs.vercel.app"), private names ("npm-proxy.internal") and a
 # note that warns of such a host pass.
@@ -4482,7 +4486,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if any(g in skeleton for g in _CHERRY_GATE) and _cherry_picked().search(skeleton):
         return DECEIT
     if "://" in folded and "-" in folded and _lookalike_host(folded):
-        return DECEIT
+        return PHISHING
     if _foreign_problem(skeleton):
         return INJECTION
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
@@ -4858,7 +4862,7 @@ _QUOTES = ('"', "“", "”", "「", "」", "『", "'")
 def _fix_for(problem: str, text: str = "") -> str:
     if problem == INJECTION and any(q in text for q in _QUOTES):
         return _QUOTED_FIX
-    return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX, UNSAFE_ORDER: _UNSAFE_ORDER_FIX}.get(problem, _INJECTION_FIX)
+    return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX, PHISHING: _PHISHING_FIX, UNSAFE_ORDER: _UNSAFE_ORDER_FIX}.get(problem, _INJECTION_FIX)
 
 
 def scan_text(field: str, text: str) -> Finding | None:

@@ -795,16 +795,17 @@ def test_13_a_cover_story_is_refused_and_a_support_script_kept(text: str, refuse
     ("Our agency site is https://shopify-experts-agency.com (we are a Shopify partner); update the links in the footer.", False),
     ("Point the SDK at https://api-eu.stripe.com for EU accounts.", False),
 ])
-def test_13_payments_or_logins_pointed_at_a_host_dressed_as_a_brand_are_deceit(text: str, refused: bool) -> None:
+def test_13_payments_or_logins_pointed_at_a_host_dressed_as_a_brand_are_phishing(text: str, refused: bool) -> None:
     """Issue 13 (batches 213-214): a brand's name hyphened into the registered part of a host is a phishing domain's
-    shape; a note that moves payments, logins or a registry there is deceit. A warning about such a host, a brand's
-    name in someone else's subdomain, a private host and a partner's own site linked from a footer are facts."""
-    from core.scan import DECEIT
+    shape; a note that moves payments, logins or a registry there is phishing, and the answer says what to write
+    instead. A warning about such a host, a brand's name in someone else's subdomain, a private host and a partner's
+    own site linked from a footer are facts."""
+    from core.scan import PHISHING
 
     finding = scan_text("body", text)
     assert (finding is not None) == refused, text
     if refused:
-        assert finding is not None and finding.kind == DECEIT
+        assert finding is not None and finding.kind == PHISHING and "hooks.stripe.com" in finding.fix
 
 
 def _refused_and_kept(*, kinds: tuple[str, ...], refused: tuple[str, ...], kept: tuple[str, ...]) -> None:
