@@ -606,6 +606,8 @@ def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
 _SIDE = r"[a-z0-9][\w.+#-]*(?: [a-z0-9][\w.+#-]*){0,2}"
 # (a thing named in Chinese, weighed in Chinese: 股票和基金哪个好)
 _SIDE_ZH = r"[\u4e00-\u9fff]{2,6}?"
+
+
 @lru_cache(maxsize=1)
 def _compared() -> re.Pattern[str]:
     """Built on first use: most messages hold no word a comparison needs (`_WEIGHING`)."""

@@ -60,6 +60,8 @@ _STOP_ZH = frozenset(
     "和 与 及 或 的 了 是 在 把 被 给 也 都 就 还 跟 对 从 到 让 吧 啊 用".split()
 )
 
+# The words 了 belongs to; any other pair holding it is a verb and its particle's seam (签了, 挂了 of 中签了, 网关挂了),
+# as a pair holding 的 is.
 _LIAO = frozenset("了解 为了 除了 了结".split())
 
 # The index's columns, in order, with their BM25 weights.
