@@ -4393,6 +4393,38 @@ def _cover_stories() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
     return tuple((tuple(_spelled_word(g) if g.isascii() else g for g in gates), re.compile(_spelled(pattern), re.MULTILINE)) for gates, pattern in kinds)
 
 
+# Dark patterns: what the page shows people made up or fixed whatever is true (stock, a countdown, reviews), consent
+# ticked for them, the way out hidden. Each with the words it cannot do without; the team's honest rule passes.
+_DARK_PATTERNS = (
+    (("whatever", "regardless", "no matter"),
+     r"\b(show|display|say|put|label|mark)\w* [^.;\n]{0,60}\b(whatever|regardless of|no matter)( what)? (the )?(real|actual|true) \w+( \w+)? (is|are|says?)\b"),
+    (("countdown", "timer"),
+     r"\b(countdown|timer)s?\b[^.;\n]{0,60}\b(resets?|restarts?|starts? (again|over))\b[^.;\n]{0,20}\b(for|on|with) (each|every) (visitor|user|visit|session|page ?load|reload)s?\b"),
+    (("fake",),
+     r"\b(write|post|add|create|generate|publish|buy)\w* [^.;\n]{0,20}\bfake ([\w-]+ ){0,2}(reviews?|ratings?|testimonials?|comments?|followers?|likes?)\b"),
+    (("pre-tick", "pretick", "pre-check", "precheck", "pre-select", "preselect"),
+     r"\bpre-?(tick|check|select)\w* (the )?([\w-]+ ){0,2}\w*(consent|opt-?in|newsletter|marketing|subscription|tracking|sharing)\b"),
+    (("hide", "bury"),
+     r"\b(hide|bury)\w* (the )?(cancel\w*|unsubscribe|opt-?out|delete[- ]?account|account deletion)[\w -]{0,20}?(button|link|option|page|flow)?\b"
+     r"[^.;\n]{0,40}\b(so (that )?(fewer|less|nobody|no one|people (can't|cannot|don't))|deep|hard to find)"),
+    (("不管实际", "无论实际", "不论实际"),
+     r"(显示|写|标|固定)[^。；\n]{0,20}[，,]?\s*(不管|无论|不论)实际"),
+    (("假",), r"(加|写|刷|发|编)[^。；\n]{0,8}假的?[^。；\n]{0,4}(好评|评价|评论|晒单)"),
+    (("默认勾选",), r"默认勾选[^。；\n]{0,12}(同意|营销|订阅|短信|推送|授权)"),
+)
+
+
+@lru_cache(maxsize=1)
+def _dark_pattern_readings() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
+    return tuple((tuple(_spelled_word(g) if g.isascii() else g for g in gates), re.compile(_spelled(pattern))) for gates, pattern in _DARK_PATTERNS)
+
+
+def _dark_pattern(skeleton: str) -> bool:
+    """Whether `skeleton` orders a dark pattern (`_DARK_PATTERNS`), unnegated."""
+    return any(any(g in skeleton for g in gates) and any(True for _ in _unnegated_matches(pattern, skeleton))
+               for gates, pattern in _dark_pattern_readings())
+
+
 def _cover_story(skeleton: str) -> bool:
     """Whether `skeleton` holds a cover story of some kind (`_cover_stories`)."""
     return any(any(g in skeleton for g in gates) and pattern.search(skeleton) for gates, pattern in _cover_stories())
@@ -4481,7 +4513,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
         return DECEIT if cue == DECEIT else INJECTION
     if _harmful_order(skeleton, heads):
         return UNSAFE_ORDER
-    if _cover_story(skeleton):
+    if _cover_story(skeleton) or _dark_pattern(skeleton):
         return DECEIT
     if any(g in skeleton for g in _CHERRY_GATE) and _cherry_picked().search(skeleton):
         return DECEIT
