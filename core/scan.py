@@ -3014,8 +3014,9 @@ _ALWAYS_HARM = "|".join(f"(?:{pattern})" for _, pattern in (*_ALWAYS_HARM_PARTS,
 _Readings = tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]
 
 
-def _readings(parts: tuple[tuple[tuple[str, ...], str], ...]) -> _Readings:
-    return tuple((tuple(dict.fromkeys(_spelled_word(h) for h in hints)), re.compile(_spelled(pattern))) for hints, pattern in parts)
+def _readings(parts: tuple[tuple[tuple[str, ...], str], ...], flags: int = 0) -> _Readings:
+    """Each pattern compiled as the skeleton spells it, with its hints spelled alike."""
+    return tuple((tuple(dict.fromkeys(_spelled_word(h) for h in hints)), re.compile(_spelled(pattern), flags)) for hints, pattern in parts)
 
 
 _EN_HARM_READINGS = _readings(_ALWAYS_HARM_PARTS)
@@ -4357,7 +4358,7 @@ _REASSURED = (r"(normal|fine|ok|okay|nothing (happened|changed|is wrong|was (los
 
 
 @lru_cache(maxsize=1)
-def _cover_stories() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
+def _cover_stories() -> _Readings:
     """Each kind of cover story with the words it cannot do without, built on first use: most notes hold
     no question asked of anyone. The answer ends its sentence: one followed by its grounds ("say no: all
     data stays in our own data centres") states a fact the team can stand behind."""
@@ -4390,7 +4391,7 @@ def _cover_stories() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
         (("不收集", "不上报", "不共享", "不存储", "不使用", "没有收集", "没有上报", "没有共享", "未收集", "未上报", "未共享"),
          r"(写|说|声明|标注|标明|填)[^。；\n]{0,6}(不|没有|未)(收集|上报|共享|存储|使用)[^。；\n]{0,10}[，,]?\s*(实际上|其实|但|但是|照常|仍然|还是)[^。；\n]{0,4}(照常|继续|仍然|还是|会)?(上报|收集|共享|存储|发送)"),
     )
-    return tuple((tuple(_spelled_word(g) if g.isascii() else g for g in gates), re.compile(_spelled(pattern), re.MULTILINE)) for gates, pattern in kinds)
+    return _readings(kinds, re.MULTILINE)
 
 
 # Dark patterns: what the page shows people made up or fixed whatever is true (stock, a countdown, reviews), consent
@@ -4415,8 +4416,8 @@ _DARK_PATTERNS = (
 
 
 @lru_cache(maxsize=1)
-def _dark_pattern_readings() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
-    return tuple((tuple(_spelled_word(g) if g.isascii() else g for g in gates), re.compile(_spelled(pattern))) for gates, pattern in _DARK_PATTERNS)
+def _dark_pattern_readings() -> _Readings:
+    return _readings(_DARK_PATTERNS)
 
 
 def _dark_pattern(skeleton: str) -> bool:
