@@ -2544,6 +2544,11 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # money or records changed and kept from whoever answers for them ("update the balance column and don't tell finance")
+    (("finance", "accounting", "audit", "auditors", "compliance"),
+     r"\b(change|edit|update|adjust|delete|fix|correct|rewrite|backdate)\w* [^.;\n]{0,30}\b(balances?|amounts?|prices?|ledgers?|invoices?|records?|stock|inventory|figures|books)\b"
+     r"[^.;\n]{0,30}\b(don't|do not|never|no need to|without) (tell|telling|inform|informing|notify|notifying|let|letting|cc|looping in) "
+     r"(the )?(finance|accounting|audit|auditors|compliance)\b"),
     # a person's own secret asked of them in the chat (no service asks for a current password), or the project's
     # handed to whoever says who they are
     (("ask", "asks", "asking", "asked"),
@@ -2824,6 +2829,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # money or records changed and kept from whoever answers for them (余额不对直接改余额字段，不用告诉财务)
+    (("财务", "审计", "会计", "合规"),
+     r"((改|修改|调整|update|删|删除|冲|补)[^。\n]{0,24}(余额|金额|账|价格|流水|库存|发票|数据|记录)|(余额|金额|账|价格|流水|库存|发票|数据|记录)[^。\n]{0,16}(改|调整|update|删|冲|补))"
+     r"[^。\n]{0,16}(不用|不要|别|无需|不必)(告诉|通知|报给|让)[^。，；\n]{0,2}(财务|审计|会计|合规)"),
     # a bot, CI or the agent given the highest rights (让机器人账号拥有仓库 admin 权限)
     # (Its hint is Chinese: the hints of every part spot the sentences all the readings judge, and a Latin "bot"
     # had English sentences judged that no English part was meant for — "Give the release bot write access …")
@@ -2997,7 +3006,9 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|验证码|鉴权|身份验证|https|审计|cloudtrail|guardduty)"
      # ... the safeguard named first (管理员账号的两步验证关掉), with no negation between
      r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|二次验证|验证码|鉴权|身份验证|审计日志|审计|cloudtrail|guardduty)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用|停掉)"),
-    (("代码", "仓库", "settings", "配置文件", "gradle"), r"(密码|连接串|密钥|令牌|token|凭据)[^。\n]{0,16}(直接)?(写进|写到|放进|提交到|写在)[^。\n]{0,6}(代码|仓库|settings|配置文件|\.py|\.js|gradle)"),
+    (("代码", "仓库", "settings", "配置文件", "gradle", "硬编码"),
+     r"(密码|连接串|密钥|私钥|令牌|token|凭据|api ?key|access ?key|secret)[^。\n]{0,16}(直接)?(写进|写到|放进|提交到|写在|写死在|写死到|硬编码(到|在|进)?)[^。\n]{0,6}"
+     r"(代码|仓库|settings|配置文件|\.py|\.js|gradle)"),
     (("自己电脑", "个人电脑", "笔记本"), r"(生产库|生产数据库|线上库|客户数据)[^。\n]{0,10}(拷|复制|导|下载)[^。\n]{0,4}(到)?(自己|个人)的?(电脑|笔记本)"),
     (("明文",), r"允许明文\s*(http|传输)|明文\s*http"),
     (("owner", "全部权限", "所有权限", "管理员权限"), r"(整个|全部|所有)[^。\n]{0,8}(组织|项目|账号)的?\s*(owner|管理员|全部|所有)\s*(权限|角色)?"),
