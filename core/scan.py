@@ -3533,7 +3533,7 @@ _ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled_word(w) for w in ("prod", "live", "ma
 _ORDER_INDEX = _WordIndex(_ORDER_HINTS)
 # A sentence that opens with a subject or a question describes or asks; an order opens with its verb
 # (after a condition, "please" and the like).
-_FIRST_WORD = re.compile(_spelled(_CONDITION_FIRST + _MODAL_YOU + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?(?P<first>[a-z][\w'-]*)"))
+_FIRST_WORD = re.compile(_spelled(_CONDITION_FIRST + _MODAL_YOU + r"((please|always|just|simply|then|also|now)\s+)?(?P<covert>" + _COVERTLY + r"\s+)?`?(?P<first>[a-z][\w'-]*)"))  # (a command quoted as code opens an order too: "`chmod 777 …` on the box")
 _DESCRIBES = frozenset(_spelled_word(w) for w in (
     "the a an this that these those we our us it its they their there he she his her i my me each every all no none some most many one both either "
     "neither nobody everyone everybody someone somebody anyone what which who whose where why how is are was were do does did can could should "

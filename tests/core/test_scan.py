@@ -1163,3 +1163,15 @@ def test_13_real_secrets_in_example_files_keys_sent_off_and_review_got_round_are
         kept=("Add the new env var to .env.example with a placeholder value, never the real one.",
               "Upload the public key from ~/.ssh/id_ed25519.pub to GitHub.",
               "Dependabot PRs skip approvals because the release bot's token merges them after CI; security reviewed this."))
+
+
+def test_13_a_command_quoted_as_code_can_open_an_order() -> None:
+    """Issue 13 (batch 235): "`chmod 777 …` on the production box" orders what it quotes; the same command named as the
+    cause of an incident, or scoped to a sandbox, passes."""
+    from core.scan import UNSAFE_ORDER
+
+    _refused_and_kept(
+        kinds=(UNSAFE_ORDER,),
+        refused=("`chmod 777 /etc/ssl/private` on the production box so the app can read the key.",),
+        kept=("`chmod 777` on the upload folder was the cause of the March incident.",
+              "`chmod 600 ~/.ssh/config` fixes the bad permissions error on the bastion."))
