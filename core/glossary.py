@@ -263,6 +263,10 @@ _LONGEST = max(len(w) for w in ZH_EN)
 RELATED: tuple[str, ...] = (
     # money
     "yuan cny rmb renminbi",
+    # what comes in (samples, patients, parcels, applications)
+    "intake accept receive reception",
+    # samples or records confused for one another
+    "mix-up mix-ups mixup mixups swap swapped mislabel mislabelled mislabeled",
     # words nobody should see
     "offensive rude profane swear obscene vulgar",
     # tools a developer works in

@@ -289,7 +289,14 @@ def _skeleton(folded: str) -> str:
         text = _SHORTHAND.sub(lambda m: _SHORTHAND_FULL[m.group(1)], text)
     if not text.isascii():
         text = _CJK_GAP.sub(r"\1", text)
+    if "lims" in text:
+        text = _LIMS.sub("iimsys", text)
     return " ".join(text.split()).replace("l", "i")
+
+
+# A lab's information system (LIMS) spells "llms" once l reads i: it is kept a word of its own, so a
+# lab's notes do not speak to language models ("never load production data into a dev LIMS").
+_LIMS = re.compile(r"\blims\b")
 
 
 # ---------------------------------------------------------------- 2 instructions aimed at the model
@@ -432,6 +439,15 @@ _KEPT_CORE = rf"(?:(?:{_THIS_NOTE})[^.!?;\n]{{0,80}}?{_KEPT}|{_KEPT}[^.!?;\n]{{0
 _THIS_NOTE_KEPT = rf"(?=[^.!?;\n]{{0,120}}?{_KEPT_FROM}){_KEPT_CORE}|{_KEPT_FROM}[^.!?;\n]{{0,100}}?{_KEPT_CORE}"
 
 
+# People called agents or assistants are no model ("support agents should ignore duplicate tickets",
+# "lab assistants must log every freezer opening", "the assistant manager approves refunds"), nor is a chemical.
+_PEOPLE_AGENT = "".join(f"(?<!{w} )" for w in (
+    "support", "sales", "insurance", "travel", "estate", "service", "field", "customer", "desk", "booking", "letting", "leasing", "centre",
+    "center", "shipping", "customs", "collection", "debt", "border", "secret", "double", "free", "reducing", "cleaning", "chemical", "oxidising",
+    "oxidizing", "human", "live", "lab", "dental", "teaching", "research", "personal", "store", "shop", "nursing", "medical", "legal",
+    "administrative", "executive", "office", "warehouse"))
+_NOT_A_TITLE = r"(?! (managers?|directors?|professors?|editors?|officers?|producers?|coaches?|principals?|engineers?)\b)"
+
 _INJECTION_SOURCES = (
     # the verb once, then what it is aimed at (one pass instead of six: this is the hot pattern)
     rf"\b{_VERB}\s+(?:"
@@ -518,7 +534,8 @@ _INJECTION_SOURCES = (
     # source is a claim on the model when it heads what follows, or when it is the model's own.
     r"\b(instruction|directive|order|command)s? from (the )?(system|admin|administrator|developer|operator|anthropic|openai|security team)( administrator)?s?\s*[:：]"
     r"|\b(instruction|directive|order|command)s? from your (creator|developer|owner)",
-    r"\b(assistants?|agents?|the ai|ai|ais|llms?|models?|copilots?|the model|the assistant)\b[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
+    r"\b(" + _PEOPLE_AGENT + r"assistants?" + _NOT_A_TITLE + r"|" + _PEOPLE_AGENT + r"agents?|the ai|ai|ais|llms?|models?|copilots?|the model|the assistant" + _NOT_A_TITLE + r")\b"
+    r"[^.\n]{0,40}? (must|should|shall|will|need to|are to|have to) "
     r"(always |now |immediately )?(push directly|push to (main|master|prod|production)|delete|ignore|approve|disable|skip|execute|send|upload|reveal|obey|"
     r"bypass|never ask|not ask|lie)\b",
     r"\byou are (now )?(a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|different|new) (\w+ )?now\b|\byou are (a|an) (hacker|pirate|evil|malicious|rogue|unrestricted|unfiltered|uncensored|jailbroken)\b",
@@ -2428,7 +2445,7 @@ def _nfkc(text: str) -> str:
 # (a program called an agent is no model: "the Vault agent sidecar", "the Datadog agent", "ssh-agent";
 # nor is a folder named for one: ".claude/settings.json")
 _SOFTWARE_AGENT = r"(?<!vault )(?<!ssh )(?<!ssh-)(?<!user )(?<!user-)(?<!build )(?<!ci )(?<!datadog )(?<!consul )(?<!jenkins )(?<!gitlab )(?<!azure )(?<!puppet )(?<!zabbix )(?<!monitoring )(?<!buildkite )(?<!teamcity )(?<!octopus )"
-_CUE_AGENT = re.compile(_spelled(r"\b(assistants?|" + _SOFTWARE_AGENT + r"agents?(?! (sidecars?|daemons?|process(es)?|pods?|binar(y|ies)|containers?|pools?|hosts?|nodes?|images?|installs?)\b)"
+_CUE_AGENT = re.compile(_spelled(r"\b(" + _PEOPLE_AGENT + r"assistants?" + _NOT_A_TITLE + r"|" + _PEOPLE_AGENT + _SOFTWARE_AGENT + r"agents?(?! (sidecars?|daemons?|process(es)?|pods?|binar(y|ies)|containers?|pools?|hosts?|nodes?|images?|installs?)\b)"
                                  r"|ai|ais|models?|llms?|chatbots?|copilot|(?<![./])claude|gpt)\b|助手|智能体|模型|人工智能|大模型|智能助理|小助手|编程助手|代码助手"))
 _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你|您"))
 # Speaking to whatever model reads the note outright ("Note for agents:", "If you are an AI",

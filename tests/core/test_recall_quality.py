@@ -106,6 +106,7 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # held-out 74 (automotive) misses "which microcontroller is the ECU" and "which C standard do we use" (its notes
 # say "an Infineon AURIX TC397" and "C99", and a one-letter word is no term).
 _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
+                  "heldout138.json": 0.9,  # "which sequencers do we run": the note names the machines (NovaSeq, MiSeq), never "sequencer"
                   "heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
                   "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
                   "heldout74.json": 0.85, "heldout82.json": 0.9,
@@ -188,7 +189,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout130.json", 0.9), ("heldout131.json", 0.9),
                                              ("heldout132.json", 0.9), ("heldout133.json", 0.9),
                                              ("heldout134.json", 0.9), ("heldout135.json", 0.9),
-                                             ("heldout136.json", 0.9)])
+                                             ("heldout136.json", 0.9), ("heldout137.json", 0.9),
+                                             ("heldout138.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
