@@ -4748,7 +4748,8 @@ def _entropy(value: str) -> float:
 
 # A value built of a stand-in word and short pieces ("whsec_test_123", "dummy-token-1") is an example;
 # a real key beside such a word still has a long random part ("sk_test_4eC39HqLyjWDarjtT1zdp7dc").
-_STAND_INS = frozenset({"test", "example", "dummy", "fake", "sample", "demo", "placeholder", "redacted", "xxx", "xxxx", "changeme", "foo", "bar"})
+_STAND_INS = frozenset({"test", "example", "dummy", "fake", "sample", "demo", "placeholder", "redacted", "xxx", "xxxx", "changeme", "foo", "bar",
+                        "replace", "replaceme", "insert", "your", "yours", "here"})  # ("sk-proj-REPLACE_ME", "glpat-your-token-here")
 
 
 def _stand_in(value: str) -> bool:

@@ -1189,3 +1189,12 @@ def test_13_people_called_agents_or_assistants_and_a_lab_system_are_no_model() -
               "The LIMS runs locally with docker compose up; the dev database is seeded with fake samples\nNever load production data into a dev LIMS.",
               "Lab assistants must log every freezer opening in the LIMS; the system should alert after 3 minutes open.",
               "The assistant manager should approve refunds over 200 EUR; store assistants may approve up to 50."))
+
+
+def test_13_a_key_made_of_stand_in_words_is_a_placeholder() -> None:
+    """Issue 13 (batch 238): "sk-proj-REPLACE_ME" and "glpat-your-token-here" stand in for a key; a real key's random
+    part beside the same words does not."""
+    finding = scan_text("body", "key = sk-replace-Xk29dLq84mZpR7tW1vBn3cYe6uJhGf0a")
+    assert finding is not None and finding.kind.startswith("contains what looks like")
+    _refused_and_kept(kinds=(), refused=(),
+                      kept=("OPENAI_API_KEY=sk-proj-REPLACE_ME in .env.example; each developer uses their own key.", "token: glpat-your-token-here"))
