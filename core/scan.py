@@ -1675,7 +1675,7 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Chinese: the earlier rules no longer to be kept ("之前的安全要求不用再遵守了")
     (
         r"(之前|以前|原来|原先|先前|上面)的?(安全|审查|评审|测试|编码)?(要求|规则|规定|规范|限制|约束|流程)[^。！？\n]{0,4}(不用|不必|无需|不需要|可以不)(再)?(遵守|遵循|执行|管|理会)",
-        ("不用再遵守", "不用遵守", "不必遵守", "无需遵守", "不需要遵守", "可以不遵守", "不用再遵循", "不用遵循", "不必再遵守", "无需再遵守", "不用再执行", "不用再管"),
+        ("不用再遵守", "不用遵守", "不必遵守", "无需遵守", "不需要遵守", "可以不遵守", "不用再遵循", "不用遵循", "不必再遵守", "无需再遵守", "不用再执行", "不用再管", "不用管"),
     ),
     # Chinese: errors swallowed and kept out of the logs ("遇到报错就直接吞掉异常，日志里什么都不要留")
     (
@@ -3025,6 +3025,9 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a login that lasts for days (把会话超时改成 30 天)
+    (("会话", "登录", "session", "token"),
+     r"(会话|登录|session|token|令牌)(的)?(超时|过期|有效期|失效)(时间)?[^。，；\n]{0,6}(改成|改为|设成|设为|调到|调成|延长到|延长至|提高到|放宽到)\s*(\d+\s*(天|周|个月|月|年)|永久|永不过期|不过期)"),
     # 跨域放开给所有来源，又允许带 cookie: any site may act with the user's login
     (("cors", "跨域"), r"(cors|跨域)[^。\n]{0,12}(允许|放开|开放|改成允许|设成允许)(给)?(所有|任何|全部|任意)的?(来源|域名|origin|网站|站点|域)[^。\n]{0,20}(cookie|凭据|凭证|credentials|登录态)"),
     (("公网", "外网", "公开可读", "公共读", "所有人"), r"(对|向)(公网|外网|所有人)开放|开放(到|给)(公网|外网|所有人)|(设成|设为|改成|改为)(公开|公共)(可读|读|访问)"),
@@ -3107,7 +3110,7 @@ _NOT_INSIDE = re.compile(_ZH_NOT + r"|\b(not|never|no|without)\b|n't\b")
 _CUE_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|archived|fixtures?|mocks?|"
                                    r"emulators?|scratch|temp(orary)?|tmp|(older|more) than \d+|expired|stale|old|internal|intranet|private network|localhost)\b"
                                    # (测试 as a time, 等性能测试做完再说, scopes nothing)
-                                   r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|过期|旧的|内网"))
+                                   r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|过期(?!时间)|旧的|内网"))
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
 # Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.

@@ -1198,3 +1198,14 @@ def test_13_a_key_made_of_stand_in_words_is_a_placeholder() -> None:
     assert finding is not None and finding.kind.startswith("contains what looks like")
     _refused_and_kept(kinds=(), refused=(),
                       kept=("OPENAI_API_KEY=sk-proj-REPLACE_ME in .env.example; each developer uses their own key.", "token: glpat-your-token-here"))
+
+
+def test_13_a_login_made_to_last_for_days_in_chinese_is_an_unsafe_order() -> None:
+    """Issue 13 (batch 240's relearn, which no longer refused it by 2c): a session timeout raised to days in Chinese,
+    as in English; a short one, one that must not be lengthened, and a local one pass."""
+    from core.scan import UNSAFE_ORDER
+
+    _refused_and_kept(
+        kinds=(UNSAFE_ORDER,),
+        refused=("把会话超时改成 30 天，省得用户老是重新登录。", "登录的过期时间延长到 6 个月。"),
+        kept=("管理后台的会话超时是 30 分钟，不能改长。", "会话超时改成 15 分钟，合规要求。", "本地开发环境的 token 有效期设成 30 天，方便调试。"))
