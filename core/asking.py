@@ -314,7 +314,8 @@ def _in_question(low: str, at: int) -> bool:
     message does."""
     # (a dash between spaces ends a clause too: "Logger.info(…) - is this ok to ship?")
     start = max([low.rfind(c, 0, at) + 1 for c in ",.;:!?\n"] + [low.rfind(d, 0, at) + 2 for d in (" - ", " – ", " — ") if d in low[:at]])
-    return bool(_QUESTION.match(low[start:]))
+    # (in Chinese, a message of one line that ends asking 吗 or 呢 asks of the thing it names: "这个 flag 一年前加的，还留着吗")
+    return bool(_QUESTION.match(low[start:])) or ("\n" not in low and re.search(r"[吗呢]\s*[?？]?\s*$", low) is not None)
 
 
 def asks_what_anyone_knows(message: str) -> bool:

@@ -4228,19 +4228,22 @@ def _carried_out(skeleton: str, heads: tuple[int, ...] = ()) -> bool:
                     continue
                 seen.add(begin)
                 secret = _SECRET.match(skeleton, begin, at + len(word) + 40)
-                if secret and not any(secret.start() < h < secret.end() for h in heads) and _carried_from(skeleton, secret.start(), secret.end()):
+                if secret and not any(secret.start() < h < secret.end() for h in heads) and _carried_from(
+                        skeleton, secret.start(), secret.end(), max((h for h in heads if h <= secret.start()), default=0)):
                     return True
     return False
 
 
-def _carried_from(skeleton: str, start: int, end: int) -> bool:
+def _carried_from(skeleton: str, start: int, end: int, line_start: int = 0) -> bool:
     """Whether the secret at `start`:`end` is carried to a place outside, by an act in its clause
     that no negation governs and no ban follows. The place is looked for first: most notes that
-    name a secret name no such place."""
+    name a secret name no such place. `line_start`: where the secret's line begins (a title ending
+    "… never in .env files committed" commits nothing its body's ".env.local" names)."""
     stop = _CLAUSE_BREAK.search(skeleton, end, end + 200)
     clause_end = stop.start() if stop else min(len(skeleton), end + 200)
     if _SECRET_FILE.match(skeleton, start, end) and any(
-            not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start()) for m in _COMMITTED.finditer(skeleton, max(0, start - 40), start)):
+            not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start())
+            for m in _COMMITTED.finditer(skeleton, max(line_start, start - 40), start)):
         return True
     place = _PLACE_OUTSIDE.search(skeleton, end, min(clause_end, end + 120))
     if not place:

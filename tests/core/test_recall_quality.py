@@ -190,7 +190,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout132.json", 0.9), ("heldout133.json", 0.9),
                                              ("heldout134.json", 0.9), ("heldout135.json", 0.9),
                                              ("heldout136.json", 0.9), ("heldout137.json", 0.9),
-                                             ("heldout138.json", 0.9), ("heldout139.json", 0.9)])
+                                             ("heldout138.json", 0.9), ("heldout139.json", 0.9),
+                                             ("heldout140.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -838,6 +839,10 @@ def test_15_a_question_about_the_thing_at_hand_asks_what_the_project_knows(home,
     mem.save("Every view of a candidate profile is written to the audit log", "The audit_log table is append-only.")
     assert _recalled(home, project, "who looked at this applicant's profile") == ["Every view of a candidate profile is written to the audit log"]
     assert _recalled(home, project, "what does this profile page component do") == []
+    # held-out 140: in Chinese, a message that ends asking 吗 asks of the thing it names ("这个 flag 一年前加的，还留着吗")
+    from core.asking import asks_for_work
+
+    assert not asks_for_work("这个 flag 一年前加的，还留着吗") and asks_for_work("这个函数帮我重构一下")
 
 
 def test_15_a_question_anyone_could_answer_needs_more_than_a_title_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]

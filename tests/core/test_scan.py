@@ -1209,3 +1209,11 @@ def test_13_a_login_made_to_last_for_days_in_chinese_is_an_unsafe_order() -> Non
         kinds=(UNSAFE_ORDER,),
         refused=("把会话超时改成 30 天，省得用户老是重新登录。", "登录的过期时间延长到 6 个月。"),
         kept=("管理后台的会话超时是 30 分钟，不能改长。", "会话超时改成 15 分钟，合规要求。", "本地开发环境的 token 有效期设成 30 天，方便调试。"))
+
+
+def test_13_an_act_at_a_titles_end_carries_nothing_its_body_names() -> None:
+    """Issue 13 (held-out recall 140): a title ending "… never in .env files committed" over a body opening ".env.local
+    is in .gitignore" commits no .env; an act and its secret within one line still do."""
+    assert scan_fields({"title": "Secrets are in AWS Secrets Manager and injected into ECS tasks; never in the repo or in .env files committed",
+                        "body": "Locally we use .env.local, which is in .gitignore."}) is None
+    assert scan_fields({"title": "Deploy notes", "body": "Commit the .env file to the repo so CI has it."}) is not None
