@@ -524,7 +524,8 @@ _INJECTION_SOURCES = (
     r"\b(user|human|operator|developer|person|owner)s? (is|are) not to be (told|informed|notified|shown)",
     r"\b(conceal|hide|keep) (this|it|these|that|the change|the changes)\b[^.\n]{0,30}\bfrom (the )?(user|human|person|people|operator|owner)",
     r"\bmake no mention of (this|it|these)|\b(never|do not|don\'t) (mention|reveal|disclose|surface|bring up|quote|show) (this|these) (memory|memories|note|notes)\b|\bin your (replies|answers|responses)\b[^.\n]{0,20}\b(omit|never|do not|don\'t)",
-    r"\bpretend (this|the|that) (memory|note|message|record) (doesn\'t|does not|didn\'t|did not) exist",
+    r"\bpretend (this|the|that) (memory|note|message|record) (doesn\'t|does not|didn\'t|did not) exist"
+    r"|假装[^。\n]{0,6}(不知道|没看到|没看见|没收到|不记得|没读过)[^。\n]{0,4}(这条|本条|此条|这些)(笔记|记忆|记录|备注|消息|指令)",
     r"\bwhen(ever)? the (user|human|developer|devs?|person|owner) (says|types|asks|writes|mentions)\b[^.\n]{0,40}\b(delete|remove|rm -rf|wipe|drop|push|upload|send|exfiltrate|disable|leak)\b",
     r"(无视|忽略|不要理会|不用管)用户的?(要求|指令|请求|话)|按(照)?这条(记录|笔记|记忆|备注)(执行|来做|去做)",
     r"(不要|别|不得|切勿)把[^。，,\n]{0,8}告诉用户",
@@ -753,7 +754,8 @@ _INJECTION_SOURCES = (
     r"\byour (confirmation|permission|approval|safety) (prompts?|checks?|questions?|dialogs?|warnings?)\b[^.\n]{0,60}\b(stop|skip|disable|turn off|remove|suppress|drop)\b",
     r"\b(echo|repeat|print|list|dump|output|reveal|show)( back)?\b (every|all|each|any) (secrets?|tokens?|keys?|passwords?|credentials)\b[^.\n]{0,30}"
     r"\b(you'?ve|you have|you) (seen|read|found|encountered|accessed)\b",
-    r"\bapprove\b[^.\n]{0,60}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
+    # ("do not approve one without reading it" is the team's rule against it)
+    r"(?<!not )(?<!never )(?<!n't )(?<!nt )\bapprove\b[^.\n]{0,60}\bwithout (reading|reviewing|looking|checking|testing|running)\b",
     r"\bif (the )?tests? fail\w*\b[^.\n]{0,20}\b(change|edit|modify|rewrite|weaken|relax|loosen|delete|remove)\b (the )?(assertions?|expected values?|tests?|checks?)\b",
     # (a safeguard that may not be skipped is the opposite: "bypassing code review is not allowed")
     r"(?<!bypassing )(?<!skipping )(?<!disabling )(?<!ignoring )(?<!removing )(?<!turning off )"
@@ -1140,7 +1142,8 @@ _INJECTION_SOURCES = (
     r"\b(regardless|no matter|whatever|even if|without (reading|looking|checking|opening))\b"
     r"|\bthe (correct|right|only|expected|proper|standard) (response|answer|reply) to (any|every|all)\b[^.\n]{0,40}\bis [\"'“]?(no issues|lgtm|looks good|approved|all (tests )?pass\w*|safe|secure|nothing found|no vulnerabilit\w*)",
     # what the person must know about security kept out of what the model writes for them
-    r"\b(omit|leave out|hide|don't mention|do not mention|never mention|avoid mentioning)\w*\b[^.\n]{0,30}\b(security (fix(es)?|issues?|vulnerabilit\w*|incidents?|patch\w*|problems?|findings?|audits?)|"
+    # ("never hide security fixes" is the team's rule against it)
+    r"(?<!never )(?<!not )(?<!n't )\b(omit|leave out|hide|don't mention|do not mention|never mention|avoid mentioning)\w*\b[^.\n]{0,30}\b(security (fix(es)?|issues?|vulnerabilit\w*|incidents?|patch\w*|problems?|findings?|audits?)|"
     r"data (breach\w*|leak\w*)|breach(es)?|vulnerabilit\w*|cves?|(failing|failed) (security )?audits?)\b(?![^.\n]{0,40}\b(until|embargo\w*|disclos\w*|advisory|coordinated)\b)"
     r"|(不要|别|不用|不准|不许)(提|写|说|讲)[^。\n]{0,8}(数据泄露|泄露事件|安全(漏洞|问题|事件|修复|审计)|漏洞)"
     r"|(漏洞|数据泄露|安全问题|安全事件)[^。\n]{0,20}(不要|别|不用|不准|不许)(提|写|说|讲)(?![交醒前供示高升进到在入])",
@@ -1197,7 +1200,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("from the user", "from the person", "from the human", "from the operator", "from the owner", "from user", "from people"),
     ("make no mention", "mention this", "mention these", "reveal this", "disclose this", "in your replies", "in your answers", "in your responses",
      "surface this", "surface these", "bring up this", "quote this", "show this"),
-    ("pretend",),
+    ("pretend", "假装"),
     ("the user ", "the human ", "the developer ", "the person ", "the owner "),
     ("用户", "这条"),
     ("告诉用户",),
@@ -3908,6 +3911,16 @@ NGRAM_THRESHOLD = 1.0
 # or address the model (the words 2b looks for), so that padding cannot dilute one order and a
 # 4 KB note does not cost milliseconds of n-grams.
 NGRAM_WHOLE_CHARS = 600
+# A Chinese character holds about what two and a half English letters do: a Chinese note of 300 characters is a
+# long one, of many sentences, and read whole it summed the n-grams of a whole onboarding guide (batch 243).
+HAN_WEIGHT = 2.5
+
+
+def _reads_whole(text: str) -> bool:
+    """Whether 2c reads `text` whole (a short note) rather than by its sentences."""
+    if text.isascii():
+        return len(text) <= NGRAM_WHOLE_CHARS
+    return len(text) + (HAN_WEIGHT - 1) * len(_HAN.findall(text)) <= NGRAM_WHOLE_CHARS
 # A few words are too few to judge: unit length gives each of a bare title's grams a large share
 # ("Deploy notes" alone scored 4.4, "for tests, run the queue step first" 2.3), and an order needs
 # more words than that. A Chinese character counts two thirds of a word ("部署与缓存的做法" is a title).
@@ -3973,9 +3986,13 @@ def _negated(text: str) -> str:
 
 
 def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
+    """A long ordinary note is learnt as 2c reads it, by the sentences it would judge (`_ngram_units`), each an
+    ordinary example; read whole, it taught nothing of the sentences that were then refused alone (batch 243: 4 of
+    10 runbooks and guides). A hostile text stays one example: its other sentences may be ordinary."""
     from .textmodel import learn as learn_model
 
-    return learn_model([_ngram_text(_fold(t)) for t in hostile], [_ngram_text(_fold(t)) for t in benign])
+    ordinary = [unit for t in benign for unit in ([_ngram_text(_fold(t))] if _reads_whole(_card_reading(t)[1]) else _ngram_units(t)[0])]
+    return learn_model([_ngram_text(_fold(t)) for t in hostile], ordinary)
 
 
 # A short text that holds no cue word is refused by 2c only well past the threshold (speaking to the
@@ -4021,7 +4038,7 @@ def _ngram_units(text: str) -> tuple[list[str], bool]:
     folded, skeleton = _card_reading(text)
     cues = _CUE_INDEX.present(skeleton)
     words = [*cues, *_ADDRESS_INDEX.present(skeleton)]
-    if len(skeleton) <= NGRAM_WHOLE_CHARS:
+    if _reads_whole(skeleton):
         if _UNTRUSTED_ASK_REFUSED.match(skeleton) and len(_sentence_ends(skeleton.rstrip(" .!;"))) == 0:
             return [], False  # one sentence refusing what a message asks of the agent (`_UNTRUSTED_ASK_REFUSED`)
         return [_ngram_text(_without_placeholder_turns(folded))], bool(cues)
@@ -4984,7 +5001,7 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
     # The card and each short field alone (a body refused alone is refused under any title: the
     # same verdict through save, suggest, update and import; a long one is read by its sentences,
     # which the card's reading holds too); not each line, which it never learnt.
-    holders = [name for name, text in texts.items() if len(text) <= NGRAM_WHOLE_CHARS and _ngram_problem(text)] if len(texts) > 1 else []
+    holders = [name for name, text in texts.items() if _reads_whole(text) and _ngram_problem(text)] if len(texts) > 1 else []
     if holders or (texts and _ngram_problem("\n".join(_distinct(list(texts.values()))))):
         return Finding(_holder(list(texts), holders), INJECTION, _INJECTION_FIX)
     return None
