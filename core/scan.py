@@ -3485,7 +3485,13 @@ def _unnegated(pattern: _Searcher, sentence: str) -> bool:
 
 # Acting unasked within a read-only scope is how notes for agents grant a safe permission ("agents
 # may run read-only git commands without asking"); with a danger beside it, it still counts.
-_SCOPED = re.compile(_spelled(r"\b(read-?only|readonly|non-?destructive|dry-?run)\b|只读|无副作用"))
+# ... as does an amount it may not pass ("you can offer a goodwill credit of up to 20 euros without approval; anything
+# more needs the support lead", 你可以不经审批给用户最多 20 元的补偿): the team's delegated limit.
+_SCOPED = re.compile(_spelled(r"\b(read-?only|readonly|non-?destructive|dry-?run)\b|只读|无副作用"
+                              # (a skeleton may spell the amount's digits as letters: "2o euros")
+                              r"|\b(up to|under|below|less than|at most|no more than|not more than)\s+([$€£¥]\s?\d|\d[\w,.]{0,8}?\s*"
+                              r"(eur|euros?|usd|dollars?|gbp|pounds?|cny|rmb|yuan|chf|sek|nok|dkk|jpy|yen|inr|rupees?)\b)"
+                              r"|(最多|不超过|以内|以下|低于)\s*\d[\d,.]*\s*(元|块|美元|欧元)|\d[\d,.]*\s*(元|块|美元|欧元)\s*(以内|以下)"))
 _UNASKED = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming|approval|permission)\b|不(问|用问|需要问|经)(用户|人)?|(不用|无需|不需要)(确认|询问)"))
 # A permission to do something harmless unasked ("agents may run `make test` without asking") is the
 # same grant in any scope; only the asking is waived, not a review or an approval.
