@@ -518,12 +518,15 @@ _LIB_NAME = re.compile(r"lib(?!rar|ert|eral|el)([a-z]{3,})\d*")
 _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 # An age under 18 names a child ("a 12-year-old wants to borrow a horror film", "my 8 yo son"): the notes
 # say "children" or "kids", and the glossary relates those.
-_AGE_ZH = re.compile(r"(?<!\d)(\d{1,2})\s*周?岁")
 # A clock time is one value ("8:30" is no "30", which a note's "30 %" holds): read as "8h30".
 # (Both compiled on first use, by a text that holds "old" or a colon: the recall hook's start-up is a budget.)
 @lru_cache(maxsize=1)
 def _age() -> re.Pattern[str]:
     return re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b")
+
+
+# ... and in Chinese ("孩子15岁", "16 岁以下不能办卡"), looked for only in a text that holds 岁.
+_AGE_ZH = r"(?<!\d)(\d{1,2})\s*周?岁"
 
 
 @lru_cache(maxsize=1)
@@ -613,8 +616,7 @@ def tokens(text: str) -> list[str]:
             low = f"{low[:m.start()]}  {low[m.end():]}"
     out = _words(low)
     if "岁" in low:
-        # (an age under 18 names a child in Chinese too: "孩子15岁", "16 岁以下不能办卡")
-        out.extend("child" for m in _AGE_ZH.finditer(low) if int(m.group(1)) < 18)
+        out.extend("child" for m in re.finditer(_AGE_ZH, low) if int(m.group(1)) < 18)
     for run in _cjk_runs(low):
         if len(run) == 1:
             if run not in _STOP_ZH:
