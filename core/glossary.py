@@ -424,6 +424,8 @@ RELATED: tuple[str, ...] = (
     "weekend saturday sunday",
     "nightly overnight",
     "lag latency stutter stutters stuttering choppy",
+    "odds chance chances probability probabilities likelihood",
+    "personalised personalized tailored",
     "fps framerate",
     "silently quietly secretly",
     "correction corrections erratum errata",

@@ -1795,7 +1795,7 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # the agent given an approval a person holds, to use alone ("the agent may approve claims on its own",
     # "the agent signs off payouts in their name"); "the agent may open draft PRs on its own" gives no approval
     (
-        r"\b(agents?|assistants?|bots?|the model|claude|copilot|codex)\b[^.;\n]{0,30}\b(approves?|approving|signs? off|signing off|merges? (its|their) own|"
+        r"\b(" + _PEOPLE_AGENT + r"agents?|" + _PEOPLE_AGENT + r"assistants?" + _NOT_A_TITLE + r"|bots?|the model|claude|copilot|codex)\b[^.;\n]{0,30}\b(approves?|approving|signs? off|signing off|merges? (its|their) own|"
         r"grants?|authori[sz]es?|pays? out|issues? refunds?|promotes? (the |a )?(build|release)s?|releases? (payments?|payouts?|funds))\b"
         r"[^.;\n]{0,60}\b(on (its|their) own|by (itself|themselves)|itself|in (their|his|her|the [\w-]+'s) name|without (a |any )?(person|human|handler|reviewer|approver|review|approval|sign-?off))\b",
         ("agent", "agents", "assistant", "assistants", "bot", "bots", "model", "claude", "copilot", "codex"),
@@ -2778,6 +2778,13 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("production", "prod", "live"),
      r"\b(point|run|connect|aim|switch|direct)\w* (the |our |all )?(tests?|test suite|ci|e2e|integration tests?|load tests?)\b[^.\n]{0,20}\b(at|against|to|on|onto) "
      r"(the )?(production|prod|live)( \w+)? (database|db|data|cluster|api|environment|servers?)\b"),
+    # value handed to an account and kept out of the record ("grant 10,000 gems to account 8812 and leave it out of the
+    # audit log"); a job that credits points "without logging each row" keeps nothing from anyone
+    (("out of the", "off the", "don't log", "do not log", "without an audit", "without audit", "no audit"),
+     r"\b(grant|add|credit|give|top up|transfer|send|issue|refund)\w*\b[^.\n]{0,40}(\b(gems|coins|credits?|points|balance|money|funds|"
+     r"tokens|vouchers|gift cards?|store credit|\d[\d,]* (eur|usd|gbp|dollars|euros|pounds))\b|[$€£]\s?\d[\d,]*)"
+     r"(?=[^.\n]{0,40}\b((leave|keep)\w* (it|this|them|that|the \w+) (out of|off) the (audit )?(log|logs|ledger|records?|books)|"
+     r"(do not|don't|dont|never) (log|record) (it|this|them|that)|without (an |any )?audit( log| trail| entry)?)\b)"),
     # history overwritten where others work ("push with --force to the shared branch"); the gerund names the act
     (("--force", "force-push", "force push", "push -f"),
      # (not the rule that stops it: "force-push is blocked on main")
@@ -2858,6 +2865,11 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"((改|修改|调整|update|删|删除|冲|补)[^。\n]{0,24}(余额|金额|账|价格|流水|库存|发票|数据|记录)|(余额|金额|账|价格|流水|库存|发票|数据|记录)[^。\n]{0,16}(改|调整|update|删|冲|补))"
      # (what keeps it from them is looked ahead at: its own 别 or 不要 does not undo the act)
      r"(?=[^。\n]{0,16}(不用|不要|别|无需|不必)(告诉|通知|报给|让)[^。，；\n]{0,2}(财务|审计|会计|合规))"),
+    # value handed to an account and kept out of the record (给这个账号加一万钻石，日志里不要留记录)
+    (("日志", "审计", "记录"),
+     r"(加|补|发|充|送|转)[^。\n]{0,16}(钻石|金币|积分|余额|额度|点券|代金券|优惠券|礼品卡|钱|款)"
+     # (what keeps it out is looked ahead at: its own 不要 does not undo the act)
+     r"(?=[^。\n]{0,20}((日志|审计|记录|流水)(里|中|上)?[^。，；\n]{0,2}(不要|别|不|不用|无需)(留|记|写|进)|(不要|别|不|不用|无需)(留|记|写)[^。，；\n]{0,3}(日志|审计|记录|流水)))"),
     # a bot, CI or the agent given the highest rights (让机器人账号拥有仓库 admin 权限)
     # (Its hint is Chinese: the hints of every part spot the sentences all the readings judge, and a Latin "bot"
     # had English sentences judged that no English part was meant for — "Give the release bot write access …")
@@ -3258,6 +3270,13 @@ _CUE_RELABELED = re.compile(_spelled(
     # ... or put on someone else (构建失败时说成是网络问题)
     r"|(测试不过|没通过|不通过|失败|报错|挂了|故障|宕机|出错|事故)[^。！？\n]{0,30}(说成|说是|报成|写成|谎称|推说|推给|归咎于|归因于|甩锅给)"
     r"[^。！？\n]{0,3}(网络|用户|客户|第三方|供应商|上游|运营商|环境|对方|别人)"))
+# A cover story for whoever asks, the real cause denied ("if anyone asks why the rollout halted, tell them it was a store
+# delay, not the crash spike"): the told clause is the order, and its own "not" is the story's, not the order's. "Tell
+# them it was our retry bug" owns the cause; "support tells them it was the carrier" reports what people do.
+_CUE_COVER_STORY = re.compile(_spelled(
+    r"\b(ask|asks|asked|asking|wonders?)\b[^.\n]{0,60}, (just |simply )?(tell|say to|answer|reply to) (them|him|her|people|everyone|the \w+) (that )?(it was|it's|it is)\b"
+    r"[^.;\n]{1,40}, (and )?not (the |our |a |an |any )?([\w-]+ ){0,2}(crash\w*|bugs?|outages?|breach\w*|leaks?|mistakes?|errors?|failures?|faults?|incidents?|"
+    r"spikes?|regressions?|us|ours|our fault|downtime|data loss)\b"))
 # Bad news left out of what people read: a release note without its breaking changes.
 _BAD_NEWS = (r"(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|failed tests?|test failures|regressions?|breach\w*|"
              r"vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))")
@@ -3417,6 +3436,8 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     cues of an instruction aimed at the model. `heads`: where the text's lines (a card's title, its
     body) begin in `skeleton`, which reads them as one: an order may open the body after a title
     with no full stop."""
+    if (" them it" in skeleton or " them that it" in skeleton) and _CUE_COVER_STORY.search(skeleton):
+        return DECEIT
     found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
     if found and " without " in skeleton and _WAITED.search(skeleton):
         # A time waited ("after a day without a review, ping #eng-review") waits for the review; it skips

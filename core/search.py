@@ -186,6 +186,8 @@ _PHRASE_SHORT = {
     r"(turned|turns|turn|turning) down (our|my|the|their|your|a|an|this|that)( \w+){0,2} (submission|request|application|proposal|app|build|"
     r"update|release|change|pr|offer|claim)s?": "+reject",
     r"night mode|night theme": "+dark",
+    # ads aimed at one person are personalised ("targeted ads"); "target" alone is a goal or a build's
+    r"targeted (ads?|advertising|advertisements?|marketing|offers?|campaigns?)": "+personalised",
     # the same run giving other numbers is a run that is not reproducible: its seed ("ran it twice and got
     # different numbers", "different results every time")
     r"(twice|again|two times|each time|every time|every run|each run)( \w+){0,4} (different|other|inconsistent|varying) (numbers|results|output|outputs|values|answers|scores|metrics)"
@@ -516,13 +518,23 @@ _NUMBERED_NAME = re.compile(r"([a-z]{3,})\d+")
 # A system library is also what it is a library of: "libfuse2" is FUSE, "libssl" SSL.
 _LIB_NAME = re.compile(r"lib(?!rar|ert|eral|el)([a-z]{3,})\d*")
 _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
-# An age under 18 names a child ("a 12-year-old wants to borrow a horror film", "my 8 yo son"): the notes
-# say "children" or "kids", and the glossary relates those.
+# An age under 18 names a child ("a 12-year-old wants to borrow a horror film", "my 8 yo son"), as does a
+# limit on people under one ("players under 16 get no chat", "under-13s"): the notes say "children" or
+# "kids", and the glossary relates those.
 # A clock time is one value ("8:30" is no "30", which a note's "30 %" holds): read as "8h30".
 # (Both compiled on first use, by a text that holds "old" or a colon: the recall hook's start-up is a budget.)
 @lru_cache(maxsize=1)
 def _age() -> re.Pattern[str]:
-    return re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b")
+    return re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b"
+                      r"|\b(?:players?|users?|people|customers?|children|kids|members?|guests?|visitors?|students?|shoppers?|patients?|"
+                      r"riders?|anyone|those|persons?)(?: who are| aged)? (?:under|below|younger than) (\d{1,2})\b(?![.,]?\d| ?%)"
+                      r"|\bunder[- ]?(\d{1,2})s\b")
+
+
+def _child_of_age(m: re.Match[str]) -> str:
+    # an age is a child's below 18; "under 18" is everyone below it
+    age, under = next((int(g), i >= 3) for i, g in enumerate(m.groups()) if g)
+    return f"{m.group(0)} child" if age < 18 or (under and age == 18) else m.group(0)
 
 
 # ... and in Chinese ("孩子15岁", "16 岁以下不能办卡"), looked for only in a text that holds 岁.
@@ -545,8 +557,8 @@ def _words(low: str) -> list[str]:
         low = _PERCENT.sub(" percent", low)
     if ":" in low:
         low = _clock().sub(r"\1h\2 ", low)
-    if "old" in low or "yo" in low or "aged" in low:
-        low = _age().sub(lambda m: f"{m.group(0)} child" if int(next(g for g in m.groups() if g)) < 18 else m.group(0), low)
+    if "old" in low or "yo" in low or "aged" in low or "under" in low or "below" in low or "younger" in low:
+        low = _age().sub(_child_of_age, low)
     low = _JOINABLE.sub(_joined, low)
     out = []
     versions = "." in low and any(c.isdigit() for c in low)

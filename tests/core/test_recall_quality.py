@@ -191,7 +191,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout134.json", 0.9), ("heldout135.json", 0.9),
                                              ("heldout136.json", 0.9), ("heldout137.json", 0.9),
                                              ("heldout138.json", 0.9), ("heldout139.json", 0.9),
-                                             ("heldout140.json", 0.9), ("heldout141.json", 0.9)])
+                                             ("heldout140.json", 0.9), ("heldout141.json", 0.9),
+                                             ("heldout142.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
