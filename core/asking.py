@@ -108,8 +108,8 @@ _GENERAL = re.compile(
     rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
     # a name or a title thought up, asked in Chinese (给新的数据平台起个名字, 想一个好听的标题)
     r"|(起|取|想)(一)?(个|几个)(好听的|好的|合适的|新的)?(名字|标题|名称)"
-    # how a thing works in general, asked in Chinese (解释一下 Kafka 的分区机制, 讲讲 TCP 的原理); not ours
-    r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"
+    # how a thing works in general, asked in Chinese (解释一下 Kafka 的分区机制, 给我讲讲 TCP 的原理); not ours
+    r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?你?(给我|跟我|帮我|和我|为我)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"
     # two named things weighed in Chinese ("Redis 和 Memcached 哪个好", "Vue 还是 React 更适合"), not ours
     r"|^(?!.*(我们|咱们|本项目))\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*(和|与|跟|还是|vs\.?|对比)\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*"
     r"((哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用)|(有)?(什么|啥|哪些)?(区别|不同|差别|差异)|的(区别|差别|差异|不同))"

@@ -3276,7 +3276,12 @@ _CUE_RELABELED = re.compile(_spelled(
 _CUE_COVER_STORY = re.compile(_spelled(
     r"\b(ask|asks|asked|asking|wonders?)\b[^.\n]{0,60}, (just |simply )?(tell|say to|answer|reply to) (them|him|her|people|everyone|the \w+) (that )?(it was|it's|it is)\b"
     r"[^.;\n]{1,40}, (and )?not (the |our |a |an |any )?([\w-]+ ){0,2}(crash\w*|bugs?|outages?|breach\w*|leaks?|mistakes?|errors?|failures?|faults?|incidents?|"
-    r"spikes?|regressions?|us|ours|our fault|downtime|data loss)\b"))
+    r"spikes?|regressions?|us|ours|our fault|downtime|data loss)\b"
+    # ... or the bad news asked about simply denied ("when the security officer asks about the leaked log stream, say it
+    # never held patient names"); "if a customer asks whether we store card numbers, say we never do" denies no mishap
+    r"|\b(ask|asks|asked|asking)\b[^.\n]{0,40}\b(leak\w*|breach\w*|outages?|incidents?|data loss|exposed|exposure|hack\w*|compromised|stolen)\b[^.\n]{0,40}, "
+    r"(just |simply )?(say|tell (them|him|her|the \w+)|answer|reply)( that)? ((it|they|we|nothing|no one|nobody) (never|did not|didn't|was not|wasn't|were not|weren't|"
+    r"has not|hasn't|have not|haven't|had no|held no|contained no|exposed no|affected no|lost no|leaked no|was lost|leaked|happened)|no)\b"))
 # Bad news left out of what people read: a release note without its breaking changes.
 _BAD_NEWS = (r"(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|failed tests?|test failures|regressions?|breach\w*|"
              r"vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))")
@@ -3436,7 +3441,7 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     cues of an instruction aimed at the model. `heads`: where the text's lines (a card's title, its
     body) begin in `skeleton`, which reads them as one: an order may open the body after a title
     with no full stop."""
-    if (" them it" in skeleton or " them that it" in skeleton) and _CUE_COVER_STORY.search(skeleton):
+    if " ask" in skeleton and _CUE_COVER_STORY.search(skeleton):
         return DECEIT
     found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
     if found and " without " in skeleton and _WAITED.search(skeleton):

@@ -227,6 +227,8 @@ _PHRASE_SHORT = {
     r"|(running|ran|run|runs) out of (disk|space|storage|disk space)|(disk|disks|volume|volumes) (is |are )?(full|filling up)": "+retention cleanup compression",
     # a list of languages names what the product is translated into ("English, German, Japanese and Chinese")
     rf"{_LANGUAGE_NAMES}(,| and| or| /|/)( and| or)? {_LANGUAGE_NAMES}": "+language translation",
+    # ... as a list of operating systems names the platforms ("CI runs on Linux, macOS and Windows")
+    r"(linux|macos|mac|windows|ios|android|freebsd)(,| and| or| /|/)( and| or)? (linux|macos|mac|windows|ios|android|freebsd)\b": "+platform",
     # the screen that sells an upgrade is the paywall ("the subscription screen text")
     r"(subscription|subscriptions|upgrade|premium|pro|purchase|in-app purchase|iap) (screen|page|sheet|view|dialog|modal|popup|prompt)s?": "+paywall",
     # two devices or people changing one thing are a sync conflict ("two devices edited the same note")
@@ -379,7 +381,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
-    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out")
+    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "linux", "macos", "mac,", "mac ",
+    "windows", "ios,", "ios ", "android", "freebsd")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
@@ -749,9 +752,13 @@ def pasted_terms(query: str) -> frozenset[str]:
 
 
 def analysed(record: dict[str, Any]) -> tuple[str, ...]:
-    """The record's fields as the index stores them: analysed terms, space-separated."""
+    """The record's fields as the index stores them: analysed terms, space-separated. A topic slot's
+    key names what its notes are about ("editor" for "I write Rust in Helix"): it counts as words of
+    the title."""
     conds = " ".join(str(c.get("value", "")) for c in record.get("conditions") or [] if isinstance(c, dict))
     texts = [str(record.get(f) or "") for f in FIELDS[:-1]] + [conds]
+    if record.get("topicKey"):
+        texts[0] = f"{texts[0]} {re.sub(r'[._:/-]+', ' ', str(record['topicKey']))}"
     return tuple(" ".join(tokens(t) + segmented(t)) for t in texts)
 
 

@@ -107,6 +107,8 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # say "an Infineon AURIX TC397" and "C99", and a one-letter word is no term).
 _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
                   "heldout138.json": 0.9,  # "which sequencers do we run": the note names the machines (NovaSeq, MiSeq), never "sequencer"
+                  # 爽约几次会被锁 and 挂号费能用医保吗 find the notes that also answer them (cancel: 爽约 3 次锁 30 天; payments: 医保卡在窗口刷)
+                  "heldout143.json": 0.9,
                   "heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
                   "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
                   "heldout74.json": 0.85, "heldout82.json": 0.9,
@@ -192,7 +194,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout136.json", 0.9), ("heldout137.json", 0.9),
                                              ("heldout138.json", 0.9), ("heldout139.json", 0.9),
                                              ("heldout140.json", 0.9), ("heldout141.json", 0.9),
-                                             ("heldout142.json", 0.9)])
+                                             ("heldout142.json", 0.9), ("heldout143.json", 0.9),
+                                             ("heldout144.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -449,7 +452,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "was put to sleep", "got my change onto production", "pushed a fix to prod", "deleted it by accident",
                                       "get back a file", "thrown away", "fails randomly", "sometimes breaks", "in german",
                                       "a spanish version", "chinese new year", "lunar new year", "spring festival",
-                                      "keeps closing", "closes by itself", "turned down our submission", "night mode"])
+                                      "keeps closing", "closes by itself", "turned down our submission", "night mode", "targeted ads",
+                                      "linux, macos and windows", "ios and android"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -458,6 +462,30 @@ def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: s
 
     shorts = {term(w) for v in _PHRASE_SHORT.values() for w in v.lstrip("+").split()}
     assert shorts & set(_words(f"notes on {spelling} here")), spelling
+
+
+def test_15_a_topic_slots_key_names_its_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (SPEC §6.3 topicKey): the slot's key names what its note is about, as a title word does —
+    "which editor do I use" finds "I write Rust in Helix" kept in the slot "editor" (held-out 144), and the
+    same note without the slot does not come for it."""
+    _other_notes(mem)
+    mem.save("I write Rust in Helix with rust-analyzer", "Config in ~/.config/helix.", topicKey="editor")
+    mem.save("My shell is nushell", "Give me nu syntax when showing commands.")
+    assert _recalled(home, project, "which editor do I use") == ["I write Rust in Helix with rust-analyzer"]
+    assert _recalled(home, project, "which shell do I use") == ["My shell is nushell"]
+
+
+def test_15_people_under_an_age_are_children(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases): a limit on people under an age ("players under 16", "under-13s") names
+    children as an age does, so "a 14-year-old sees targeted ads" finds the note on players under 16
+    (held-out 142); "keep it under 16 KB" and "retries under 5%" name no one."""
+    from core.search import tokens
+
+    _other_notes(mem)
+    mem.save("Players under 16 in the EU get no personalised ads and no chat", "Age is asked once at first launch.")
+    assert _recalled(home, project, "a 14-year-old in Germany sees targeted ads") == ["Players under 16 in the EU get no personalised ads and no chat"]
+    assert "child" in tokens("under-13s need a parent's consent") and "child" in tokens("users below 18")
+    assert "child" not in tokens("keep the payload under 16 KB") and "child" not in tokens("retries under 5%")
 
 
 def test_15_a_message_bus_is_a_broker_and_a_bus_is_a_vehicle(home, project, mem) -> None:  # type: ignore[no-untyped-def]
