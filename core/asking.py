@@ -73,6 +73,9 @@ _GENERAL = re.compile(
     # what is usual "at most" places of a kind ("what time is check-in at most hotels"): the world's habit, not ours
     r"|^(?!.*\b(we|our|us)\b).*\b(at|in|for|with|among) most (\w+ )?[a-z]+s\b(?! (we|our)\b)"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    # what a person anywhere does ("how much water does a person use per day on average"); not what our customers do
+    r"|^(?!.*\b(we|our|us|ours)\b).*\b(does|do|should|can) (a|an|the average|an average) (person|household|family|adult|human|child|american|european|developer) "
+    r"(use|need|eat|drink|spend|earn|sleep|consume|produce|weigh|live|breathe|walk|read|watch|pay|make)\b"
     # asked of the world in so many words ("what is RevPAR in general", "is Rust safer than C in general")
     r"|^(?!.*\b(we|our|us|ours|this project|this repo|the project)\b).*\bin general\s*[?.!]?\s*$"
     # how a thing of the world is built inside ("Redis 的 ZSET 底层是怎么实现的", "HTTPS 的原理"), not ours

@@ -325,7 +325,7 @@ RELATED: tuple[str, ...] = (
     "report reporting analytics",
     "warehouse snowflake bigquery redshift",
     # code and review
-    "review approval approve approver signoff codeowners",
+    "review approval approve approver signoff sign-off codeowners",
     "merge pr",
     "lint linter formatter",
     "test tests testing",
@@ -429,6 +429,7 @@ RELATED: tuple[str, ...] = (
     "odds chance chances probability probabilities likelihood",
     "elderly senior seniors pensioner pensioners",
     "scalper scalpers tout touts",
+    "owe owes owed owing liable liability",
     "personalised personalized tailored",
     "fps framerate",
     "silently quietly secretly",

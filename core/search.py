@@ -186,6 +186,15 @@ _PHRASE_SHORT = {
     r"(turned|turns|turn|turning) down (our|my|the|their|your|a|an|this|that)( \w+){0,2} (submission|request|application|proposal|app|build|"
     r"update|release|change|pr|offer|claim)s?": "+reject",
     r"night mode|night theme": "+dark",
+    # an amount far above its usual is high ("my bill is twice what it usually is")
+    r"(twice|double|triple|three times|much higher than|way higher than|higher than) (what it usually is|what it normally is|usual|normal|it should be|last month)"
+    r"|(twice|double|triple) (as much|as high|the usual|the normal)": "+high",
+    # a pipe that bursts leaks ("a burst pipe under the house")
+    r"burst (pipe|pipes|main|mains|hose|tank)|(pipe|pipes|main|mains|hose) (burst|bursts|broke|cracked|split)": "+leak",
+    # what was left without paying is unpaid ("a tenant moved out without paying")
+    r"without paying|(didn't|did not|hasn't|has not|haven't|have not|never) (pay|paid)": "+unpaid",
+    # the database everything writes to is the primary ("can my dashboard query the main database")
+    r"(main|master|production|prod) (database|db)": "+primary",
     # ads aimed at one person are personalised ("targeted ads"); "target" alone is a goal or a build's
     r"targeted (ads?|advertising|advertisements?|marketing|offers?|campaigns?)": "+personalised",
     # the same run giving other numbers is a run that is not reproducible: its seed ("ran it twice and got
@@ -381,7 +390,9 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
-    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "linux", "macos", "mac,", "mac ",
+    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "twice", "double", "triple", "three times", "higher than", "burst", "without paying", "n't pay", "not pay",
+    "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database", "prod db",
+    "linux", "macos", "mac,", "mac ",
     "windows", "ios,", "ios ", "android", "freebsd")
 
 
