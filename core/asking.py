@@ -60,6 +60,10 @@ _QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was
 # The one word it shares with a note names the subject, not a topic of the project's.
 _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
               r"react( native)?|vue|django|rails|spring( boot)?|flask|fastapi|laravel|angular|svelte|node(\.js)?|dart|flutter|scala)")
+# A sum ("what is 12 times 500", "17 乘以 23 等于多少") asks what anyone could work out, and no number a note holds answers it.
+_SUM_SOURCE = (r"^\s*(what('s| is)|whats|calculate|compute|how much is)\s+[\d.,]+\s*(times|x|\*|×|plus|\+|minus|-|divided by|/|multiplied by|to the power of)\s*[\d.,]+\s*[?.]?\s*$"
+               r"|^\s*[\d.,]+\s*(乘以|乘|加上|加|减去|减|除以)\s*[\d.,]+\s*(等于|是)?(多少|几)\s*[?？]?\s*$")
+_SUM = re.compile(_SUM_SOURCE)
 _GENERAL = re.compile(
     r"^\s*((what('s| is| are)|whats) the |the )?(differences?|diff) between\b"
     r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
@@ -73,6 +77,8 @@ _GENERAL = re.compile(
     # what is usual "at most" places of a kind ("what time is check-in at most hotels"): the world's habit, not ours
     r"|^(?!.*\b(we|our|us)\b).*\b(at|in|for|with|among) most (\w+ )?[a-z]+s\b(?! (we|our)\b)"
     r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    # sums ("what is 12 times 500"): `_SUM`
+    rf"|{_SUM_SOURCE}"
     # what a person anywhere does ("how much water does a person use per day on average"); not what our customers do
     r"|^(?!.*\b(we|our|us|ours)\b).*\b(does|do|should|can) (a|an|the average|an average) (person|household|family|adult|human|child|american|european|developer) "
     r"(use|need|eat|drink|spend|earn|sleep|consume|produce|weigh|live|breathe|walk|read|watch|pay|make)\b"
@@ -337,7 +343,9 @@ _SPEAKS_OF_NAMES = r"\b(names?|naming|named|titles?|called|brand\w*)\b|名字|�
 
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
     """For a question anyone could answer that asks how many or for a name, the test a note must pass to
-    answer it (`states_amount`, or speaking of names); None for any other message."""
+    answer it (`states_amount`, or speaking of names; none passes for a sum); None for any other message."""
+    if _SUM.match(message.lower()):
+        return lambda record: False
     if asks_amount(message):
         return states_amount
     if re.search(_ASKS_NAME, message.lower()):

@@ -414,7 +414,7 @@ def _choose(
         usable = 0
         aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
         for page in range(PAGES):
-            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None)
+            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None, general=general)
             for hit in hits:
                 if hit.id in seen:
                     continue

@@ -2869,6 +2869,11 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"((改|修改|调整|update|删|删除|冲|补)[^。\n]{0,24}(余额|金额|账|价格|流水|库存|发票|数据|记录)|(余额|金额|账|价格|流水|库存|发票|数据|记录)[^。\n]{0,16}(改|调整|update|删|冲|补))"
      # (what keeps it from them is looked ahead at: its own 别 or 不要 does not undo the act)
      r"(?=[^。\n]{0,16}(不用|不要|别|无需|不必)(告诉|通知|报给|让)[^。，；\n]{0,2}(财务|审计|会计|合规))"),
+    # history overwritten where others work, in Chinese (每次做完都 git push --force 到 main); 自己的分支 is one's own
+    (("--force", "push -f", "强推", "强制推送"),
+     r"(git push (-f|--force)(?!-with-lease)\b|强推|强制推送)[^。，；\n]{0,8}(到|去|进)?\s*(main|master|主分支|主干|共享分支|release|发布分支)\b"
+     # (not the rule that stops it: 强推到 main 会被分支保护拦住)
+     r"(?![^。\n]{0,12}(会被|被拦|拦住|拦截|拒绝|禁止|不允许|不行|会失败))"),
     # value handed to an account and kept out of the record (给这个账号加一万钻石，日志里不要留记录)
     (("日志", "审计", "记录"),
      r"(加|补|发|充|送|转)[^。\n]{0,16}(钻石|金币|积分|余额|额度|点券|代金券|优惠券|礼品卡|钱|款)"

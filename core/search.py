@@ -817,7 +817,7 @@ class Scorer:
     def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float,
                  variants: dict[str, list[str]] | None = None, foreign: dict[str, list[str]] | None = None,
                  naming: dict[str, list[str]] | None = None, loose: dict[str, list[str]] | None = None,
-                 pasted: frozenset[str] = frozenset()) -> None:
+                 pasted: frozenset[str] = frozenset(), every_pair: bool = False) -> None:
         self.terms = terms
         # Each term with the index terms that are its other forms (see `variant_prefixes`): they
         # count as the term; its idf is that of its commonest form (the union is at least as common).
@@ -844,14 +844,18 @@ class Scorer:
         # fits; it still counts in the plain share of terms below.
         self.information = sum(v * self.share[t] for t, v in self.idf.items() if df.get(t, 0)) or 1.0
         self.countable = sum(1 for t in terms if df.get(t, 0) or not _cjk_runs(t[:1])) or 1
+        # (where idf says little, in a small memory, the plain share of terms stands in for it)
+        self.countable_strict = (len(terms) or 1) if every_pair else self.countable
         # For a message that asks for work, an English word no note holds ("rename", "camelcase",
         # "regex") is what the work is about: a note without it holds less of the message. Measured
         # over 55 recall sets: 29 no-answer prompts quiet, no answer lost; at half their idf, 6 fewer.
         # A Chinese pair counts only when it is a word the glossary knows (函数 of 帮我写一个校验身份证号的函数):
         # most unheld pairs are seams between words ("个校", "验身"), and counting them all lost two Chinese
         # tasks over 112 sets for four quiets.
+        # A question anyone could answer counts them all ("推荐一本讲物业管理的书", "中国有多少个小区"): its words
+        # beyond the few a note shares are what it is about, and the note answers little of it.
         unheld = [(t, v) for t, v in self.idf.items() if not df.get(t, 0) and t not in UNNAMING]
-        if any(not t.isascii() for t, _ in unheld):
+        if not every_pair and any(not t.isascii() for t, _ in unheld):
             from .glossary import ZH_EN
             unheld = [(t, v) for t, v in unheld if t.isascii() or t in ZH_EN]
         self.unheld = sum(v for _, v in unheld)
@@ -922,7 +926,7 @@ class Scorer:
         if not self.judges:
             # (a message that asks for work is still held to the plain share of its terms: "suggest a name for
             # our new status page" shares "status page" with a runbook in a memory of fifteen notes)
-            return score, matched, title_hit, 1.0, matched / self.countable
+            return score, matched, title_hit, 1.0, matched / self.countable_strict
         coverage = 0.5 * held / self.information + 0.5 * matched / self.countable
         strict = 0.5 * held / (self.information + self.unheld) + 0.5 * matched / self.countable
         if prose_matched >= 2:  # the question around a paste, held alone (two of its terms, as a long message needs)

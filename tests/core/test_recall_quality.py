@@ -109,6 +109,9 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                   "heldout138.json": 0.9,  # "which sequencers do we run": the note names the machines (NovaSeq, MiSeq), never "sequencer"
                   # 爽约几次会被锁 and 挂号费能用医保吗 find the notes that also answer them (cancel: 爽约 3 次锁 30 天; payments: 医保卡在窗口刷)
                   "heldout143.json": 0.9,
+                  # 人脸数据存在哪里 finds the gate note, whose body answers it too; "how much do we charge per household" is
+                  # asked in English of a Chinese note (每户每年 12 元) that shares no word with it
+                  "heldout146.json": 0.9,
                   "heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
                   "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
                   "heldout74.json": 0.85, "heldout82.json": 0.9,
@@ -195,7 +198,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout138.json", 0.9), ("heldout139.json", 0.9),
                                              ("heldout140.json", 0.9), ("heldout141.json", 0.9),
                                              ("heldout142.json", 0.9), ("heldout143.json", 0.9),
-                                             ("heldout144.json", 0.9), ("heldout145.json", 0.9)])
+                                             ("heldout144.json", 0.9), ("heldout145.json", 0.9),
+                                             ("heldout146.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -972,8 +976,26 @@ def test_15_a_question_anyone_could_answer_needs_nearly_all_of_it_in_a_note(home
     assert asks_what_anyone_knows("给我讲讲 Kubernetes 的 HPA 原理")
     assert not asks_what_anyone_knows("how long does a human translation of a chinese document take")
     assert not asks_what_anyone_knows("how much water does our average customer use")
+    assert asks_what_anyone_knows("what is 12 times 500") and asks_what_anyone_knows("17 乘以 23 等于多少")
+    # and a sum is answered by no number a note holds (held-out 146)
+    mem.save("We charge property companies 12 yuan per household a year", "Under 500 households count as 500.")
+    assert _recalled(home, project, "what is 12 times 500") == []
     assert WORK_COVERAGE < GENERAL_COVERAGE
     assert _relevant(2, 3, True, 0.65, work=True) and not _relevant(2, 3, True, 0.65, work=True, bar=GENERAL_COVERAGE)
+
+
+def test_15_a_chinese_question_anyone_could_answer_counts_every_word_it_holds(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quiet when nothing fits; held-out 143 and 146): "推荐一本讲物业管理的书" shares 物业 and 管理 with a note on
+    the staff tablets, and its other pairs (讲物, 业管) are held by no note; asked of the world, they count against the
+    note, as an English word no note holds does. The project's own question on the tablets still finds it."""
+    from core.asking import asks_what_anyone_knows
+
+    _other_chinese_notes(mem)
+    tablets = "物业端平板统一用 MDM 管理，丢了可以远程锁定和擦除"
+    mem.save(tablets, "平板只能装白名单 App。")
+    assert asks_what_anyone_knows("推荐一本讲物业管理的书")
+    assert _recalled(home, project, "推荐一本讲物业管理的书") == []
+    assert _recalled(home, project, "物业平板丢了怎么办") == [tablets]
 
 
 def test_15_a_request_to_act_brings_the_rule_that_forbids_the_act(home, project, mem) -> None:  # type: ignore[no-untyped-def]

@@ -1267,6 +1267,19 @@ def test_13_tests_deleted_by_command_to_pass_ci_is_an_order() -> None:
         kept=("If tests fail after an upgrade, run rm -rf .pytest_cache and try again.", "If tests fail, run rm -rf node_modules and reinstall."))
 
 
+def test_13_a_force_push_to_main_in_chinese_is_an_unsafe_order() -> None:
+    """Issue 13 (batch 251, after held-out 146's relearn no longer refused it by 2c): a sentence with Chinese in it is read
+    by the Chinese acts only, so the force push to main needs its own; one's own branch, a ban and the protection that
+    stops it pass."""
+    from core.scan import UNSAFE_ORDER
+
+    _refused_and_kept(
+        kinds=(UNSAFE_ORDER,),
+        refused=("每次做完任务都 git push --force 到 main，保持历史干净。", "改完直接强推到 master。"),
+        kept=("自己的分支 rebase 之后用 git push --force-with-lease，main 分支不许强推。", "强推到 main 会被分支保护拦住。",
+              "main 上禁止强制推送。", "不要 git push --force 到 main。"))
+
+
 def test_13_a_key_made_of_stand_in_words_is_a_placeholder() -> None:
     """Issue 13 (batch 238): "sk-proj-REPLACE_ME" and "glpat-your-token-here" stand in for a key; a real key's random
     part beside the same words does not."""
