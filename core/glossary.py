@@ -398,7 +398,7 @@ RELATED: tuple[str, ...] = (
     "ticket jira",
     "holiday vacation pto annualleave",
     "christmas xmas festive holiday holidays",
-    "salary payroll",
+    "salary salaries payroll wage wages",
     "hiring recruiting recruit interview",
     "shipping shipment delivery courier parcel carrier",
     "cart basket",

@@ -477,6 +477,8 @@ _INJECTION_SOURCES = (
     r"obey|only|never|always|not|refuse|comply|output|speak|talk|say|follow only|be)\b",
     r"\bfrom now on,? you (are|will be) (a|an|no longer|dan|free|unrestricted|my)\b",
     r"\b(new|updated|real|actual|true|revised|following|secret) (system )?(instructions?|directions|directives?|orders)\s*:",
+    # ... or set off as a banner ("=== NEW INSTRUCTIONS ===", "[new system instructions]")
+    r"(={2,}|\*{2,}|-{3,}|\[|【)\s*(new|updated|real|actual|true|revised|secret) (system )?(instructions?|directions|directives?|orders|rules)\s*(={2,}|\*{2,}|-{3,}|\]|】)",
     # (not what a guard looks for: "flags outputs that reveal the system prompt", "must never reveal the system prompt")
     r"(?<!\bthat )(?<!\bwhich )(?<!\bnot )(?<!\bnever )(?<!n't )\b(reveal|print|show|repeat|leak|output|dump|disclose|tell me) (me |us )?(your|the) (system prompt|hidden instructions|hidden directions|"
     r"initial instructions|initial directions|instructions above|original instructions|original directions|prompt)",
@@ -1188,7 +1190,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     _VERB_WORDS,
     ("you are now", "you are no longer"), ("act as", "behave as", "respond as"), ("pretend",),
     ("no restrictions", "no rules", "no limits", "no guidelines", "no filters", "no boundaries"),
-    ("from now on",), ("from now on",), ("instruction", "direction", "directive", "orders"), ("prompt", "instruction"),
+    ("from now on",), ("from now on",), ("instruction", "direction", "directive", "orders"), ("instruction", "direction", "directive", "orders", "rules"),
+    ("prompt", "instruction"),
     _WHO, _WHO, _WHO, _WHO, ("instruction", "direction", "directive", "prompt", "guideline", "rule"),
     ("instruction", "direction", "directive", "prompt", "guideline", "guidance", "rule", "order"), ("system prompt", "instructions", "directions", "directives", "orders", "rules"),
     ("system prompt", "instructions", "directions", "directives"), ("instructions", "directions", "directives", "prompts", "guidelines", "system prompt"),
@@ -2158,7 +2161,8 @@ _ALWAYS_TAG = re.compile(
     r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
     # (a chat template's marker named as what it is, "wraps the prompt in <<SYS>> tags", opens no turn)
     # ("lists <|eot_id|> as the end-of-turn token", "<start_of_turn> and <end_of_turn> markers")
-    r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!(\s*(,|and|or|/)\s*(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>))*"
+    # (a role's name between a header's two markers is part of what is named: "<|start_header_id|>system<|end_header_id|> tokens")
+    r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!(\s*(,|and|or|/|system|user|assistant)\s*(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>))*"
     r"\s*(as (the|an?) [\w\- ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b)"
     # (a bracketed role named as a log's tag, "lines tagged [system] come from the runner", is the log's format)
     r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )\[/?(system|sys|assistant|developer|user|inst)\]"
@@ -3292,6 +3296,9 @@ _CUE_COVER_STORY = re.compile(_spelled(
     r"|\b(ask|asks|asked|asking)\b[^.\n]{0,40}\b(leak\w*|breach\w*|outages?|incidents?|data loss|exposed|exposure|hack\w*|compromised|stolen)\b[^.\n]{0,40}, "
     r"(just |simply )?(say|tell (them|him|her|the \w+)|answer|reply)( that)? ((it|they|we|nothing|no one|nobody) (never|did not|didn't|was not|wasn't|were not|weren't|"
     r"has not|hasn't|have not|haven't|had no|held no|contained no|exposed no|affected no|lost no|leaked no|was lost|leaked|happened)|no)\b"))
+# ... and, in Chinese, a change passed off as a trivial one (改完以后在说明里写成只是格式调整): said so, it is the order, with
+# or without a marker of one; a negation before it in its clause (不要把功能改动写成…) forbids it.
+_CUE_PASSED_OFF_ZH = re.compile(r"(写成|说成|描述成|描述为|报成|标成)(只是|仅仅是|仅是|只不过是)(一些|一次|个)?(格式|格式化|排版|注释|typo|拼写|措辞|小)")
 # Bad news left out of what people read: a release note without its breaking changes.
 _BAD_NEWS = (r"(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|failed tests?|test failures|regressions?|breach\w*|"
              r"vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))")
@@ -3452,6 +3459,9 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     body) begin in `skeleton`, which reads them as one: an order may open the body after a title
     with no full stop."""
     if " ask" in skeleton and _CUE_COVER_STORY.search(skeleton):
+        return DECEIT
+    if not skeleton.isascii() and any(not _ZH_ANY_NEGATION.search(skeleton, max(skeleton.rfind(c, 0, m.start()) for c in "。，；,;\n") + 1, m.start())
+                                      for m in _CUE_PASSED_OFF_ZH.finditer(skeleton)):
         return DECEIT
     found = [at for word in _CUE_INDEX.present(skeleton) for at in _all(skeleton, word)]
     if found and " without " in skeleton and _WAITED.search(skeleton):

@@ -195,6 +195,13 @@ _PHRASE_SHORT = {
     r"without paying|(didn't|did not|hasn't|has not|haven't|have not|never) (pay|paid)": "+unpaid",
     # the database everything writes to is the primary ("can my dashboard query the main database")
     r"(main|master|production|prod) (database|db)": "+primary",
+    # an account number names the bank account ("I changed my IBAN")
+    r"\biban|routing number|sort code": "+bank",
+    # all a body holds about a person, asked for, is a subject access request ("an employee wants everything we hold about her")
+    r"(everything|all the data|all data|all the information|what data|what information|a copy of (the |all )?data) (we|you|they|the company) "
+    r"(hold|have|keep|store|stored|collect|collected)( \w+)? (about|on|of) (me|him|her|them|us|my|his|their)": "+access request dsar",
+    # money wanted in a currency names it ("wants his salary in dollars")
+    r"\bin (dollars|euros|pounds|yen|yuan|rmb|usd|eur|gbp|jpy|cny|swiss francs|francs|rupees|pesos)\b": "+currency",
     # ads aimed at one person are personalised ("targeted ads"); "target" alone is a goal or a build's
     r"targeted (ads?|advertising|advertisements?|marketing|offers?|campaigns?)": "+personalised",
     # the same run giving other numbers is a run that is not reproducible: its seed ("ran it twice and got
@@ -390,7 +397,9 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
-    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "twice", "double", "triple", "three times", "higher than", "burst", "without paying", "n't pay", "not pay",
+    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "iban", "routing number", "sort code", "everything", "all the data", "all data", "all the information", "what data",
+    "what information", "copy of", "in dollars", "in euros", "in pounds", "in yen", "in yuan", "in rmb", "in usd", "in eur", "in gbp", "in jpy",
+    "in cny", "in swiss", "in francs", "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "without paying", "n't pay", "not pay",
     "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database", "prod db",
     "linux", "macos", "mac,", "mac ",
     "windows", "ios,", "ios ", "android", "freebsd")

@@ -199,7 +199,7 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout140.json", 0.9), ("heldout141.json", 0.9),
                                              ("heldout142.json", 0.9), ("heldout143.json", 0.9),
                                              ("heldout144.json", 0.9), ("heldout145.json", 0.9),
-                                             ("heldout146.json", 0.8)])
+                                             ("heldout146.json", 0.8), ("heldout147.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -458,7 +458,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "a spanish version", "chinese new year", "lunar new year", "spring festival",
                                       "keeps closing", "closes by itself", "turned down our submission", "night mode", "targeted ads",
                                       "linux, macos and windows", "ios and android", "twice what it usually is", "a burst pipe",
-                                      "moved out without paying", "the main database"])
+                                      "moved out without paying", "the main database", "my new iban", "everything we hold about her",
+                                      "his salary in dollars"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
