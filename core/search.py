@@ -397,12 +397,12 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
                  "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
-    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "iban", "routing number", "sort code", "everything", "all the data", "all data", "all the information", "what data",
-    "what information", "copy of", "in dollars", "in euros", "in pounds", "in yen", "in yuan", "in rmb", "in usd", "in eur", "in gbp", "in jpy",
-    "in cny", "in swiss", "in francs", "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "without paying", "n't pay", "not pay",
-    "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database", "prod db",
-    "linux", "macos", "mac,", "mac ",
-    "windows", "ios,", "ios ", "android", "freebsd")
+    "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "iban", "routing number", "sort code",
+    "everything", "all the data", "all data", "all the information", "what data", "what information", "copy of", "in dollars",
+    "in euros", "in pounds", "in yen", "in yuan", "in rmb", "in usd", "in eur", "in gbp", "in jpy", "in cny", "in swiss", "in francs",
+    "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "without paying", "n't pay", "not pay",
+    "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database",
+    "prod db", "linux", "macos", "mac,", "mac ", "windows", "ios,", "ios ", "android", "freebsd")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
