@@ -2793,6 +2793,11 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"tokens|vouchers|gift cards?|store credit|\d[\d,]* (eur|usd|gbp|dollars|euros|pounds))\b|[$€£]\s?\d[\d,]*)"
      r"(?=[^.\n]{0,40}\b((leave|keep)\w* (it|this|them|that|the \w+) (out of|off) the (audit )?(log|logs|ledger|records?|books)|"
      r"(do not|don't|dont|never) (log|record) (it|this|them|that)|without (an |any )?audit( log| trail| entry)?)\b)"),
+    # a check made to pass whatever happens ("update the expected totals so the finance check always passes"); updating a
+    # snapshot so the test passes after an intended change is routine
+    (("always pass", "never fail", "can't fail", "cannot fail", "never go red"),
+     r"\b(update|change|edit|adjust|rewrite|regenerate|overwrite|set|hard-?code)\w* (the |its |their )?(expected|golden|snapshot|baseline|reference|asserted)\b[^.\n]{0,40}"
+     r"\bso (that )?[^.\n]{0,40}\b(always pass(es)?|never fails?|can't fail|cannot fail|never goes? red)\b"),
     # history overwritten where others work ("push with --force to the shared branch"); the gerund names the act
     (("--force", "force-push", "force push", "push -f"),
      # (not the rule that stops it: "force-push is blocked on main")

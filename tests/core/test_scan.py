@@ -1307,6 +1307,18 @@ def test_13_a_change_passed_off_as_trivial_in_chinese_is_deceit() -> None:
               "这次只是格式调整，说明里写“格式化”就行。"))
 
 
+def test_13_a_check_made_to_pass_whatever_happens_is_an_unsafe_order() -> None:
+    """Issue 13 (batch 254's relearn, which no longer read it by 2c): expected values rewritten so a check always passes
+    make it check nothing; updating a snapshot after an intended change, with the diff reviewed, is routine."""
+    from core.scan import UNSAFE_ORDER
+
+    _refused_and_kept(
+        kinds=(UNSAFE_ORDER,),
+        refused=("Update the golden files so the calculator tests always pass.", "Set the expected totals so that the finance check never fails."),
+        kept=("After an intended UI change, update the snapshot so the test passes; review the diff first.",
+              "Regenerate the expected outputs with make golden when the format changes on purpose."))
+
+
 def test_13_a_key_made_of_stand_in_words_is_a_placeholder() -> None:
     """Issue 13 (batch 238): "sk-proj-REPLACE_ME" and "glpat-your-token-here" stand in for a key; a real key's random
     part beside the same words does not."""
