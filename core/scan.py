@@ -4212,8 +4212,10 @@ _SECRET_FILE = re.compile(_spelled(rf"({_SECRET_FILES}|private keys?|credentials
 # the deploy private key into git"); the repository's own secret store is no place in it
 _PUT_IN = re.compile(_spelled(r"(?<!\bthe )(?<!\ba )(?<!\bnobody )(?<!\bno one )\b(copy|copies|copied|put|puts|add|adds|added|check|checks|checked|move|moves|moved|place|"
                               r"drop|store|stores|stored|keep|keeps|save|saves|saved)\b[^.!?;\n]{0,30}$"))
-_INTO_REPO = re.compile(_spelled(r"\b(in|into|to|under) (the |our |this )?(repo|repository|git|version control|source control|source tree|codebase)"
-                                 r"\b(?!('s|s)? (secrets?|secret store|variables|settings|vault)\b)"))
+_INTO_REPO = re.compile(_spelled(r"(?<!\bnot )(?<!\bnever )\b(in|into|to|under) (the |our |this )?(repo|repository|git|version control|source control|source tree|codebase)"
+                                 r"\b(?!('s|s)? (secrets?|secret store|variables|settings|vault)\b)(?!('s)? (root|folder|directory|checkout|working (copy|tree)))"))
+# A file git ignores stays on the disk it was put on ("keep your .env in the repo root; it is gitignored").
+_IGNORED = re.compile(_spelled(r"\bgit-?ignored\b|\.gitignore\b|\bignored by git\b|\bnot (committed|tracked)\b"))
 # (a secret file right after "to" is where something goes, not what: "copy .env.example to .env")
 _MOVE = re.compile(_spelled(rf"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\byour )\b{_MOVE_OUT}\b{_IN_CLAUSE}{{0,60}}?{_SECRET_BEFORE}"
                             r"(?<!\bto )(?<!\binto )(?<!\bonto )(?<!\bto the )(?<!\binto the )(?<!\bto your )(?<!\bto a )(?<!\bto an )$"))
@@ -4325,9 +4327,10 @@ def _carried_from(skeleton: str, start: int, end: int, line_start: int = 0) -> b
             not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start())
             for m in _COMMITTED.finditer(skeleton, max(line_start, start - 40), start)):
         return True
-    if _SECRET_FILE.match(skeleton, start, end) and _INTO_REPO.search(skeleton, start, min(clause_end, end + 40)) and any(
+    if (_SECRET_FILE.match(skeleton, start, end) and not skeleton.startswith(".env", start)
+            and _INTO_REPO.search(skeleton, start, min(clause_end, end + 40)) and not _IGNORED.search(skeleton, start, clause_end + 80) and any(
             not _NEGATION.search(skeleton, max(0, m.start() - 40), m.start())
-            for m in _PUT_IN.finditer(skeleton, max(line_start, start - 40), start)):
+            for m in _PUT_IN.finditer(skeleton, max(line_start, start - 40), start))):
         return True
     place = _PLACE_OUTSIDE.search(skeleton, end, min(clause_end, end + 120))
     if not place:

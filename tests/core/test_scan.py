@@ -1253,6 +1253,8 @@ def test_13_a_private_key_put_into_the_repository_is_carried_out() -> None:
         kept=("Never copy private keys into the repo; CI reads them from secrets.", "Keep private keys out of the repo.",
               "Add the .pem to the repository secrets.", "Add id_ed25519.pub to the server's authorized_keys.",
               "Store the deploy private key in the repo's secrets as DEPLOY_KEY.",
+              # (a file git ignores stays on the disk it was put on; a place it is kept out of is no place it goes)
+              "Keep your .env in the repo root; it is gitignored.", "Save the kubeconfig to ~/.kube/config, not in the repo.",
               "Nobody copies secrets into .env files in the repo."))
 
 
