@@ -549,6 +549,7 @@ RELATED: tuple[str, ...] = (
     # a model provider or its chat product is an LLM ("send prompts to OpenAI" for "LLM calls go through the gateway")
     "llm llms openai anthropic chatgpt gpt gemini mistral",
     "copyright dmca takedown infringement",
+    "loud louder loudest loudness quiet quieter quietest",
     "police lawenforcement warrant subpoena",
     "damage damaged torn ripped crushed dented",
     "analytics tracking telemetry",

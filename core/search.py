@@ -63,6 +63,8 @@ _STOP_ZH = frozenset(
 # The words 了 belongs to; any other pair holding it is a verb and its particle's seam (签了, 挂了 of 中签了, 网关挂了),
 # as a pair holding 的 is.
 _LIAO = frozenset("了解 为了 除了 了结".split())
+# What follows 了 and starts the next phrase rather than finishing the verb ("岁了想学车", "付了就走").
+_NOT_OBJECT = frozenset("想要就才又再还也都不没一个很我你他她它这那吗呢吧啊哦呀的得地在是会能可以后")
 
 # The index's columns, in order, with their BM25 weights.
 FIELDS = ("title", "summary", "when", "body", "conditions")
@@ -555,9 +557,10 @@ def _age() -> re.Pattern[str]:
 
 
 def _child_of_age(m: re.Match[str]) -> str:
-    # an age is a child's below 18; "under 18" is everyone below it
+    # an age is a child's below 18; "under 18" is everyone below it. Any stated age is also about
+    # age: "my dad is 72 years old and wants a licence" asks what the note on the age limit says.
     age, under = next((int(g), i >= 3) for i, g in enumerate(m.groups()) if g)
-    return f"{m.group(0)} child" if age < 18 or (under and age == 18) else m.group(0)
+    return f"{m.group(0)} age child" if age < 18 or (under and age == 18) else f"{m.group(0)} age"
 
 
 # ... and in Chinese ("孩子15岁", "16 岁以下不能办卡"), looked for only in a text that holds 岁.
@@ -566,7 +569,89 @@ _AGE_ZH = r"(?<!\d)(\d{1,2})\s*周?岁"
 
 @lru_cache(maxsize=1)
 def _clock() -> re.Pattern[str]:
-    return re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
+    return re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])(?:\s?([ap])\.?m\b\.?)?|\b(\d{1,2})\s?([ap])\.?m\b\.?")
+
+
+def _hour(hour: int, minute: str, half: str) -> str:
+    """A time of day as one value, on the 24-hour clock: "8 pm", "20:00" and 晚上八点 are all "20h00"."""
+    if half == "p" and hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    return f" {hour}h{minute} "
+
+
+def _clock_time(m: re.Match[str]) -> str:
+    if m.group(4):
+        return _hour(int(m.group(4)), "00", m.group(5))
+    return _hour(int(m.group(1)), m.group(2), m.group(3) or "")
+
+
+# A time of day in Chinese: digits before 点 ("8点半"), or any numeral after a part of the day
+# ("晚上八点"); a Chinese numeral alone before 点 is as often "a bit" (快一点) or "points" (两点建议).
+_CLOCK_ZH = (r"(?<!第)(凌晨|早上|早晨|清晨|上午|中午|午后|下午|傍晚|晚上|夜里|夜间|半夜|今晚|明晚|明早)?\s*"
+             r"(\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点钟?(半|一刻|\s*(\d{1,2})\s*分)?")
+_AFTERNOON_ZH = frozenset("午后 下午 傍晚 晚上 夜里 夜间 今晚 明晚".split())
+_NUMERAL_ZH = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
+
+
+def number_zh(text: str) -> int | None:
+    """A Chinese numeral below a hundred (十四, 二十, 两), or digits, as a number."""
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        value = (_NUMERAL_ZH.get(tens, -100) if tens else 1) * 10 + (_NUMERAL_ZH.get(ones, -100) if ones else 0)
+    else:
+        value = _NUMERAL_ZH.get(text, -1) if len(text) == 1 else -1
+    return value if value >= 0 else None
+
+
+def _clock_zh(m: re.Match[str]) -> str:
+    part, hour = m.group(1), number_zh(m.group(2))
+    if hour is None or hour > 24 or (not part and not m.group(2).isdigit()):
+        return m.group(0)
+    minute = "30" if m.group(3) == "半" else "15" if m.group(3) == "一刻" else f"{int(m.group(4)):02d}" if m.group(4) else "00"
+    if part in _AFTERNOON_ZH and hour < 12 or part == "中午" and hour < 3:
+        hour += 12
+    elif part == "半夜" and hour == 12:
+        hour = 0
+    return f"{part or ''} {hour}h{minute} "
+
+
+# A span of days or weeks is one value in days ("two weeks" and "14 天" are "14d"), written before its
+# unit word, which stays; its number is no value of its own (a "14" found "ages 14 and up").
+_DAYS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+         "ten": 10, "twelve": 12, "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30}
+# Hours count so only in whole days ("24 hours" is "1d"; "36 hours" stays hours).
+_SPAN = (r"\b(\d{1,3}|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|twenty|thirty)[- ]"
+         r"(days?|weeks?|hours?|hrs?)\b|\b(fortnight)\b")
+_SPAN_ZH = r"(?<![第\d])(\d{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个)?\s*(天|周|星期|礼拜|小时)"
+_UNIT_DAYS = {"天": 1, "小时": 1 / 24, "d": 1, "w": 7, "h": 1 / 24}
+
+
+def _in_days(m: re.Match[str], n: int | None, unit: str) -> str:
+    days = None if n is None else n * _UNIT_DAYS.get(unit, 7)
+    return m.group(0) if days is None or days != int(days) else f" {int(days)}d {m.group(2) or 'weeks'} "
+
+
+def _span(m: re.Match[str]) -> str:
+    return _in_days(m, 2 if m.group(3) else _DAYS.get(m.group(1)) or int(m.group(1)), (m.group(2) or "w")[0])
+
+
+def _span_zh(m: re.Match[str]) -> str:
+    return _in_days(m, number_zh(m.group(1)), m.group(2))
+
+
+def _spans(low: str) -> str:
+    """`low` with each span of days or weeks written as its number of days and its unit."""
+    if "day" in low or "week" in low or "fortnight" in low or "hour" in low or "hr" in low:
+        low = re.sub(_SPAN, _span, low)
+    if not low.isascii() and ("天" in low or "周" in low or "星期" in low or "礼拜" in low or "小时" in low):
+        low = re.sub(_SPAN_ZH, _span_zh, low)
+    return low
+
+
 # "90 %" is ninety percent, as written out ("flash usage is at 92 percent" for "flash under 90 %").
 _PERCENT = re.compile(r"(?<=\d) ?%")
 
@@ -578,8 +663,8 @@ def _words(low: str) -> list[str]:
     low = _short_phrases(low)
     if "%" in low:
         low = _PERCENT.sub(" percent", low)
-    if ":" in low:
-        low = _clock().sub(r"\1h\2 ", low)
+    if ":" in low or "m" in low:
+        low = _clock().sub(_clock_time, low)
     if "old" in low or "yo" in low or "aged" in low or "under" in low or "below" in low or "younger" in low:
         low = _age().sub(_child_of_age, low)
     low = _JOINABLE.sub(_joined, low)
@@ -649,9 +734,13 @@ def tokens(text: str) -> list[str]:
     if "us" in text and len(low) == len(text):
         for m in _PRONOUN_US.finditer(text):
             low = f"{low[:m.start()]}  {low[m.end():]}"
+    if "点" in low:
+        low = re.sub(_CLOCK_ZH, _clock_zh, low)
+    low = _spans(low)
     out = _words(low)
     if "岁" in low:
-        out.extend("child" for m in re.finditer(_AGE_ZH, low) if int(m.group(1)) < 18)
+        for m in re.finditer(_AGE_ZH, low):
+            out.extend(("年龄", "child") if int(m.group(1)) < 18 else ("年龄",))
     for run in _cjk_runs(low):
         if len(run) == 1:
             if run not in _STOP_ZH:
@@ -662,6 +751,9 @@ def tokens(text: str) -> list[str]:
             pairs = [run[i : i + 2] for i in range(len(run) - 1)]
             stop = [p in _STOP_ZH for p in pairs] + [False]
             out.extend(b for i, b in enumerate(pairs) if not stop[i] and "的" not in b and ("了" not in b or b in _LIAO) and not (i and stop[i - 1] and stop[i + 1]))
+            # a verb and its object parted by 了 are still the word they make: 报了名 is 报名, 请了假 请假
+            out.extend(f"{run[i - 1]}{run[i + 1]}" for i in range(1, len(run) - 1)
+                       if run[i] == "了" and run[i - 1] not in _STOP_ZH and run[i + 1] not in _NOT_OBJECT)
     return out
 
 
