@@ -105,6 +105,12 @@ def _allowed_in_context(text: str, i: int) -> bool:
         return before.isalpha() and after.isalpha() and not unicodedata.name(before, "").startswith(_UNJOINED_SCRIPTS[1:])
     if ch in (VS15, VS16):
         return _emoji_like(before) or before in "#*0123456789©®"
+    if ch in _MARKS:
+        # a direction mark beside right-to-left writing is how Hebrew and Arabic text keeps a number or
+        # a stop on its side; a mark is no embedding, and reorders no Latin run
+        before_letter = next((c for c in reversed(text[max(0, i - 4) : i]) if c.isalpha()), "")
+        after_letter = next((c for c in text[i + 1 : i + 5] if c.isalpha()), "")
+        return any(c and _right_to_left(c) for c in (before_letter, after_letter))
     if ch in _ISOLATES:
         end = text.find(PDI, i + 1)
         return end > 0 and _right_to_left(text[i + 1 : end])
@@ -118,6 +124,8 @@ def _allowed_in_context(text: str, i: int) -> bool:
 # neighbours, as bidi-aware editors write product names; around anything else (Latin words, code)
 # they reorder what a reviewer sees, the "Trojan Source" trick.
 _ISOLATES, PDI = "\u2066\u2067\u2068", "\u2069"
+# LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK
+_MARKS = "\u200e\u200f\u061c"
 _RIGHT_TO_LEFT_SCRIPTS = ("ARABIC", "HEBREW", "SYRIAC", "THAANA", "NKO")
 
 
