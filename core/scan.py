@@ -2580,6 +2580,10 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # work made to look reviewed or approved that was not ("commit under the tech lead's name, so they look reviewed")
+    (("look", "looks", "seem", "seems", "appear", "appears"),
+     r"\bso (that )?(it|they|the \w+|\w+ changes) (look|looks|seem|seems|appear|appears)( to be| to have been| as if (it|they) (was|were|had been))? "
+     r"(already )?(reviewed|approved|signed off|peer[- ]reviewed|tested|audited)\b"),
     # real secrets put where everyone reads them ("put the production value in .env.example too")
     (("example", "sample", "readme"),
      r"\b(put|write|add|copy|paste|fill|include)\w* (in )?(the |our )?(real |actual |production |prod |live )(values?|secrets?|keys?|passwords?|tokens?|credentials|connection strings?)\b"
@@ -2943,7 +2947,11 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("try",), r"(测试|用例)[^。\n]{0,10}(挂了|失败|报错)[^。\n]{0,12}(try/?except|try/?catch)"),
     (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
     (("强推", "强制推送", "--force"), r"(强推|强制推送|--force)[^。\n]{0,10}(共享|公共|团队|主|main|master|发布)(的)?(分支|仓库)|(共享|公共|团队|主)分支[^。\n]{0,6}(强推|强制推送)"),
-    (("审计",), r"把[^。\n]{0,12}审计(日志|记录)[^。\n]{0,4}(删掉|删除|清掉|清除|清空|抹掉)"),
+    (("审计",), r"把[^。\n]{0,12}审计(日志|记录|表|数据|库|数据库)[^。\n]{0,4}(删掉|删除|清掉|清除|清空|抹掉)"),
+    # work made to look reviewed or approved that was not (用负责人的名字提交，这样看起来像是审过的)
+    (("看起来", "看上去", "显得", "假装", "装作", "伪装"),
+     r"((这样|好让|以便|为了|让(它|它们|人|别人|大家)?|使(它|其)?)(就|能|会)?(看起来|看上去|显得)|假装|装作|伪装成)(像是?|好像|成)?(已经|被)?"
+     r"(审过|审核过|审查过|评审过|批准过|批过|测试过|测过|review过|过审)"),
     (("跳过", "绕过"), r"(标成|标为|标记为|改成|伪装成|写成)[^。\n]{0,12}(跳过|绕过|躲过|避开)[^。\n]{0,4}(安全)?(评审|审查|审核|检查|扫描)"),
     (("不用提", "不必提", "不需要提", "无需提"), r"(生产|线上|热修复)[^。\n]{0,16}(不用|不必|不需要|无需)(再)?提(交)?\s*(pr|mr|合并请求|工单)"),
     (('改成', '改为', '写成', '记成', '标成', '算成'), r"(报表|报告|记录|统计|日志|sla)[^。\n]{0,12}(宕机|故障|事故|失败|漏洞|超时|停机)[^。\n]{0,4}(改成|改为|写成|记成|标成|算成)"),
