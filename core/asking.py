@@ -61,7 +61,8 @@ _QUESTION = re.compile(r"^\s*(who|whom|whose|where|when|which|how|why|is|are|was
 _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kotlin|swift|elixir|php|c\+\+|c#|sql|bash|shell|css|html|"
               r"react( native)?|vue|django|rails|spring( boot)?|flask|fastapi|laravel|angular|svelte|node(\.js)?|dart|flutter|scala)")
 # A sum ("what is 12 times 500", "17 乘以 23 等于多少") asks what anyone could work out, and no number a note holds answers it.
-_SUM_SOURCE = (r"^\s*(what('s| is)|whats|calculate|compute|how much is)\s+[\d.,]+\s*(times|x|\*|×|plus|\+|minus|-|divided by|/|multiplied by|to the power of)\s*[\d.,]+\s*[?.]?\s*$"
+_SUM_SOURCE = (r"^\s*(what('s| is)|whats|calculate|compute|how much is)\s+[\d.,]+\s*(times|x|\*|×|plus|\+|minus|-|divided by|/|multiplied by|to the power of"
+               r"|%\s*of|percent of|per cent of)\s*[\d.,]+\s*[?.]?\s*$"
                r"|^\s*[\d.,]+\s*(乘以|乘|加上|加|减去|减|除以)\s*[\d.,]+\s*(等于|是)?(多少|几)\s*[?？]?\s*$")
 _SUM = re.compile(_SUM_SOURCE)
 _GENERAL = re.compile(

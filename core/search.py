@@ -216,6 +216,18 @@ _PHRASE_SHORT = {
     r"( \w+){0,2} (die|dies|died|dying)": "+fail crash",
     # a site that is down has an outage ("the site is down, what do I do first")
     r"(site|website|app|service|server|servers|api|prod|production|database|db|checkout|shop|store) (is|was|are|were|went|goes|has gone) (completely |totally )?down": "+outage incident",
+    # ... and so has one that has been broken for a while ("checkout has been broken for 10 minutes")
+    r"(site|website|app|service|server|servers|api|prod|production|database|db|checkout|shop|store|login|payments) (has|have) been "
+    r"(completely |totally )?(down|broken|unreachable|not working)": "+outage incident",
+    # an order that did not go out was not shipped ("I ordered at 3 pm, why didn't it go out today")
+    r"(order|orders|parcel|parcels|package|packages|box|shipment|it|they)( \w+){0,3} (go|goes|went|gone|going) out( today| yet| on time)?": "+ship",
+    # a present is a gift ("will my mom see how much I paid for her present")
+    # ("the present state" is the current one: a present is a gift only at the end of its phrase)
+    r"(my|her|his|their|your|our|a|the|birthday|christmas|wedding) presents?(?=\s*([.,;:!?)]|$| (for|from|to|and|or|is|was|were|that|with|arrived|came)\b))": "+gift",
+    # wanting out of a club or plan is cancelling it ("I joined the club last month and want out")
+    r"(want|wants|wanted|wanting) out|(get|getting|got) (me )?out of (the |my |this |our |a )?(club|plan|contract|subscription|membership)": "+cancel",
+    # what is sent back is returned ("I just don't like this Merlot, can I send it back"; "we don't take back wine")
+    r"(send|sends|sent|sending|take|takes|took|taking|bring|brings|brought) (it|them|this|that|these|those|the \w+) back|take back": "+return",
     # alerts that page nobody are the pager's business ("alerts are not paging anyone")
     r"(paging|paged) (anyone|anybody|nobody|no one|no-one|the on-?call|on-?call)|(not|n't|never|stopped) (paging|paged)": "+pager alert",
     # the right to be forgotten is an erasure request ("a customer wants to be forgotten")
@@ -404,7 +416,9 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "in euros", "in pounds", "in yen", "in yuan", "in rmb", "in usd", "in eur", "in gbp", "in jpy", "in cny", "in swiss", "in francs",
     "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "without paying", "n't pay", "not pay",
     "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database",
-    "prod db", "linux", "macos", "mac,", "mac ", "windows", "ios,", "ios ", "android", "freebsd")
+    "prod db", "linux", "macos", "mac,", "mac ", "windows", "ios,", "ios ", "android", "freebsd",
+    "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",
+    "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
@@ -553,13 +567,18 @@ def _age() -> re.Pattern[str]:
     return re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b"
                       r"|\b(?:players?|users?|people|customers?|children|kids|members?|guests?|visitors?|students?|shoppers?|patients?|"
                       r"riders?|anyone|those|persons?)(?: who are| aged)? (?:under|below|younger than) (\d{1,2})\b(?![.,]?\d| ?%)"
-                      r"|\bunder[- ]?(\d{1,2})s\b")
+                      r"|\bunder[- ]?(\d{1,2})s\b"
+                      # a person saying their age ("I'm 20, can I buy a bottle"), not a count of anything
+                      r"|\b(?:i'?m|i am|he'?s|she'?s|he is|she is|they'?re|they are) (\d{1,2})(?=\s*([,.!?;]|$| and\b| but\b| so\b| now\b))")
+
+
+_AGE_HINTS = ("old", "yo", "aged", "under", "below", "younger", "i'm", "im ", "i am", " is ", "'s ", "re ")
 
 
 def _child_of_age(m: re.Match[str]) -> str:
     # an age is a child's below 18; "under 18" is everyone below it. Any stated age is also about
     # age: "my dad is 72 years old and wants a licence" asks what the note on the age limit says.
-    age, under = next((int(g), i >= 3) for i, g in enumerate(m.groups()) if g)
+    age, under = next((int(g), i in (3, 4)) for i, g in enumerate(m.groups()) if g)
     return f"{m.group(0)} age child" if age < 18 or (under and age == 18) else f"{m.group(0)} age"
 
 
@@ -665,7 +684,7 @@ def _words(low: str) -> list[str]:
         low = _PERCENT.sub(" percent", low)
     if ":" in low or "m" in low:
         low = _clock().sub(_clock_time, low)
-    if "old" in low or "yo" in low or "aged" in low or "under" in low or "below" in low or "younger" in low:
+    if any(w in low for w in _AGE_HINTS):
         low = _age().sub(_child_of_age, low)
     low = _JOINABLE.sub(_joined, low)
     out = []

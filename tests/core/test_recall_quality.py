@@ -200,7 +200,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout142.json", 0.9), ("heldout143.json", 0.9),
                                              ("heldout144.json", 0.9), ("heldout145.json", 0.9),
                                              ("heldout146.json", 0.8), ("heldout147.json", 0.9),
-                                             ("heldout148.json", 0.9), ("heldout149.json", 0.75)])
+                                             ("heldout148.json", 0.9), ("heldout149.json", 0.75),
+                                             ("heldout150.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -460,7 +461,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "keeps closing", "closes by itself", "turned down our submission", "night mode", "targeted ads",
                                       "linux, macos and windows", "ios and android", "twice what it usually is", "a burst pipe",
                                       "moved out without paying", "the main database", "my new iban", "everything we hold about her",
-                                      "his salary in dollars"])
+                                      "his salary in dollars", "checkout has been broken", "why didn't it go out today",
+                                      "a present for my dad", "joined last month and want out", "can I send it back"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -824,6 +826,26 @@ def test_15_times_spans_ages_and_parted_verbs_are_one_value_however_said() -> No
     assert {"age", "child"} <= set(tokens("a 12-year-old")) and "age" in tokens("my dad is 72 years old")
     # a verb and its object parted by 了: 报了名 is 报名, 付了钱 付钱; 了 before the next phrase parts nothing
     assert "报名" in tokens("报了名还没开始练") and "付钱" in tokens("付了钱但是订单显示没付") and "岁想" not in tokens("72 岁了想学车")
+
+
+def test_15_a_customers_everyday_words_name_what_the_note_calls_it() -> None:
+    """Issue 15 (held-out 150, written apart, first measure 77.5 % hit, paraphrases 11 of 20): a customer says "I'm 20",
+    "her present", "want out", "send it back", "didn't go out today", "has been broken"; the notes say age, gift, cancel,
+    return, ship and outage. What only looks alike stays apart."""
+    # SPEC §6.3.4: search matches what the note says, however the message words it
+    from core.asking import _SUM
+    from core.search import tokens
+
+    assert "age" in tokens("I'm 20, can I buy a bottle for my dad's birthday") and {"age", "child"} <= set(tokens("she is 16 and wants to join"))
+    assert "age" not in tokens("I'm 20 minutes late") and "child" not in tokens("I'm 18")
+    assert "gift" in tokens("will my mom see how much I paid for her present") and "gift" not in tokens("the present state of the cache")
+    assert "cancel" in tokens("I joined the club last month and want out") and "cancel" not in tokens("the rollout is out")
+    assert "return" in tokens("I just don't like this Merlot, can I send it back") and "return" in tokens("we don't take back opened wine")
+    assert "return" not in tokens("call me back tomorrow")
+    assert "ship" in tokens("I ordered at 3 pm, why didn't it go out today") and "ship" not in tokens("the lights went off")
+    assert {"outag", "incid"} <= set(tokens("checkout has been broken for 10 minutes")) and "outag" not in tokens("two bottles broken in transit")
+    # a percentage of a number is a sum anyone can work out, which no note's "15 percent" answers
+    assert _SUM.search("what is 15 percent of 240") and _SUM.search("what is 7% of 4200") and not _SUM.search("what is 15 percent of our revenue")
 
 
 def test_15_a_symptom_said_in_everyday_words_names_its_topic() -> None:
