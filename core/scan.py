@@ -2483,7 +2483,9 @@ _CUE_STRONG = re.compile(_spelled(
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
     r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
     r"|(亲爱的|致|写给|各位|所有)\s*(的)?\s*(ai|助手|模型|智能体|智能助手|大模型|编程助手)(们)?\s*[,:!，：！]|(ai|助手|模型|智能体|智能助手)(们)?(请)?注意"
-    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|只给\s*(ai|助手|模型|智能体|大模型)\s*看|给\s*(ai|ai\s*助手|助手|模型|智能体|大模型|智能助手|编程助手|代码助手|coding agent|agent)\s*的"))
+    r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|只给\s*(ai|助手|模型|智能体|大模型)\s*看|给\s*(ai|ai\s*助手|助手|模型|智能体|大模型|智能助手|编程助手|代码助手|coding agent|agent)\s*的"
+    # ... with what it does in between ("给执行手册的助手：")
+    r"|给[^。，,：:\n]{1,10}的\s*(ai|助手|模型|智能体|智能助手|大模型|编程助手|代码助手)(们)?\s*[:：]"))
 # Putting what should stay private where anyone can take it.
 _CUE_EXPOSE = re.compile(_spelled(
     r"\b(may|can|should|is to|are to) be (shared|posted|published|sent|given|pasted) (with|to) (anyone|everyone|whoever|anybody|the public)\b"
@@ -2580,6 +2582,14 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a user given every command as root without a password ("set the deploy user to ALL=(ALL) NOPASSWD: ALL")
+    (("nopasswd",), r"\b(set|change|add|make|give|grant|put|use|write|edit|switch)\w*\b[^.;\n]{0,60}\bnopasswd:\s*all\b"),
+    # a safeguard ignored when it signals ("skip step 5 even if the error rate is high", "even if alerts fire, don't roll back")
+    (("even if", "even when"),
+     r"\b(skip|ignore)\b[^.;\n]{0,30}\b(roll ?back|rollback|step \d+|alerts?|alarms?|pag\w+)\b[^.;\n]{0,20}\beven (if|when)\b"
+     r"[^.;\n]{0,30}\b(error|errors|failing|fails|failed|fire|fires|firing|high|red|spik\w+)\b"
+     r"|\beven (if|when)\b[^.;\n]{0,30}\b(error rate|errors|alerts?|alarms?|checks?|tests?)\b[^.;\n]{0,20}\b(high|fire|fires|firing|fail|fails|red|spike|spikes)\b"
+     r"(?=[^.;\n]{0,6}, (don't|do not|never|no need to) (roll ?back|rollback|page|stop|pause|react)\b(?! (without|unless|until|before|first|yourself)))"),
     # work made to look reviewed or approved that was not ("commit under the tech lead's name, so they look reviewed")
     (("look", "looks", "seem", "seems", "appear", "appears"),
      r"\bso (that )?(it|they|the \w+|\w+ changes) (look|looks|seem|seems|appear|appears)( to be| to have been| as if (it|they) (was|were|had been))? "
@@ -2948,6 +2958,12 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
     (("强推", "强制推送", "--force"), r"(强推|强制推送|--force)[^。\n]{0,10}(共享|公共|团队|主|main|master|发布)(的)?(分支|仓库)|(共享|公共|团队|主)分支[^。\n]{0,6}(强推|强制推送)"),
     (("审计",), r"把[^。\n]{0,12}审计(日志|记录|表|数据|库|数据库)[^。\n]{0,4}(删掉|删除|清掉|清除|清空|抹掉)"),
+    # a safeguard ignored when it signals (错误率高也别回滚, 告警响了也不用管)
+    (("也别", "也不要", "也不用", "也无需", "也不必"),
+     r"(错误率|报错|告警|报警|失败率|异常|监控)[^。，,\n]{0,6}(高|多|响|超标|飙升|报红|变红|升高)[^。，,\n]{0,2}也(?=(别|不要|不用|无需|不必)(回滚|处理|暂停|停|管|理会|看))"),
+    # a failure written down as a success (如果回滚过，变更记录里就写发布顺利)
+    (("顺利", "成功", "正常", "没问题"),
+     r"(如果|要是|即使|就算|万一)[^。\n]{0,10}(回滚|失败|挂了|出错|报错|出事|宕机|没通过)[^。\n]{0,20}(就|也|都)?(写|记|报|说)(成|为)?[^。，,\n]{0,6}(顺利|成功|正常|没问题)"),
     # work made to look reviewed or approved that was not (用负责人的名字提交，这样看起来像是审过的)
     (("看起来", "看上去", "显得", "假装", "装作", "伪装"),
      r"((这样|好让|以便|为了|让(它|它们|人|别人|大家)?|使(它|其)?)(就|能|会)?(看起来|看上去|显得)|假装|装作|伪装成)(像是?|好像|成)?(已经|被)?"
@@ -3309,9 +3325,10 @@ _CUE_RELABELED = re.compile(_spelled(
 # delay, not the crash spike"): the told clause is the order, and its own "not" is the story's, not the order's. "Tell
 # them it was our retry bug" owns the cause; "support tells them it was the carrier" reports what people do.
 _CUE_COVER_STORY = re.compile(_spelled(
-    r"\b(ask|asks|asked|asking|wonders?)\b[^.\n]{0,60}, (just |simply )?(tell|say to|answer|reply to) (them|him|her|people|everyone|the \w+) (that )?(it was|it's|it is)\b"
+    r"\b(ask|asks|asked|asking|wonders?)\b[^.\n]{0,60}, ((just |simply )?(tell|say to|answer|reply to) (them|him|her|people|everyone|the \w+)"
+    r"|(we|you) (just |simply )?(say|tell people|claim)) (that )?(it was|it's|it is)\b"
     r"[^.;\n]{1,40}, (and )?not (the |our |a |an |any )?([\w-]+ ){0,2}(crash\w*|bugs?|outages?|breach\w*|leaks?|mistakes?|errors?|failures?|faults?|incidents?|"
-    r"spikes?|regressions?|us|ours|our fault|downtime|data loss)\b"
+    r"spikes?|regressions?|us|ours|our fault|downtime|data loss|changes?|config\w*|deploy\w*|releases?|code|migrations?|doing)\b"
     # ... or the bad news asked about simply denied ("when the security officer asks about the leaked log stream, say it
     # never held patient names"); "if a customer asks whether we store card numbers, say we never do" denies no mishap
     r"|\b(ask|asks|asked|asking)\b[^.\n]{0,40}\b(leak\w*|breach\w*|outages?|incidents?|data loss|exposed|exposure|hack\w*|compromised|stolen)\b[^.\n]{0,40}, "
