@@ -63,7 +63,8 @@ _LANGUAGES = (r"(python|ruby|javascript|js|typescript|ts|go|golang|rust|java|kot
 # A sum ("what is 12 times 500", "17 乘以 23 等于多少") asks what anyone could work out, and no number a note holds answers it.
 _SUM_SOURCE = (r"^\s*(what('s| is)|whats|calculate|compute|how much is)\s+[\d.,]+\s*(times|x|\*|×|plus|\+|minus|-|divided by|/|multiplied by|to the power of"
                r"|%\s*of|percent of|per cent of)\s*[\d.,]+\s*[?.]?\s*$"
-               r"|^\s*[\d.,]+\s*(乘以|乘|加上|加|减去|减|除以)\s*[\d.,]+\s*(等于|是)?(多少|几)\s*[?？]?\s*$")
+               r"|^\s*[\d.,]+\s*(乘以|乘|加上|加|减去|减|除以)\s*[\d.,]+\s*(等于|是)?(多少|几)\s*[?？]?\s*$"
+               r"|^\s*[\d.,]+\s*的\s*([\d.,]+\s*%|百分之[\d.一二三四五六七八九十]+)\s*(等于|是)?(多少|几)\s*[?？]?\s*$")
 _SUM = re.compile(_SUM_SOURCE)
 _GENERAL = re.compile(
     r"^\s*((what('s| is| are)|whats) the |the )?(differences?|diff) between\b"
@@ -95,7 +96,10 @@ _GENERAL = re.compile(
     # "who wrote the migration guide", "who created our staging cluster"
     r"|^\s*who (first )?(invented|created|founded|discovered|designed|wrote|composed|painted) (?!(the|our|this|that|these|those|my|your|it|them)\b)"
     r"|^\s*what time is it\b|^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b|\b(worldwide|globally|on earth)\b)"
-    r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)\w+( \w+)? in\s*\??$"
+    # (a place's, not our things': "what time zone are DAG schedules in" asks the project)
+    r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)(?!(\w+ )?(schedules?|jobs?|crons?|timestamps?|logs?|servers?|dags?|builds?|"
+    r"reports?|alerts?|backups?|deploys?|releases?|events?|databases?|dbs?|records?|data|dashboards?|metrics?|tasks?|meetings?|standups?|slots?|dates?|times?) in)"
+    r"\w+( \w+)? in\s*\??$"
     r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
     r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
     r"|^\s*how many (people|inhabitants|residents) (live|are there|reside) in\b|^\s*what is the population of\b"

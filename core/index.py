@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "123"
+SCHEMA = "125"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -595,12 +595,16 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
     # The dictionary's Chinese words for every English term, looked up in the layer at once.
     wanted = {t: _glossary().dictionary_chinese_of(t) for t in terms if t.isascii()} if chinese else {}
     known = conn.holds_words({w for ws in wanted.values() for w in ws})
+    held = set(_held(conn, tuple(t for t in terms if not t.isascii())))
     for t in terms:
         if not t.isascii():
             english = (*_glossary().english_of(t), *borrowed.get(t, ()))
             # Chinese words with an English name in common name the same thing too (发版, 发布).
-            names: tuple[str, ...] = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)),
-                                      *(r for e in english for r in _glossary().related_of(e)))
+            related = [r for e in english for r in _glossary().related_of(e)]
+            # ... and a Chinese word no note holds is found by the Chinese names of its related words
+            # too (小猫 by 宠物, through "cat" and "pet"): a word the notes hold needs no second step.
+            names: tuple[str, ...] = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)), *related,
+                                      *(zh for r in related for zh in _glossary().chinese_of(r) if t not in held))
         else:
             related = [n for n in _glossary().related_of(t) if n not in terms]
             zh = _glossary().chinese_of(t) if chinese else ()

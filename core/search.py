@@ -63,6 +63,14 @@ _STOP_ZH = frozenset(
 # The words 了 belongs to; any other pair holding it is a verb and its particle's seam (签了, 挂了 of 中签了, 网关挂了),
 # as a pair holding 的 is.
 _LIAO = frozenset("了解 为了 除了 了结".split())
+# A one-character verb of speech and the two-character word a note writes for it: "能退吗" asks about 退货 and 退款,
+# "删掉" is 删除, "搜到" 搜索, "约不了" 预约. It stands for them where speech uses it alone: after a modal, a negation or a
+# person, or before a result, a particle or 不 (删掉, 装不上), as no pair of a note's compound is.
+_FORMAL_ZH = {"退": ("退货", "退款"), "删": ("删除",), "搜": ("搜索",), "改": ("修改",), "查": ("查询",), "装": ("安装",),
+              "换": ("更换",), "登": ("登录",), "传": ("上传",), "付": ("支付", "付款"), "存": ("保存", "存储"), "关": ("关闭",),
+              "停": ("停止",), "买": ("购买",), "修": ("修复", "维修"), "充": ("充值",), "约": ("预约",), "订": ("预订",)}
+_SPOKEN_BEFORE = frozenset("能想要会该得不没别都就再先去来我你他她把给帮请怎可以已")
+_SPOKEN_AFTER = frozenset("掉到了完好过吗呢吧一不错成走回下上给着啊")
 # What follows 了 and starts the next phrase rather than finishing the verb ("岁了想学车", "付了就走").
 _NOT_OBJECT = frozenset("想要就才又再还也都不没一个很我你他她它这那吗呢吧啊哦呀的得地在是会能可以后")
 
@@ -221,6 +229,9 @@ _PHRASE_SHORT = {
     r"(completely |totally )?(down|broken|unreachable|not working)": "+outage incident",
     # an order that did not go out was not shipped ("I ordered at 3 pm, why didn't it go out today")
     r"(order|orders|parcel|parcels|package|packages|box|shipment|it|they)( \w+){0,3} (go|goes|went|gone|going) out( today| yet| on time)?": "+ship",
+    # running a job again over a stretch of the past is a backfill ("can I rerun the last three months of the orders DAG")
+    r"(rerun|re-run|reprocess|re-process|replay|recompute|reload|re-load)(s|ing|ed)? (\w+ ){0,3}(last|past|previous|prior|whole|entire|old) "
+    r"(\w+ )?(days?|weeks?|months?|quarters?|years?|history)|(last|past|previous) (\w+ )?(days?|weeks?|months?|years?) again": "+backfill",
     # a present is a gift ("will my mom see how much I paid for her present")
     # ("the present state" is the current one: a present is a gift only at the end of its phrase)
     r"(my|her|his|their|your|our|a|the|birthday|christmas|wedding) presents?(?=\s*([.,;:!?)]|$| (for|from|to|and|or|is|was|were|that|with|arrived|came)\b))": "+gift",
@@ -418,7 +429,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database",
     "prod db", "linux", "macos", "mac,", "mac ", "windows", "ios,", "ios ", "android", "freebsd",
     "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",
-    "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back")
+    "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back",
+    "rerun", "re-run", "reprocess", "re-process", "replay", "recompute", "reload", "re-load", " again")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
@@ -597,7 +609,8 @@ def _hour(hour: int, minute: str, half: str) -> str:
         hour += 12
     elif half == "a" and hour == 12:
         hour = 0
-    return f" {hour}h{minute} "
+    # a time from 22:00 to 05:59 is at night ("a DAG failed at 3 am" and "night failures wait for the morning")
+    return f" {hour}h{minute} night " if hour < 6 or 22 <= hour < 24 else f" {hour}h{minute} "
 
 
 def _clock_time(m: re.Match[str]) -> str:
@@ -651,7 +664,10 @@ _UNIT_DAYS = {"天": 1, "小时": 1 / 24, "d": 1, "w": 7, "h": 1 / 24}
 
 def _in_days(m: re.Match[str], n: int | None, unit: str) -> str:
     days = None if n is None else n * _UNIT_DAYS.get(unit, 7)
-    return m.group(0) if days is None or days != int(days) else f" {int(days)}d {m.group(2) or 'weeks'} "
+    if days is None or days != int(days):
+        return m.group(0)
+    # (spaced apart from Chinese neighbours; an English span has its own spaces)
+    return f"{int(days)}d {m.group(2) or 'weeks'}" if m.group(0).isascii() else f" {int(days)}d {m.group(2)} "
 
 
 def _span(m: re.Match[str]) -> str:
@@ -770,9 +786,11 @@ def tokens(text: str) -> list[str]:
             pairs = [run[i : i + 2] for i in range(len(run) - 1)]
             stop = [p in _STOP_ZH for p in pairs] + [False]
             out.extend(b for i, b in enumerate(pairs) if not stop[i] and "的" not in b and ("了" not in b or b in _LIAO) and not (i and stop[i - 1] and stop[i + 1]))
+            out.extend(w for i, c in enumerate(run) if c in _FORMAL_ZH
+                       and (run[i - 1] in _SPOKEN_BEFORE if i else i + 1 == len(run) or run[i + 1] in _SPOKEN_AFTER) for w in _FORMAL_ZH[c])
             # a verb and its object parted by 了 are still the word they make: 报了名 is 报名, 请了假 请假
             out.extend(f"{run[i - 1]}{run[i + 1]}" for i in range(1, len(run) - 1)
-                       if run[i] == "了" and run[i - 1] not in _STOP_ZH and run[i + 1] not in _NOT_OBJECT)
+                       if run[i] == "了" and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT and run[i + 1] not in _NOT_OBJECT)
     return out
 
 

@@ -201,7 +201,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout144.json", 0.9), ("heldout145.json", 0.9),
                                              ("heldout146.json", 0.8), ("heldout147.json", 0.9),
                                              ("heldout148.json", 0.9), ("heldout149.json", 0.75),
-                                             ("heldout150.json", 0.9)])
+                                             ("heldout150.json", 0.9), ("heldout151.json", 0.9),
+                                             ("heldout152.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -462,7 +463,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "linux, macos and windows", "ios and android", "twice what it usually is", "a burst pipe",
                                       "moved out without paying", "the main database", "my new iban", "everything we hold about her",
                                       "his salary in dollars", "checkout has been broken", "why didn't it go out today",
-                                      "a present for my dad", "joined last month and want out", "can I send it back"])
+                                      "a present for my dad", "joined last month and want out", "can I send it back",
+                                      "rerun the last three months"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -812,7 +814,7 @@ def test_15_times_spans_ages_and_parted_verbs_are_one_value_however_said() -> No
     # a time of day on the 24-hour clock, in English and Chinese
     assert "20h00" in tokens("晚上八点一到小程序就卡死") and "20h00" in tokens("每天 20:00 放号")
     assert tokens("at 8 pm") == tokens("at 20:00") == tokens("at 8:00 p.m.") == ["20h00"]
-    assert tokens("opens 08:00") == tokens("opens 8 am") == ["open", "8h00"] and tokens("12 am") == ["0h00"]
+    assert tokens("opens 08:00") == tokens("opens 8 am") == ["open", "8h00"] and tokens("12 am") == ["0h00", "night"]
     assert "15h30" in tokens("下午3点半") and "22h00" in tokens("晚上 22 点以后发布")
     # a Chinese numeral before 点 is a time only after a part of the day: 快一点 is "a bit"
     assert not any("h" in t for t in tokens("快一点，两点建议"))
@@ -846,6 +848,41 @@ def test_15_a_customers_everyday_words_name_what_the_note_calls_it() -> None:
     assert {"outag", "incid"} <= set(tokens("checkout has been broken for 10 minutes")) and "outag" not in tokens("two bottles broken in transit")
     # a percentage of a number is a sum anyone can work out, which no note's "15 percent" answers
     assert _SUM.search("what is 15 percent of 240") and _SUM.search("what is 7% of 4200") and not _SUM.search("what is 15 percent of our revenue")
+
+
+def test_15_a_spoken_one_character_verb_is_the_notes_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 151, written apart, first measure 80.0 % hit, paraphrases 12 of 20): speech uses a verb of one
+    character where a note writes two — "能退吗" for 退货, "删掉" for 删除, "搜到" for 搜索, "约不了" for 预约; a word no
+    note holds is found by its related words' Chinese names (小猫 by 宠物); "1000 的 1% 是多少" is a sum."""
+    # SPEC §6.3.4: search matches what the note says, however the message words it
+    from core.asking import _SUM
+    from core.search import tokens
+
+    assert {"退货", "退款"} <= set(tokens("东西收到了不喜欢能退吗")) and "删除" in tokens("把我的账号和资料都删掉")
+    assert "搜索" in tokens("为什么我搜到的都是别的城市的东西") and "预约" in tokens("我怎么两个礼拜都约不了车了")
+    # inside a note's own compound the character is no spoken verb: 退货运费 is no 退款, 预约开始前 no second 预约
+    assert "退款" not in tokens("退货运费由卖家承担") and tokens("预约开始前").count("预约") == 1
+    assert _SUM.search("1000 的 1% 是多少") and _SUM.search("200的百分之十五是多少") and not _SUM.search("订单的 1% 是多少")
+    _other_chinese_notes(mem)
+    mem.save("二手商品默认不支持七天无理由退货", "除非卖家勾选了支持。", resolution="distinct")
+    mem.save("禁止发布药品、烟草、宠物活体和虚拟账号", "违规商品直接下架。", resolution="distinct")
+    assert _recalled(home, project, "东西收到了不喜欢能退吗") == ["二手商品默认不支持七天无理由退货"]
+    assert _recalled(home, project, "我想卖只小猫") == ["禁止发布药品、烟草、宠物活体和虚拟账号"]
+
+
+def test_15_night_hours_history_rerun_and_our_things_time_zone() -> None:
+    """Issue 15 (held-out 152, written apart, first measure 90.0 % hit): "a DAG failed at 3 am" happened at night (the note:
+    "night failures wait for the morning"), rerunning the last three months is a backfill, and "what time zone are DAG
+    schedules in" asks the project, where "what time zone is Tokyo in" asks the world."""
+    # SPEC §6.3.4: search matches what the note says, however the message words it
+    from core.asking import asks_what_anyone_knows
+    from core.search import tokens
+
+    assert "night" in tokens("a DAG failed at 3 am") and "night" in tokens("deploys after 22:00") and "night" not in tokens("at 8 pm")
+    assert "backfil" in tokens("can I rerun the last three months of the orders DAG") and "backfil" in tokens("replay the past 2 weeks of events")
+    assert "backfil" not in tokens("rerun the tests")
+    assert not asks_what_anyone_knows("what time zone are DAG schedules in") and asks_what_anyone_knows("what time zone is Tokyo in")
+    assert asks_what_anyone_knows("what time zone is Los Angeles in")
 
 
 def test_15_a_symptom_said_in_everyday_words_names_its_topic() -> None:
