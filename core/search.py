@@ -345,7 +345,15 @@ _PHRASE_SHORT = {
     # a comparative is its adjective, which Snowball leaves apart ("louder" and the loudness note)
     **{rf"{comparative}": f"+{base}" for comparative, base in _COMPARATIVES.items()},
 }
-_SHORT_PHRASES = re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
+
+
+@lru_cache(maxsize=1)
+def _short_phrases_pattern() -> re.Pattern[str]:
+    """The phrase table as one alternation, compiled on the first text that holds a hint: compiling it
+    costs ~15 ms, which the recall hook paid on every prompt, most of which hold none."""
+    return re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
+
+
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # A piece every phrase above holds: the substitution runs only on text that may have one ("end" or
 # "text" alone would let nearly every note through to the regex).
@@ -471,7 +479,7 @@ def _short_phrases(low: str) -> str:
     around the hints `low` holds: over a whole 4 KB note, where some hint is nearly always present,
     it cost 9 ms; over the stretches, 4-5."""
     if len(low) <= 2 * _PHRASE_REACH:
-        return _SHORT_PHRASES.sub(_phrase_short, low) if _holds_hint(low) else low
+        return _short_phrases_pattern().sub(_phrase_short, low) if _holds_hint(low) else low
     spans = []
     # (the hints found in one pass: a find per hint, hundreds of them, cost a note of 4 KB a quarter of a millisecond)
     for _, at, end in _hint_automaton().find_matches_as_indexes(low):
@@ -491,9 +499,9 @@ def _short_phrases(low: str) -> str:
         if lo <= b:
             b = max(b, hi)
             continue
-        out += [low[done:a], _SHORT_PHRASES.sub(_phrase_short, low[a:b])]
+        out += [low[done:a], _short_phrases_pattern().sub(_phrase_short, low[a:b])]
         done, a, b = b, lo, hi
-    out += [low[done:a], _SHORT_PHRASES.sub(_phrase_short, low[a:b])]
+    out += [low[done:a], _short_phrases_pattern().sub(_phrase_short, low[a:b])]
     return "".join(out) + low[b:]
 
 

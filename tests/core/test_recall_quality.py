@@ -429,7 +429,7 @@ def test_16_phrases_are_read_only_around_their_hints_with_the_same_result() -> N
     texts += [" ".join(notes[i : i + 60]) for i in range(0, len(notes), 60)]
 
     def whole(low: str) -> str:
-        return search._SHORT_PHRASES.sub(search._phrase_short, low) if any(h in low for h in search._PHRASE_HINTS) else low
+        return search._short_phrases_pattern().sub(search._phrase_short, low) if any(h in low for h in search._PHRASE_HINTS) else low
 
     assert any(len(t) > 4000 for t in texts)
     assert [search._short_phrases(t) for t in texts] == [whole(t) for t in texts]
