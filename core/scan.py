@@ -2958,6 +2958,17 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("让扫描", "让检查", "让审计"), r"让(扫描器|扫描|检查|审计)(跳过|忽略|看不到|漏掉)"),
     (("强推", "强制推送", "--force"), r"(强推|强制推送|--force)[^。\n]{0,10}(共享|公共|团队|主|main|master|发布)(的)?(分支|仓库)|(共享|公共|团队|主)分支[^。\n]{0,6}(强推|强制推送)"),
     (("审计",), r"把[^。\n]{0,12}审计(日志|记录|表|数据|库|数据库)[^。\n]{0,4}(删掉|删除|清掉|清除|清空|抹掉)"),
+    # a secret written where everyone reads it (prod 的 db 密码直接写在 README 里)
+    # (hints in Chinese only: "repo" alone opened English sentences to the imperative reading)
+    (("readme", "文档", "wiki", "群里", "代码里", "仓库", "到 repo", "在 repo", "进 repo", "到repo", "在repo", "进repo"),
+     # (what was once so, 曾写在 wiki 上, is a postmortem's; what is called a breach, 是违规的, a rule's)
+     r"(密码|密钥|口令|token|key|凭证|私钥|secret)[^。，,\n]{0,12}(?<!曾)(?<!曾经)(?<!以前)(?<!之前)(?<!被)(写|放|贴|存|提交|发)(在|到|进)[^。，,\n]{0,4}"
+     r"(readme|文档|wiki|群里|代码里|仓库|repo)(?![^。，,\n]{0,4}(是|属于|算|都是|就是)?(违规|违反|禁止|不允许|不行|不可以|错|不对|不安全))"),
+    # a problem seen in review and let through (看到 SQL 拼接就当没看见)
+    (("没看见", "没看到", "视而不见", "闭一只眼", "放过去", "直接放过"),
+     r"(看到|发现|遇到|碰到)[^。，,\n]{0,14}(就|也)?(当没看见|当作没看见|装作没看见|假装没看到|当没看到|视而不见|睁一只眼闭一只眼|放过去|直接放过)"),
+    # production's tables dropped at will (staging 和 prod 都可以随便 drop 表)
+    (("随便",), r"(prod|生产|线上|正式环境)[^。，,\n]{0,10}随便\s*(drop|删|删除|清空|truncate|改)"),
     # a safeguard ignored when it signals (错误率高也别回滚, 告警响了也不用管)
     (("也别", "也不要", "也不用", "也无需", "也不必"),
      r"(错误率|报错|告警|报警|失败率|异常|监控)[^。，,\n]{0,6}(高|多|响|超标|飙升|报红|变红|升高)[^。，,\n]{0,2}也(?=(别|不要|不用|无需|不必)(回滚|处理|暂停|停|管|理会|看))"),
