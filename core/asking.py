@@ -329,7 +329,14 @@ def _in_question(low: str, at: int) -> bool:
     # (a dash between spaces ends a clause too: "Logger.info(…) - is this ok to ship?")
     start = max([low.rfind(c, 0, at) + 1 for c in ",.;:!?\n"] + [low.rfind(d, 0, at) + 2 for d in (" - ", " – ", " — ") if d in low[:at]])
     # (in Chinese, a message of one line that ends asking 吗 or 呢 asks of the thing it names: "这个 flag 一年前加的，还留着吗")
-    return bool(_QUESTION.match(low[start:])) or ("\n" not in low and re.search(r"[吗呢]\s*[?？]?\s*$", low) is not None)
+    if _QUESTION.match(low[start:]) or ("\n" not in low and re.search(r"[吗呢]\s*[?？]?\s*$", low) is not None):
+        return True
+    # ... and a Chinese clause that asks why, how or which of it ("用户点了不喜欢，为什么还在推这个作者")
+    if low.isascii():
+        return False
+    begin = max(low.rfind(c, 0, at) for c in "，。；：！？,.;:!?\n") + 1
+    ends = [e for e in (low.find(c, at) for c in "，。；：！？,.;:!?\n") if e >= 0]
+    return re.search(r"为什么|为啥|怎么|什么|哪|多少|是否|能不能|可不可以|有没有|会不会|是不是", low[begin : min(ends, default=len(low))]) is not None
 
 
 def asks_what_anyone_knows(message: str) -> bool:
@@ -344,17 +351,27 @@ def asks_what_anyone_knows(message: str) -> bool:
 # note on how new features roll out). Patterns as text, compiled by `re` on first use.
 _ASKS_NAME = r"\b(names?|titles?) for\b|(起|取|想)(一)?(个|几个)?[^。？?，,]{0,6}(名字|名称|标题)"
 _SPEAKS_OF_NAMES = r"\b(names?|naming|named|titles?|called|brand\w*)\b|名字|命名|名称|叫做|标题|品牌"
+# ... and one that asks for something to read, hear or watch is answered only by a note that speaks of one
+# (推荐一本讲推荐系统的书 and the note on what the recommender is built with).
+_ASKS_READING = (r"\b(recommend|suggest)\w* (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?)\b"
+                 r"|\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?)\b"
+                 r"|推荐(一|几)?(本|个|些|篇|门|部)[^。？?，,]{0,16}(书|书籍|教程|课程|文章|论文|视频|播客|博客)")
+_SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?|docs|documentation|handbook)\b"
+                      r"|书|教程|课程|文章|论文|视频|播客|博客|文档|手册")
 
 
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
-    """For a question anyone could answer that asks how many or for a name, the test a note must pass to
-    answer it (`states_amount`, or speaking of names; none passes for a sum); None for any other message."""
+    """For a question anyone could answer that asks how many, for a name or for something to read, the test
+    a note must pass to answer it (`states_amount`, or speaking of names or of reading; none passes for a
+    sum); None for any other message."""
     if _SUM.match(message.lower()):
         return lambda record: False
     if asks_amount(message):
         return states_amount
     if re.search(_ASKS_NAME, message.lower()):
         return lambda record: re.search(_SPEAKS_OF_NAMES, _note_text(record).lower()) is not None
+    if re.search(_ASKS_READING, message.lower()):
+        return lambda record: re.search(_SPEAKS_OF_READING, _note_text(record).lower()) is not None
     return None
 
 

@@ -179,7 +179,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "演出": ("show", "concert"), "场馆": ("venue",), "座位": ("seat", "seats"), "排队": ("queue", "waiting"), "抢购": ("sale", "flash"),
     "秒杀": ("flash", "sale"), "退票": ("refund",),
     # devices, their health and their care
-    "遥测": ("telemetry",), "宠物": ("pet", "pets"), "猫": ("cat",), "小猫": ("cat", "kitten"), "猫咪": ("cat",), "狗": ("dog",), "小狗": ("dog", "puppy"), "狗狗": ("dog",), "保修": ("warranty",), "换新": ("replacement", "replace"), "维修": ("repair",), "充值": ("topup", "recharge"), "储值": ("topup", "prepaid"), "预付": ("prepaid",), "孩子": ("child", "kid", "minor"), "儿童": ("child", "kid", "minor"), "未成年人": ("minor", "underage"), "未成年": ("minor", "underage"), "青少年": ("teenager", "minor"), "序列号": ("serial",),
+    "遥测": ("telemetry",), "作者": ("author", "creator"), "博主": ("blogger", "creator", "author"), "主播": ("streamer", "creator", "host"), "宠物": ("pet", "pets"), "猫": ("cat",), "小猫": ("cat", "kitten"), "猫咪": ("cat",), "狗": ("dog",), "小狗": ("dog", "puppy"), "狗狗": ("dog",), "保修": ("warranty",), "换新": ("replacement", "replace"), "维修": ("repair",), "充值": ("topup", "recharge"), "储值": ("topup", "prepaid"), "预付": ("prepaid",), "孩子": ("child", "kid", "minor"), "儿童": ("child", "kid", "minor"), "未成年人": ("minor", "underage"), "未成年": ("minor", "underage"), "青少年": ("teenager", "minor"), "序列号": ("serial",),
     "激活": ("activate", "activation"), "配对": ("pair", "pairing"), "连接": ("connect", "connection"), "断开": ("disconnect",),
     "掉线": ("offline", "disconnect"), "在线": ("online",), "心跳": ("heartbeat",), "时钟": ("clock",), "看门狗": ("watchdog",),
     "中断": ("interrupt", "isr"), "内存泄漏": ("leak", "memory"), "分配": ("allocate", "allocation"), "上报": ("report",),

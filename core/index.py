@@ -601,10 +601,12 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
             english = (*_glossary().english_of(t), *borrowed.get(t, ()))
             # Chinese words with an English name in common name the same thing too (发版, 发布).
             related = [r for e in english for r in _glossary().related_of(e)]
-            # ... and a Chinese word no note holds is found by the Chinese names of its related words
-            # too (小猫 by 宠物, through "cat" and "pet"): a word the notes hold needs no second step.
-            names: tuple[str, ...] = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)), *related,
-                                      *(zh for r in related for zh in _glossary().chinese_of(r) if t not in held))
+            direct = (*english, *(zh for e in english for zh in _glossary().chinese_of(e)))
+            # ... and a Chinese word that no note holds, under any of its own names, is found by the Chinese
+            # names of its related words too (小猫 by 宠物, through "cat" and "pet"): a word the notes hold
+            # needs no second step (分析 of an English "analysis" note went on to 报告 through "report").
+            second = t not in held and not conn.holds_words(set(direct))
+            names: tuple[str, ...] = (*direct, *related, *(zh for r in related for zh in _glossary().chinese_of(r) if second))
         else:
             related = [n for n in _glossary().related_of(t) if n not in terms]
             zh = _glossary().chinese_of(t) if chinese else ()

@@ -352,7 +352,7 @@ def _choose(
     work = asks_for_work(message)
     general = work and asks_what_anyone_knows(message)
     bar = GENERAL_COVERAGE if general else WORK_COVERAGE
-    answers = what_general_asks(message) if general else None  # (how many, or a name: a note must state one)
+    answers = what_general_asks(message) if general else None  # (how many, a name or something to read: a note must speak of it)
     undecided = not work  # the learned reading is asked only when a card hangs on it
     sides = compared(message)
 
