@@ -581,7 +581,8 @@ _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 # limit on people under one ("players under 16 get no chat", "under-13s"): the notes say "children" or
 # "kids", and the glossary relates those.
 # A clock time is one value ("8:30" is no "30", which a note's "30 %" holds): read as "8h30".
-# (Both compiled on first use, by a text that holds "old" or a colon: the recall hook's start-up is a budget.)
+# (Both compiled on first use rather than at import; since session 36 nearly every text asks for them — a
+# clock time may be "8 pm", an age "I'm 20" — and the two cost about a millisecond together to compile.)
 @lru_cache(maxsize=1)
 def _age() -> re.Pattern[str]:
     return re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]old\b|\b(\d{1,2}) ?yo\b|\baged (\d{1,2})\b"
