@@ -526,7 +526,7 @@ def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     """Whether a note is about that kind of thing: its title or summary names the kind's own word, and
     the note holds every other word of it."""
     from .glossary import chinese_of, related_of
-    from .search import query_terms
+    from .search import token_set
 
     # (the kind's word by another of its names: a counter is a metric, an endpoint a handler or 接口)
     forms = {kind[-1], *related_of(kind[-1]), *chinese_of(kind[-1])}
@@ -536,12 +536,14 @@ def names_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     low = head.lower()
     if not any(form[:max(3, len(form) - 1)] in low for form in forms):
         return False
-    named = set(query_terms(head))
+    # (`token_set` remembers the texts it read: recall asks this of the same titles prompt after prompt, a
+    # server's turns ~40 of them at 1,000 notes)
+    named = token_set(head)
     if forms.isdisjoint(named):
         return False
     # (the whole note is read only for the kind's other words, and only when the title and summary lack them)
     rest = set(kind[:-1])
-    return rest.issubset(named) or rest.issubset(query_terms(_note_text(record)))
+    return rest.issubset(named) or rest.issubset(token_set(_note_text(record)))
 
 
 # A title about a kind of thing names it among its first words ("Controllers are thin: …"); one that names it
@@ -552,12 +554,12 @@ KIND_OPENS = 3
 def opens_with_kind(record: dict, kind: list[str]) -> bool:  # type: ignore[type-arg]
     """Whether a note's title names the kind's own word (or another name of it) among its first words."""
     from .glossary import related_of
-    from .search import query_terms
+    from .search import token_set
 
     forms = {kind[-1], *related_of(kind[-1])}
     opening = " ".join(str(record.get("title", "")).split()[:KIND_OPENS])
     low = opening.lower()  # (a text test first, as in `names_kind`: recall asks this of every candidate of a task)
-    return any(form[:max(3, len(form) - 1)] in low for form in forms) and not forms.isdisjoint(query_terms(opening))
+    return any(form[:max(3, len(form) - 1)] in low for form in forms) and not forms.isdisjoint(token_set(opening))
 
 
 # A message that names the project ("in this project", "our codebase", 我们项目) asks what it remembers,

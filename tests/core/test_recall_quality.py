@@ -475,6 +475,28 @@ def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: s
     assert shorts & set(_words(f"notes on {spelling} here")), spelling
 
 
+def test_15_a_busy_process_finds_the_same_phrase_hints_as_a_hook() -> None:
+    """Issue 16 (recall_p95_1k) with issue 15's phrases: a process that has read many short texts finds the
+    phrase hints with the automaton; it finds exactly those the hook's look-up does — every hint alone, at
+    the start and the end of a text, and none in text that holds none."""
+    from core import search
+
+    texts = [f"{h}" for h in search._PHRASE_HINTS] + [f"notes on {h}" for h in search._PHRASE_HINTS] + [
+        "deploy the cache step first", "数据库备份与恢复", "", "ab", "the linter flags this branch"]
+    search._hint_automaton.cache_clear()
+    search._short_reads = 0
+    hook = [search._holds_hint(t) for t in texts[: search._SHORT_BEFORE_AUTOMATON]]
+    assert search._hint_automaton.cache_info().currsize == 0  # the hook's reads built nothing
+    search._short_reads = search._SHORT_BEFORE_AUTOMATON
+    busy = [search._holds_hint(t) for t in texts]
+    assert search._hint_automaton.cache_info().currsize == 1
+    search._hint_automaton.cache_clear()
+    search._short_reads = 0
+    assert busy[: len(hook)] == hook
+    assert busy == [any(h in t for h in search._PHRASE_HINTS) for t in texts]
+    assert busy[: 2 * len(search._PHRASE_HINTS)] == [True] * (2 * len(search._PHRASE_HINTS)) and busy[-3:] == [False, False, False]
+
+
 def test_15_a_topic_slots_key_names_its_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (SPEC §6.3 topicKey): the slot's key names what its note is about, as a title word does —
     "which editor do I use" finds "I write Rust in Helix" kept in the slot "editor" (held-out 144), and the
