@@ -17,7 +17,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # storage and data
     "数据库": ("database", "db"), "数据表": ("table",), "表名": ("table",), "字段": ("field", "column"), "索引": ("index",), "查询": ("query",),
     "事务": ("transaction",), "迁移": ("migration", "migrate"), "备份": ("backup",), "恢复": ("restore", "recover"), "归档": ("archive",),
-    "存储": ("storage", "store"), "缓存": ("cache",), "过期": ("expire", "expiry", "ttl"), "失效": ("expire", "invalidate"),
+    "存储": ("storage", "store"), "缓存": ("cache",), "过期": ("expire", "expiry", "ttl"), "临期": ("expire", "expiry"), "保质期": ("expiry",), "失效": ("expire", "invalidate"),
     "清除": ("clear", "evict", "purge"), "清理": ("clean", "cleanup"), "清空": ("clear", "flush"), "数据": ("data",), "质量": ("quality",), "缺陷": ("defect", "bug"), "跟踪": ("track", "tracking"), "回填": ("backfill",), "勘误": ("correction", "erratum"), "诊断": ("diagnosis", "diagnose"), "家目录": ("home",), "礼品卡": ("gift", "giftcard"), "笔记": ("note", "notes"), "盘点": ("count", "stocktake"), "面单": ("label",), "主目录": ("home",), "写错": ("mistake", "correction"), "报表": ("report",),
     "统计": ("stats", "analytics"), "埋点": ("tracking", "analytics"), "快照": ("snapshot",), "副本": ("replica",), "分区": ("partition",),
     "血缘": ("lineage",), "临时": ("temporary", "tmp", "temp"), "下游": ("downstream",), "上游": ("upstream",),
@@ -204,7 +204,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "测序仪": ("sequencer",), "样本": ("sample", "samples"), "样品": ("sample",), "试剂": ("reagent",), "实验": ("experiment", "lab"),
     "复核": ("review", "double-check"), "论文": ("paper", "publication"), "发表": ("publish", "publication"), "图表绘制": ("plot", "figure"),
     # the calendar and the work week
-    "支持": ("support",), "续约": ("renewal", "renew"), "春节": ("holiday",), "节假日": ("holiday", "holidays"), "国庆": ("holiday", "national"),
+    "支持": ("support",), "续约": ("renewal", "renew"), "春节": ("holiday",), "过年": ("holiday",), "除夕": ("holiday",), "节假日": ("holiday", "holidays"), "国庆": ("holiday", "national"),
     "工作日": ("weekday", "workday", "business"), "上班": ("work", "office"), "排班": ("schedule", "rotation", "roster"),
     "值班表": ("rotation", "schedule", "on-call"), "工时": ("hours", "timesheet"), "季度": ("quarter", "quarterly"), "年度": ("annual", "yearly"),
     "紧急": ("urgent", "emergency"), "加急": ("urgent", "expedite"), "优先级": ("priority",), "截止": ("deadline", "due", "cutoff"),
@@ -249,10 +249,24 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "派单": ("dispatch", "assign"), "打款": ("pay", "payout", "transfer"), "结算": ("settlement", "payout", "pay"), "扣钱": ("deduct", "charge", "fine"),
     # school years
     "高中": ("high school",), "高一": ("high school",), "初中": ("middle school",),
+    # a city, by its own name or as a city (`CITIES` names them)
+    "城市": ("city",),
 }
 
 
 
+
+# Cities by their names: a question about one is about a city ("下个月想去成都开城" and 进新城市前要先拿到当地的运营许可).
+# Each names "city" (`english_of`) but "city" names none of them (`chinese_of`): "别的城市的东西" is about no
+# particular city, and a note on a server in 广州 does not answer it.
+CITIES = frozenset((
+    "北京 上海 广州 深圳 天津 重庆 成都 杭州 武汉 西安 南京 苏州 郑州 长沙 东莞 沈阳 "
+    "青岛 合肥 佛山 宁波 昆明 济南 大连 福州 厦门 哈尔滨 长春 石家庄 南昌 贵阳 南宁 太原 "
+    "无锡 温州 泉州 兰州 乌鲁木齐 呼和浩特 海口 三亚 珠海 中山 惠州 常州 徐州 烟台 洛阳 绍兴 "
+    "嘉兴 金华 台州 扬州 南通 拉萨 西宁 银川 香港 澳门 台北 保定 潍坊 临沂 唐山 廊坊 "
+    "芜湖 赣州 桂林 柳州 遵义 宜昌 襄阳 株洲 汕头 湛江 江门 镇江 盐城 淮安 连云港 宿迁 "
+    "泰州 湖州 舟山"
+).split())
 
 _LONGEST = max(len(w) for w in ZH_EN)
 
@@ -400,7 +414,8 @@ RELATED: tuple[str, ...] = (
     "christmas xmas festive holiday holidays",
     "salary salaries payroll wage wages",
     "hiring recruiting recruit interview",
-    "shipping shipment delivery courier parcel carrier",
+    # (what a shop delivers it ships: "do we deliver to Canada" and "we ship nowhere outside Europe")
+    "shipping shipment delivery courier parcel carrier deliver delivers delivered delivering",
     "cart basket",
     "coupon voucher discount promo promotion promotions",
     "font typeface typography",
@@ -640,7 +655,7 @@ def english_of(word: str) -> tuple[str, ...]:
     """The English terms (analysed as the index stores them) a Chinese word names."""
     from .search import term
 
-    return tuple(dict.fromkeys(term(w) for w in ZH_EN.get(word, ())))
+    return tuple(dict.fromkeys(term(w) for w in ZH_EN.get(word, ("city",) if word in CITIES else ())))
 
 
 @lru_cache(maxsize=4096)

@@ -171,7 +171,19 @@ _PHRASE_SHORT = {
     r"pass(ed|es|ing)? away": "die", r"put to sleep": "euthanasia",
     # moving work to production is deploying it ("how do I get my change onto production"); the words stay
     r"(get|gets|getting|got|put|puts|putting|push|pushes|pushing|pushed|ship|ships|shipping|shipped|move|moves|moving|moved)"
-    r"( \w+){0,3} (on|onto|to|into|out to) (the )?(production|prod|live)( site| server| servers| environment)?": "+deploy",
+    r"( \w+){0,3} (on|onto|to|into|out to) (the )?(production|prod|live)( site| server| servers| environment)?"
+    # ... and so is getting it live ("how do I get my change live on the portal")
+    # (the work, not what it publishes: "can a reporter push a story live" is about publishing)
+    r"|(get|gets|getting|got|put|puts|putting|push|pushes|pushing|pushed|take|takes|taking|took) ((my|the|this|that|our|your|his|her|their|a|an)( \w+){0,2} "
+    r"(change|changes|fix|fixes|code|feature|features|branch|pr|release|update|build|version|commit|commits|patch|hotfix)|it|them) live\b": "+deploy",
+    # a homeowners association is its abbreviation ("the homeowners association still hasn't replied")
+    r"home ?owners'? associations?|home ?owner associations?": "hoa",
+    # water where it should not be is a leak ("there's a water stain on my ceiling right under the panels")
+    r"water (stains?|marks?|damage|dripping|drips|coming (in|through))|(ceiling|roof|wall)s? (is |are |was |were )?(dripping|wet|damp)": "+leak",
+    # a rating a customer leaves is a review ("when should we ask the customer to rate us online")
+    # ("us" is gone by then: the pronoun is read as no word)
+    r"(customers?|users?|clients?|guests?|buyers?|them|people|him|her)( \w+){0,2} to rate\b|rat(e|es|ed|ing) our (app|shop|store|service|business|company)"
+    r"|(leave|leaves|left|leaving|give|gives|gave|giving)\s+(us\s+)?an? (rating|star rating)": "+review",
     # what is thrown away is waste ("how much food did we throw away")
     r"(throw|throws|threw|thrown|throwing) (\w+ ){0,3}(away|out)|binned": "waste",
     # what was deleted by mistake, or is wanted back, is restored from a backup
@@ -235,6 +247,16 @@ _PHRASE_SHORT = {
     # a present is a gift ("will my mom see how much I paid for her present")
     # ("the present state" is the current one: a present is a gift only at the end of its phrase)
     r"(my|her|his|their|your|our|a|the|birthday|christmas|wedding) presents?(?=\s*([.,;:!?)]|$| (for|from|to|and|or|is|was|were|that|with|arrived|came)\b))": "+gift",
+    # a card or payment the bank declines is a failed payment ("a subscriber's card got declined, what happens now")
+    r"(card|cards|payment|payments|charge|charges|transaction|transactions|direct debit)( (was|were|is|are|got|gets|get|keeps|kept|has|have|had|been|being|getting)){0,3} "
+    r"(declined|rejected|refused|bounced)|(declined|rejected|refused|bounced) (card|payment|charge|transaction|direct debit)s?"
+    r"|(card|payment|charge|transaction)s? (did ?n't|did not|does ?n't|does not|won't|will not) go through": "+payment fail",
+    # a place down the road is near, and nothing is down ("a café down the road wants to buy our coffee")
+    r"(just |right )?(down|up) the (road|street)(?! (from|to) (production|prod|release))": "near",
+    # what one gives a person is a gift ("my mum wants to give my dad a year of coffee", "buy my sister a voucher")
+    r"(give|gives|gave|giving|buy|buys|bought|buying|get|gets|got|getting) (my|her|his|their|your|our) (mum|mom|mother|dad|father|parents|"
+    r"wife|husband|partner|girlfriend|boyfriend|friend|sister|brother|son|daughter|grandma|grandmother|gran|grandpa|grandfather|aunt|uncle|"
+    r"boss|colleague|teacher|niece|nephew|kids?|children|in-laws) (a|an|some|one|two|three|six|twelve|\d+)\b": "+gift",
     # wanting out of a club or plan is cancelling it ("I joined the club last month and want out")
     r"(want|wants|wanted|wanting) out|(get|getting|got) (me )?out of (the |my |this |our |a )?(club|plan|contract|subscription|membership)": "+cancel",
     # what is sent back is returned ("I just don't like this Merlot, can I send it back"; "we don't take back wine")
@@ -438,7 +460,11 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "prod db", "linux", "macos", "mac,", "mac ", "windows", "ios,", "ios ", "android", "freebsd",
     "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",
     "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back",
-    "rerun", "re-run", "reprocess", "re-process", "replay", "recompute", "reload", "re-load", " again")
+    "rerun", "re-run", "reprocess", "re-process", "replay", "recompute", "reload", "re-load", " again", "declined", "rejected", "refused",
+    "bounced", "go through", "mum ", "mom ", "mother ", "dad ", "father ", "parents ", "wife ", "husband ", "partner ", "friend ", "sister ",
+    "brother ", "son ", "daughter ", "gran", "aunt ", "uncle ", "boss ", "colleague ", "teacher ", "niece ", "nephew ", "kid ", "kids ",
+    "children ", "in-laws ", "the road", "the street", " live", "owners association", "owner association", "owners' association", "water ",
+    "dripping", " wet", " damp", "to rate", "rate our", "rates our", "rated our", "rating our", " rating")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
@@ -782,13 +808,28 @@ def terms_of(words: list[str]) -> list[str]:
 _PRONOUN_US = re.compile(r"(?<![\w-])us(?![\w-])")
 
 
+@lru_cache(maxsize=1)
+def _latin_fold() -> dict[int, str]:
+    """Latin letters with a mark, as their plain letters (é as e, ß as ss): built on the first text that holds
+    any letter beyond ASCII."""
+    import unicodedata
+
+    table = {c: "".join(ch for ch in unicodedata.normalize("NFKD", chr(c)) if not unicodedata.combining(ch)) for c in range(0xC0, 0x250)}
+    table.update({ord("ß"): "ss", ord("æ"): "ae", ord("œ"): "oe", ord("ø"): "o", ord("ł"): "l", ord("đ"): "d", ord("ð"): "d", ord("þ"): "th",
+                  ord("ı"): "i", ord("ħ"): "h", ord("ŧ"): "t", ord("ŋ"): "ng"})
+    return {c: f for c, f in table.items() if f.isascii() and f.isalpha() and f != chr(c)}
+
+
 def tokens(text: str) -> list[str]:
     """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as
-    itself, unless it is a function word)."""
+    itself, unless it is a function word). A letter with a mark is read as its plain letter: "café"
+    and "cafe" are one word (the word pattern reads ASCII letters, and cut "café" to "caf")."""
     low = text.lower()
     if "us" in text and len(low) == len(text):
         for m in _PRONOUN_US.finditer(text):
             low = f"{low[:m.start()]}  {low[m.end():]}"
+    if not low.isascii():
+        low = low.translate(_latin_fold())
     if "点" in low:
         low = re.sub(_CLOCK_ZH, _clock_zh, low)
     low = _spans(low)
@@ -928,7 +969,25 @@ def analysed(record: dict[str, Any]) -> tuple[str, ...]:
     texts = [str(record.get(f) or "") for f in FIELDS[:-1]] + [conds]
     if record.get("topicKey"):
         texts[0] = f"{texts[0]} {re.sub(r'[._:/-]+', ' ', str(record['topicKey']))}"
-    return tuple(" ".join(tokens(t) + segmented(t)) for t in texts)
+    return tuple(" ".join(tokens(t) + segmented(t) + unprefixed(t)) for t in texts)
+
+
+_PREFIXES = ("micro", "mini", "multi", "sub", "auto", "super", "hyper", "nano", "macro")
+# (joined: "multi-tenant" already counts by its parts)
+_PREFIXED = re.compile(rf"\b({'|'.join(_PREFIXES)})([a-z]{{5,}})\b")
+
+
+def unprefixed(text: str) -> list[str]:
+    """The words a note's prefixed words are made on, when they are words of their own: a note on
+    microinverters is about inverters ("which inverters do we install"), one on subdomains about domains.
+    Only the index's writers add them (a question about microservices is not one about every service), and
+    only words the dictionary knows ("subscription" is no kind of script)."""
+    low = text.lower()
+    if not any(p in low for p in _PREFIXES):
+        return []
+    from .cedict import chinese_words
+
+    return [t for m in _PREFIXED.finditer(low) if m.group(2) not in _STOP and chinese_words(t := term(m.group(2)))]
 
 
 # Verbs any request is made of name no note from its title: "how do I write a LINQ query" is not
