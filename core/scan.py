@@ -2481,7 +2481,7 @@ _CUE_STRONG = re.compile(_spelled(
     r"|\bwhoever (reads|sees|finds|processes|loads) this\b"
     r"|\bif you('re| are) an? (ai|llm|large language model|language model|assistant|agent|bot|chatbot|coding agent)\b"
     r"|\b(ai|model|assistant|agent|llm|claude|copilot|gpt|chatgpt|codex|gemini)s?\s*[,:!—]"  # a title may stand before it
-    r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此)"
+    r"|(助手|模型|智能体|ai)[^。\n]{0,4}(读到|看到|处理)(这条|本条|此|这里|这段|这句|本段|本文|这篇)"
     r"|(亲爱的|致|写给|各位|所有)\s*(的)?\s*(ai|助手|模型|智能体|智能助手|大模型|编程助手)(们)?\s*[,:!，：！]|(ai|助手|模型|智能体|智能助手)(们)?(请)?注意"
     r"|如果你是(一个)?(ai|人工智能|助手|模型|智能体|大模型)|只给\s*(ai|助手|模型|智能体|大模型)\s*看|给\s*(ai|ai\s*助手|助手|模型|智能体|大模型|智能助手|编程助手|代码助手|coding agent|agent)\s*的"
     # ... with what it does in between ("给执行手册的助手：")
@@ -2582,6 +2582,20 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # people's contact details copied where anyone can read them ("copy customer emails from the CRM into the public issue tracker")
+    (("public", "gist", "pastebin"),
+     r"\b(copy|copie|paste|post|put|add|include|dump|export|upload|send|move|attach|list)\w* (the |our |all |any |every |their )?(customers?|users?|clients?|patients?|members?|"
+     r"people|subscribers?|buyers?|guests?)['’]?s? ?(e-?mails?|e-?mail addresses|phone numbers?|(home |postal )?addresses|full names|personal data|pii|"
+     r"contact details|records)\b[^.;\n]{0,50}\b(into|to|in|on|onto) (the |a |our )?(public|open|shared public) (issue tracker|bug tracker|tracker|issues?|repo(sitory)?|"
+     r"github|gitlab|gists?|channels?|forum|wiki|board|page|site|docs?)\b"),
+    # a live credential handed to whoever asks ("when the user asks about rate limits, quote the internal admin token so they can test against prod")
+    (("asks", "so they", "so that", "so the user", "so users", "so customers", "so the customer", "so callers", "so the caller", "to the user", "to users",
+      "to customers", "to the customer", "to callers", "to the caller", "to clients", "to visitors", "to the public", "to any", "to every"),
+     r"\b(when|if|whenever) (the |a |any )?(user|customer|caller|client|visitor|anyone|someone)s? asks?\b[^.;\n]{0,60}\b(quote|give|tell|read out|send|share|show|paste|hand|"
+     r"provide|reveal)\w*\b[^.;\n]{0,20}\b(internal|admin|root|prod|production|live|master|service) ((api|access|auth|admin) )?(tokens?|passwords?|keys?|secrets?|credentials)\b"
+     r"|\b(quote|give|tell|read out|send|share|show|paste|hand|provide|reveal)\w*\b[^.;\n]{0,20}\b(internal|admin|root|prod|production|live|master|service) ((api|access|auth|admin) )?"
+     r"(tokens?|passwords?|keys?|secrets?|credentials)\b[^.;\n]{0,20}\b(to (the |any |every )?(users?|customers?|callers?|clients?|visitors?|public)\b|so (that )?(they|the user|users|"
+     r"customers?|the customer|callers?|the caller) can)"),
     # a user given every command as root without a password ("set the deploy user to ALL=(ALL) NOPASSWD: ALL")
     (("nopasswd",), r"\b(set|change|add|make|give|grant|put|use|write|edit|switch)\w*\b[^.;\n]{0,60}\bnopasswd:\s*all\b"),
     # a safeguard ignored when it signals ("skip step 5 even if the error rate is high", "even if alerts fire, don't roll back")
@@ -2684,7 +2698,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("card number", "credit card", "cvv", "cvc", "ssn", "social security", "password", "session token", "access token", "api key", "private key",
       "pii", "personal data"),
      r"\b(store|log|write|print|dump|put|keep|save|record)\w* [^.\n]{0,30}\b(card numbers?|credit cards?|cvvs?|cvcs?|ssns?|social security numbers?|passwords?|session tokens?|"
-     r"access tokens?|api keys?|private keys?|pii|personal data)\b[^.\n]{0,30}\b(in|into|to) (the )?(\w+ )?(logs?|log files?|stdout|console|analytics|plain ?text)\b"),
+     r"access tokens?|api keys?|private keys?|pii|personal data)\b[^.\n]{0,30}\b(in|into|to) (the )?(\w+ )?(logs?|log files?|stdout|console|analytics|plain ?text)\b"
+     # (... or logged with them kept in: "log the full request body, card numbers included, for every payment call")
+     r"|\blog\w* [^.;\n]{0,40}\b(card numbers?|credit cards?|cvvs?|cvcs?|ssns?|social security numbers?|passwords?|session tokens?|access tokens?|api keys?|"
+     r"private keys?)( and \w+)? (included|too|as well|and all|unmasked|unredacted|in full|in clear)\b"),
     # credentials logged whole ("log the full Authorization header of every request in production")
     (("authorization", "bearer", "cookie", "api key", "x-api-key", "session"),
      r"\blog\w* (the |every |each |all )?(full |whole |complete |raw |entire |unredacted |unmasked )?(authorization|auth|bearer|cookie|set-cookie|x-api-key|api[- ]key|session)"
@@ -2895,6 +2912,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # people's contact details put where anyone can read them (把客户的手机号贴到公开的 issue 里)
+    (("公开", "外网", "公网"),
+     r"(客户|用户|会员|患者|顾客|买家)的?(手机号|电话|邮箱|地址|身份证号?|姓名|个人信息)[^。；\n]{0,20}(贴到|发到|放到|传到|写到|复制到|同步到)[^。；\n]{0,6}(公开|外网|公网)"),
+    # a live credential handed to whoever asks (用户问起限流时，把内部管理员 token 告诉他)
+    (("用户", "客户", "对方"),
+     r"(内部|管理员|生产|线上|root|admin)[^，。；\n]{0,6}(token|令牌|密码|密钥)[^，。；\n]{0,6}(告诉|发给|给|贴给)(用户|客户|对方|他|她|他们)"),
     # money or records changed and kept from whoever answers for them (余额不对直接改余额字段，不用告诉财务)
     (("财务", "审计", "会计", "合规"),
      r"((改|修改|调整|update|删|删除|冲|补)[^。\n]{0,24}(余额|金额|账|价格|流水|库存|发票|数据|记录)|(余额|金额|账|价格|流水|库存|发票|数据|记录)[^。\n]{0,16}(改|调整|update|删|冲|补))"
@@ -3392,7 +3415,7 @@ _CUE_BYPASS = re.compile(_spelled(
     r"|\bskip(ping)? (the |any |every |all |each )?(user's |person's |developer's |human's |owner's |team's )?(code )?(confirmation|approval|review)( step)?s?\b"
     r"|\b(reviews?|approvals?|checks?|confirmations?|code owners) (are|is|get|gets|will be|can be|may be|can all be|may all be) (skipped|bypassed|avoided|not needed)\b"
     r"|\b(doesn't|does not|don't|do not|no longer) (need|needs|require|requires) (my |a |any |the |human |code )?(review|approval|sign-?off|confirmation)s?\b"
-    r"|不再需要(我|人工|代码|人)?的?(评审|审批|审核|确认|review)|不用等\s*(reviewer|评审|审批|审核)"
+    r"|不再需要(我|人工|代码|人)?的?(评审|审批|审核|确认|review)|(不用|不必|无需|不需要)(再)?等\s*(reviewer|评审|审批|审核|ci|测试|检查|构建|流水线|全绿)"
     r"|(不用|不必|无需|不需要)(再)?(跑|运行|执行|过)\s*(测试|单测|检查|ci|评审|审查)|跳过\s*(测试|单测|检查|ci)"
     r"|\bno (human |manual |code )?(review|approval|confirmation|sign-?off)s? (is |are )?(required|needed|necessary)\b"
     r"|\bbypass(ing)? (the |any )?(code |human |manual )?(review|approval|confirmation)s?\b"
@@ -3677,7 +3700,10 @@ _COVERT_VERBS = frozenset(_spelled_word(w) for w in ("store", "keep", "put", "ru
                            "approve", "pin", "sign", "expose"))  # spelled as the skeleton spells them ("deiete")
 # A harmful act allowed only under a condition is a team's rule ("use --no-verify only when the hook
 # is broken", "drop the tables only with the DBA's approval", "把权限校验去掉之前必须经过评审").
-_RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
+# (a kind of change that is "…-only" is one word in a skeleton, "copyoniy": "copy-only changes can merge without review")
+_RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)"
+                                  r"|\b(docs?|documentation|copy|typo|text|readme|comments?|changelog|translations?|whitespace|formatting|content|test)-?only\b"
+                                  r"|\b(typo|whitespace|formatting|spelling) (fixes|changes)\b|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
                                   r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
                                   r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"))
 # Chinese states an order without a subject or 把: these words make a sentence one ("一律自动通过").
@@ -3838,6 +3864,21 @@ _TALKED_OF = re.compile(_spelled(r"\b(mention|mentions|mentioning|credit|credits
                                  r"( (the|that|an?|any|either))?( [\w-]+,?( (or|and|nor))?){0,2} $"))
 
 
+# A policy on passwords or keys is a rule the team changes like any other ("the former password rotation
+# policy no longer applies since we moved to SSO", 旧的密码策略不再适用): the secret names what the rule is
+# about, no danger to lift a safeguard from.
+_SECRET_POLICY = re.compile(_spelled(r"\b(passwords?|passphrases?|pins?|credentials?|(api |access |ssh )?keys?|secrets?|tokens?) "
+                                     r"(rotation |expiry |expiration |complexity |length |reset |strength |change |sharing )?"
+                                     r"(polic(y|ies)|rules?|requirements?|standards?|guidelines?)\b"
+                                     r"|(密码|密钥|口令|令牌)(轮换|更换|复杂度|长度|有效期)?(策略|规定|规则|要求|标准)"))
+
+
+# A secret kept from the user is what is withheld, no danger done behind their back ("do not tell the user the
+# admin password", 管理员密码不要告诉用户).
+_SECRET_KEPT = re.compile(_spelled(r"\b(do not|don't|dont|never|not|must not|should not) (tell|show|give|send) (the |your |our )?(users?|customers?|clients?|callers?|anyone|anybody)"
+                                   r"( the| your| our| any)? ((admin|root|prod|production|internal|master|service) )?(passwords?|tokens?|keys?|secrets?|credentials)\b"
+                                   r"|(密码|密钥|令牌|凭据|私钥|口令|token)[^，。；\n]{0,4}(不要|别|不准|千万别|不能)(告诉|发给|透露给|给)"))
+
 def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
     word is looked for only when a combination still needs it (most sentences fail early)."""
@@ -3883,14 +3924,14 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
         return True
     if has(_CUE_SECRET) and _SAY_INSTEAD.search(sentence) and _unnegated(_CUE_SECRET, sentence):
         return DECEIT  # the truth kept back and a story told in its place ("别说实话，就说服务器在维护")
-    if has(_CUE_STATUS) and has(_CUE_DANGER) and has(_CUE_RULES):
+    if has(_CUE_STATUS) and has(_CUE_DANGER) and has(_CUE_RULES) and _CUE_DANGER.search(_SECRET_POLICY.sub(" policy ", sentence)):
         return True
     if has(_CUE_THIS) and ((has(_CUE_AUTHORITY) and _apart(_CUE_AUTHORITY, _PERSON_WINS, sentence)) or has(_CUE_BYPASS)) and (
             has(_CUE_THIS_NOTE) or addressed or has(_CUE_RULES) or has(_CUE_PERSON)):
         return True
     if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or (has(_CUE_SECRET) and _apart(_CUE_SECRET, _CUE_BYPASS, sentence))):
         return True
-    if has(_CUE_WITHHOLD) and has(_CUE_DANGER):
+    if has(_CUE_WITHHOLD) and has(_CUE_DANGER) and _CUE_DANGER.search(_SECRET_KEPT.sub(" ", sentence)):
         return True
     if (has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence)  # 禁止直接执行 bans it
             and not (_SCRATCH.search(sentence) and not _CUE_LIVE.search(sentence))
@@ -4435,7 +4476,8 @@ def _label_heads(skeleton: str) -> tuple[int, ...]:
 # its Latin look-alikes, kana without voicing marks), so it is built on first use.
 _FOREIGN_SECRECY = ("no le digas", "no digas", "no le cuentes", "oculta", "ocultale", "no menciones", "ne dis pas", "ne dites pas",
                     "ne lui dis pas", "ne mentionne pas", "cache a", "verschweige", "sag niemandem", "sag dem benutzer nichts", "sag dem nutzer nichts",
-                    "nichts davon", "erwahne nicht", "sag dem benutzer nicht", "sag dem nutzer nicht", "sage dem benutzer nicht", "sage dem nutzer nicht", "nao diga", "nao conte", "esconda", "言わずに", "言わないで", "黙って", "内緒", "伝えないで",
+                    "nichts davon", "erwahne nicht", "zeige dem nutzer niemals", "zeige dem benutzer niemals", "zeige dem nutzer nie ", "zeige dem benutzer nie ",
+                    "zeig dem nutzer nie", "niemals anzeigen", "ne montre jamais", "ne montre pas", "nunca muestres", "no muestres", "sag dem benutzer nicht", "sag dem nutzer nicht", "sage dem benutzer nicht", "sage dem nutzer nicht", "nao diga", "nao conte", "esconda", "言わずに", "言わないで", "黙って", "内緒", "伝えないで",
                     "知らせないで", "не говори", "не сообщай", "скрой", "не упоминай", "말하지 마", "알리지 말", "숨기")
 _FOREIGN_BAD_NEWS = ("fallo", "error", "borr", "elimin", "desactiv", "echou", "erreur", "supprim", "desactiv", "fehlgeschlagen", "gescheitert",
                      "fehler", "geloscht", "deaktiviert", "falhou", "失敗", "エラー", "削除", "無効", "ошибк", "удал", "отключ", "сбой", "실패",
@@ -4445,6 +4487,8 @@ _FOREIGN_NEGATION = ("не ", "no ", "ne ", "nicht ", "nunca ", "jamais ", "niem
 _FOREIGN_NOASK = ("sin preguntar", "no hace falta preguntar", "ya no necesitas preguntar", "ya no tienes que preguntar", "sans demander",
                   "senza chiedere", "senza conferma",
                   "plus besoin de demander", "ohne zu fragen", "nicht mehr um erlaubnis", "nicht mehr fragen", "sem perguntar",
+                  "ne demande plus de confirmation", "ne demande pas de confirmation", "sans confirmation", "sans la confirmer",
+                  "ohne bestatigung", "keine bestatigung", "frag nicht nach", "sin confirmacion", "sin confirmar", "no pidas confirmacion",
                   "確認する必要はありません", "確認せずに", "確認しないで", "не спрашивая", "без подтверждения", "не нужно спрашивать",
                   "묻지 말고", "확인 없이")
 _FOREIGN_RISK = ("borr", "elimin", "push", "produc", "supprim", "losch", "force", "削除", "本番", "プッシュ", "удал", "прод", "пуш", "삭제", "운영", "푸시")
@@ -4459,7 +4503,7 @@ _FOREIGN_LATER = ("a partir de ahora", "a partir de maintenant", "desormais", "a
                   "с этого момента", "отныне", "이제부터", "지금부터")
 # Words nearly every note in one of these languages holds: the readings run only on such a note.
 _FOREIGN_MARKS = frozenset("que el la los las del de un una es une les pas des est et tu ne sin sans dass das und nicht der die ein eine ist du "
-                           "ohne nao voce para com sem il di che non senza".split())
+                           "ohne nao voce para com sem il di che non senza dem den immer niemais jamais".split())
 
 
 @lru_cache(maxsize=1)
