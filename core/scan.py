@@ -2582,6 +2582,12 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # secrets put where the model reads them ("store session tokens in localStorage so the agent can read them")
+    # (hints that name the reader after "so": "bot" alone opened every sentence naming a release bot to the imperative reading)
+    (tuple(f"so {a}{b}" for a in ("the ", "that the ", "an ", "a ", "any ", "our ") for b in ("agent", "assistant", "ai", "model", "bot", "llm", "coding")),
+     r"\b(store|put|keep|save|copy|paste|write|move|expose|leave|print|log|dump)\w* [^.;\n]{0,40}?\b(session |auth |access |refresh |api |jwt |bearer )?"
+     r"(tokens?|cookies|passwords?|keys|secrets?|credentials)\b[^.;\n]{0,40}\bso (that )?(the |an? |any |our )?(coding |ai )?(agent|assistant|ai|model|bot|llm)s? "
+     r"can (read|see|grab|copy|collect)\b"),
     # people's contact details copied where anyone can read them ("copy customer emails from the CRM into the public issue tracker")
     (("public", "gist", "pastebin"),
      r"\b(copy|copie|paste|post|put|add|include|dump|export|upload|send|move|attach|list)\w* (the |our |all |any |every |their )?(customers?|users?|clients?|patients?|members?|"
@@ -3012,6 +3018,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
 # sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a host's key no longer checked ("add StrictHostKeyChecking no to ~/.ssh/config on every machine so deploys never prompt";
+    # its "no" is looked ahead at, as a negation inside the act would undo it)
+    (("stricthostkeychecking", "userknownhostsfile"),
+     r"\b(add|set|put|use|write|pass|configure|turn|append)\w* [^.;\n]{0,40}?(stricthostkeychecking(?=\s*(=\s*|\s)(no|off|false)\b)|userknownhostsfile\s*(=\s*|\s)/dev/null)"),
     # the review a change must pass got round with another identity ("bypass CODEOWNERS by committing with the bot's token")
     (("codeowners", "code owners", "branch protection", "required review", "required reviews", "approval", "approvals"),
      r"\b(bypass\w*|get(ting)? round|get(ting)? around|circumvent\w*|skip\w*|avoid\w*|dodg\w*)\b (the )?(codeowners|code owners|branch protection|required reviews?|review requirements?|approvals?)"
@@ -3246,7 +3256,7 @@ _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tes
          r"|" + _ALWAYS_HARM +
          # money without a bound, TLS not verified, lint silenced for a whole file, the audit trail cut,
          # secrets gathered into a file, others' private work taken, a migration already run rewritten
-         r"|\b(refund|pay|transfer|credit|send|issue)\w* (any|unlimited|arbitrary) (amount|sum)s?\b|\bunlimited (balance|credit|funds|money)\b|\b(verify\s*=\s*false|rejectunauthori[sz]ed\s*:\s*false|insecureskipverify\s*:\s*true|node_tls_reject_unauthori[sz]ed\s*=\s*0)\b"
+         r"|\b(refund|pay|transfer|credit|send|issue)\w* (any|unlimited|arbitrary) (amount|sum)s?\b|\bunlimited (balance|credit|funds|money)\b|\b(verify\s*=\s*false|rejectunauthori[sz]ed\s*:\s*false|insecureskipverify\s*:\s*true|node[_ ]tls[_ ]reject[_ ]unauthori[sz]ed\s*[=:]\s*['\"]?0)\b"
          r"|\b(blanket|file-?wide|global)\b[^.\n]{0,10}\b(noqa|eslint-disable|nolint|type: ?ignore|ts-ignore|ts-nocheck)\b|\bflake8: ?noqa\b"
          r"|\baudit (logs?|trails?)\b[^.\n]{0,20}\b(truncated|deleted|wiped|purged|cleared|emptied)\b|\b(truncat|delet|wip|purg|clear|empt)\w* (the )?audit (logs?|trails?)\b"
          r"|\b(api keys?|tokens?|credentials|secrets|passwords?)\b[^.\n]{0,40}\b(copy|paste|save|write|collect|store)\w* (it|them)? ?(in|into|to) (a |the )?([\w-]*/[\w/-]+|[\w-]+(md|txt|json|yaml|yml|csv)|notes?|file)\b"

@@ -182,7 +182,8 @@ _PHRASE_SHORT = {
     r"water (stains?|marks?|damage|dripping|drips|coming (in|through))|(ceiling|roof|wall)s? (is |are |was |were )?(dripping|wet|damp)": "+leak",
     # a rating a customer leaves is a review ("when should we ask the customer to rate us online")
     # ("us" is gone by then: the pronoun is read as no word)
-    r"(customers?|users?|clients?|guests?|buyers?|them|people|him|her)( \w+){0,2} to rate\b|rat(e|es|ed|ing) our (app|shop|store|service|business|company)"
+    r"\b(ask|asks|asked|asking|get|gets|getting|invite|invites|invited|inviting|remind|reminds|reminded|reminding) (\w+ ){1,3}to rate\b"
+    r"|rat(e|es|ed|ing) our (app|shop|store|service|business|company|practice|clinic|restaurant|hotel)"
     r"|(leave|leaves|left|leaving|give|gives|gave|giving)\s+(us\s+)?an? (rating|star rating)": "+review",
     # what is thrown away is waste ("how much food did we throw away")
     r"(throw|throws|threw|thrown|throwing) (\w+ ){0,3}(away|out)|binned": "waste",
@@ -253,6 +254,16 @@ _PHRASE_SHORT = {
     r"|(card|payment|charge|transaction)s? (did ?n't|did not|does ?n't|does not|won't|will not) go through": "+payment fail",
     # a place down the road is near, and nothing is down ("a café down the road wants to buy our coffee")
     r"(just |right )?(down|up) the (road|street)(?! (from|to) (production|prod|release))": "near",
+    # an appointment missed is a no-show ("this patient has missed two appointments already")
+    r"(missed|misses|miss|missing|skipped|skips|skip) (\w+ ){0,3}(appointments?|bookings?|sessions?|visits?|lessons?|classes|check-?ups?)"
+    r"|(did ?n't|did not|never|does ?n't|does not|do ?n't|do not) (show|shows|showed|shown|turn|turns|turned) up": "+no-show",
+    # where one leaves a car is parking ("where can I leave my car")
+    r"(leave|leaves|left|leaving) (my|the|our|your|his|her|their) (car|bike|van|truck|vehicle|scooter|motorbike)": "+park",
+    # a sport named is sport ("my daughter plays hockey for the school": sports mouthguards)
+    r"\b(football|soccer|hockey|rugby|basketball|lacrosse|baseball|boxing|karate|judo|taekwondo|netball|volleyball|handball|cricket|tennis|squash|"
+    r"martial arts|wrestling|skateboarding|mountain biking)\b": "+sport",
+    # false teeth are dentures ("grandpa lost his false teeth")
+    r"false teeth": "dentures",
     # what one gives a person is a gift ("my mum wants to give my dad a year of coffee", "buy my sister a voucher")
     r"(give|gives|gave|giving|buy|buys|bought|buying|get|gets|got|getting) (my|her|his|their|your|our) (mum|mom|mother|dad|father|parents|"
     r"wife|husband|partner|girlfriend|boyfriend|friend|sister|brother|son|daughter|grandma|grandmother|gran|grandpa|grandfather|aunt|uncle|"
@@ -464,7 +475,10 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "bounced", "go through", "mum ", "mom ", "mother ", "dad ", "father ", "parents ", "wife ", "husband ", "partner ", "friend ", "sister ",
     "brother ", "son ", "daughter ", "gran", "aunt ", "uncle ", "boss ", "colleague ", "teacher ", "niece ", "nephew ", "kid ", "kids ",
     "children ", "in-laws ", "the road", "the street", " live", "owners association", "owner association", "owners' association", "water ",
-    "dripping", " wet", " damp", "to rate", "rate our", "rates our", "rated our", "rating our", " rating")
+    "dripping", " wet", " damp", "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "miss", "skip", "show up", "shows up", "showed up", "turn up", "turned up",
+    "car", "bike", "van", "truck", "vehicle", "scooter", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse", "baseball", "boxing",
+    "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts", "wrestling", "skateboarding",
+    "mountain biking", "false teeth")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70

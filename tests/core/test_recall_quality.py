@@ -204,7 +204,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout150.json", 0.9), ("heldout151.json", 0.9),
                                              ("heldout152.json", 0.9), ("heldout153.json", 0.75), ("heldout154.json", 0.9),
                                              ("heldout155.json", 0.9), ("heldout156.json", 0.9),
-                                             ("heldout157.json", 0.9), ("heldout158.json", 0.9)])
+                                             ("heldout157.json", 0.9), ("heldout158.json", 0.9),
+                                             ("heldout159.json", 0.9), ("heldout160.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -468,7 +469,9 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "a present for my dad", "joined last month and want out", "can I send it back",
                                       "rerun the last three months", "my card got declined", "the payment didn't go through",
                                       "give my dad a", "a café down the road", "get my change live", "the homeowners association",
-                                      "a water stain on the ceiling", "ask the customer to rate us online"])
+                                      "a water stain on the ceiling", "ask the customer to rate us online",
+                                      "missed two appointments", "where can I leave my car", "plays hockey",
+                                      "lost his false teeth"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -545,6 +548,28 @@ def test_15_a_city_named_is_a_city(home, project, mem) -> None:  # type: ignore[
     mem.save("后端部署在腾讯云广州", "数据库用 TiDB。", resolution="distinct")
     assert _recalled(home, project, "下个月想去成都开城")[:1] == ["进新城市前要先拿到当地的运营许可"]
     assert "后端部署在腾讯云广州" not in _recalled(home, project, "为什么我搜到的都是别的城市的东西")
+
+
+def test_15_a_patients_everyday_words_name_the_practices_notes(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 159 and 160; SPEC §11 recall): appointments missed are no-shows, where one leaves a car is
+    parking, a sport played names sports gear, false teeth are dentures; 起火 and 冒烟 find the note on 着火, 被水淹 the one
+    on 积水. A message about none of it brings none of them."""
+    _other_notes(mem)
+    mem.save("After two no-shows a patient can only book with a prepaid deposit", "The deposit counts toward the visit.")
+    mem.save("Patients park free in the garage under the building", "Two hours free.")
+    mem.save("Custom sports mouthguards cost $150 and take a week", "Free for kids on the school team.")
+    mem.save("Dentures are relined every 2 years", "Lost dentures are remade at full price.")
+    mem.save("站点着火先拉总闸再打 119", "不要用水灭电火。", resolution="distinct")
+    mem.save("暴雨天站点积水超过 10 厘米要远程停掉整个站", "水退了检查过才能重新开放。", resolution="distinct")
+    assert _recalled(home, project, "this patient has missed two appointments already")[:1] == [
+        "After two no-shows a patient can only book with a prepaid deposit"]
+    assert _recalled(home, project, "where can I leave my car")[:1] == ["Patients park free in the garage under the building"]
+    assert _recalled(home, project, "my daughter plays hockey, does she need something for her teeth")[:1] == [
+        "Custom sports mouthguards cost $150 and take a week"]
+    assert _recalled(home, project, "grandpa lost his false teeth")[:1] == ["Dentures are relined every 2 years"]
+    assert _recalled(home, project, "充电桩冒烟起火了")[:1] == ["站点着火先拉总闸再打 119"]
+    assert _recalled(home, project, "站点被水淹了")[:1] == ["暴雨天站点积水超过 10 厘米要远程停掉整个站"]
+    assert _recalled(home, project, "I missed the bus this morning") == []
 
 
 def test_15_a_topic_slots_key_names_its_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
