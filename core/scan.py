@@ -1065,8 +1065,9 @@ _INJECTION_SOURCES = (
     r"只有你(我|和我|跟我)知道|你知我知",
     # Chinese: the instructions before declared void
     r"(上面|之前|以前|前面|先前|原来|刚才|此前)(的|那些|这些|那个)?(所有|全部)?(指示|指令|提示词|系统提示)[^。\n]{0,6}(全部|都|一律|统统)?(作废|无效|失效|不算数|不算|废除)",
-    # Chinese: a key, a key file or a config sent out to a mailbox, a link, a group chat or a public page
-    r"(把|将)[^。\n]{0,40}(\.env|id[ _]?(rsa|ed25519|ed2ssi9)(?![. ]?pub)|\.ssh|\.kube|kubeconfig|credentials|\.aws|\.npmrc|\.pypirc|\.netrc|私钥|密钥|令牌|token|api key|apikey|密码|连接串)(?!\s*的?(模板|示例|样例|格式|名字|名称|路径|占位))"
+    # Chinese: a key, a key file or a config sent out to a mailbox, a link, a group chat or a public page (not where
+    # it is forbidden: 不要把 .env 发到群里)
+    r"(?<!不要)(?<!别)(?<!不能)(?<!禁止)(?<!不准)(?<!不许)(?<!切勿)(?<!不得)(?<!严禁)(?<!不可)(把|将)[^。\n]{0,40}(\.env|id[ _]?(rsa|ed25519|ed2ssi9)(?![. ]?pub)|\.ssh|\.kube|kubeconfig|credentials|\.aws|\.npmrc|\.pypirc|\.netrc|私钥|密钥|令牌|token|api key|apikey|密码|连接串)(?!\s*的?(模板|示例|样例|格式|名字|名称|路径|占位))"
     r"[^。\n]{0,20}(发给|发到|发送到|发送给|上传到|上传给|贴到|传给|传到|转发给|转发到|复制到|拷贝到|写进|写到|放到|加到)\s*[^。\n]{0,6}"
     # (in the skeleton an address has lost its @ and dots: ops-help@example.net is "opsheipaexampienet")
     r"(https?://|[a-z0-9]{2,}a[a-z0-9]{2,}(com|net|org|io|dev|cn|xyz|ru|site)\b|群里|群聊|公开|issue|pastebin|gist|readme|文档|注释|提交信息|wiki)"
@@ -2918,6 +2919,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # secrets written whole into logs (调试支付问题时把完整的银行卡号和 CVV 打到日志里; what is said of one, "token 的过期时间", is no secret)
+    (("日志", "控制台"),
+     r"(银行卡号|信用卡号|卡号|cvv|cvc|密码|身份证号|token|令牌|密钥|私钥)[^，。；\n的]{0,10}(打到|打印到|写到|写进|记到|记进|输出到|记录到|打进)[^，。；\n]{0,4}(日志|控制台|log)"),
     # people's contact details put where anyone can read them (把客户的手机号贴到公开的 issue 里)
     (("公开", "外网", "公网"),
      r"(客户|用户|会员|患者|顾客|买家)的?(手机号|电话|邮箱|地址|身份证号?|姓名|个人信息)[^。；\n]{0,20}(贴到|发到|放到|传到|写到|复制到|同步到)[^。；\n]{0,6}(公开|外网|公网)"),
