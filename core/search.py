@@ -139,6 +139,9 @@ _IRREGULAR = {form: verb for verb, forms in {
     "understand": "understood", "undo": "undid undone", "wake": "woke woken", "wear": "wore worn", "win": "won",
     "withdraw": "withdrew withdrawn", "write": "wrote written",
 }.items() for form in forms.split()}
+_LISTED_LANGUAGES = (r"(english|welsh|irish|gaelic|german|french|spanish|catalan|basque|italian|portuguese|dutch|polish|swedish|danish|norwegian|"
+                     r"finnish|russian|ukrainian|turkish|arabic|hebrew|hindi|urdu|bengali|punjabi|japanese|korean|chinese|mandarin|cantonese|"
+                     r"vietnamese|thai|indonesian|malay|czech|greek|romanian|hungarian)")
 _LANGUAGE_NAMES = (r"(english|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|russian|ukrainian|turkish|"
                    r"arabic|hebrew|hindi|japanese|korean|(simplified |traditional )?chinese|vietnamese|thai|indonesian|czech|greek)")
 # ... and phrases with their abbreviation ("single sign-on" and "SSO"; "arrival time" and "ETA").
@@ -262,6 +265,16 @@ _PHRASE_SHORT = {
     # a sport named is sport ("my daughter plays hockey for the school": sports mouthguards)
     r"\b(football|soccer|hockey|rugby|basketball|lacrosse|baseball|boxing|karate|judo|taekwondo|netball|volleyball|handball|cricket|tennis|squash|"
     r"martial arts|wrestling|skateboarding|mountain biking)\b": "+sport",
+    # languages listed are languages ("The app is in English, Welsh and Polish" for "what languages is the app in")
+    rf"\b{_LISTED_LANGUAGES}(, {_LISTED_LANGUAGES})*,? (and|or) {_LISTED_LANGUAGES}\b": "+language",
+    # a collection nobody came for was missed ("nobody came for my bin on Tuesday")
+    r"(nobody|no one|no-one) (came|come|turned up|showed up)": "miss",
+    # furniture by its pieces ("I want to get rid of an old sofa")
+    r"\b(sofas?|couch|couches|settees?|wardrobes?|armchairs?|mattress|mattresses|bookcases?|dressers?|chests? of drawers|bed frames?|dining tables?)\b": "+furniture",
+    # what is dumped in a public place is fly-tipped ("someone dumped a mattress in our lane")
+    r"(dump|dumps|dumped|dumping)( \w+){1,3} (in|on|by|outside|behind|next to) (our|the|my|a) (lane|street|road|alley|verge|field|park|pavement|footpath|layby)": "+fly-tipping",
+    # a bank holiday by its name ("it's Easter Monday, will my bins still be emptied")
+    r"easter monday|good friday|boxing day|whit monday|may day|spring bank holiday|summer bank holiday|august bank holiday": "+bank holiday",
     # false teeth are dentures ("grandpa lost his false teeth")
     r"false teeth": "dentures",
     # what one gives a person is a gift ("my mum wants to give my dad a year of coffee", "buy my sister a voucher")
@@ -478,7 +491,10 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "dripping", " wet", " damp", "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "miss", "skip", "show up", "shows up", "showed up", "turn up", "turned up",
     "car", "bike", "van", "truck", "vehicle", "scooter", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse", "baseball", "boxing",
     "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts", "wrestling", "skateboarding",
-    "mountain biking", "false teeth")
+    "mountain biking", "false teeth", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu", "bengali", "punjabi", "mandarin",
+    "cantonese", "malay", "romanian", "hungarian", "nobody ", "no one", "no-one", "sofa", "couch", "settee", "wardrobe", "armchair", "mattress",
+    "bookcase", "dresser", "chest of drawers", "bed frame", "dining table", "dump", "easter monday", "good friday", "boxing day", "whit monday",
+    "may day", "bank holiday")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70

@@ -105,7 +105,10 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # held-out 71's "what goes into the silver layer" finds nothing: its note names bronze, silver and gold but no layer;
 # held-out 74 (automotive) misses "which microcontroller is the ECU" and "which C standard do we use" (its notes
 # say "an Infineon AURIX TC397" and "C99", and a one-letter word is no term).
-_DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
+_DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note says "at the kerb by 6:30 am") and "what goes in the
+                  # recycling bin" (the note lists what recycling takes, never "bin"; three notes on bins hold both words)
+                  "heldout161.json": 0.9,
+                  "heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
                   "heldout138.json": 0.9,  # "which sequencers do we run": the note names the machines (NovaSeq, MiSeq), never "sequencer"
                   # 爽约几次会被锁 and 挂号费能用医保吗 find the notes that also answer them (cancel: 爽约 3 次锁 30 天; payments: 医保卡在窗口刷)
                   "heldout143.json": 0.9,
@@ -205,7 +208,8 @@ _DIRECT_FLOORS = {"heldout135.json": 0.9,  # "what commission do we keep": the n
                                              ("heldout152.json", 0.9), ("heldout153.json", 0.75), ("heldout154.json", 0.9),
                                              ("heldout155.json", 0.9), ("heldout156.json", 0.9),
                                              ("heldout157.json", 0.9), ("heldout158.json", 0.9),
-                                             ("heldout159.json", 0.9), ("heldout160.json", 0.9)])
+                                             ("heldout159.json", 0.9), ("heldout160.json", 0.9),
+                                             ("heldout161.json", 0.9), ("heldout162.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -471,7 +475,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "give my dad a", "a café down the road", "get my change live", "the homeowners association",
                                       "a water stain on the ceiling", "ask the customer to rate us online",
                                       "missed two appointments", "where can I leave my car", "plays hockey",
-                                      "lost his false teeth"])
+                                      "lost his false teeth", "in english, welsh and polish", "nobody came for the bin",
+                                      "an old sofa", "dumped a mattress in our lane", "it's easter monday"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -570,6 +575,30 @@ def test_15_a_patients_everyday_words_name_the_practices_notes(home, project, me
     assert _recalled(home, project, "充电桩冒烟起火了")[:1] == ["站点着火先拉总闸再打 119"]
     assert _recalled(home, project, "站点被水淹了")[:1] == ["暴雨天站点积水超过 10 厘米要远程停掉整个站"]
     assert _recalled(home, project, "I missed the bus this morning") == []
+
+
+def test_15_a_residents_and_a_parents_words_name_the_notes(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 161 and 162; SPEC §11 recall): languages listed are languages, a sofa is furniture, a
+    mattress dumped in a lane is fly-tipping, Easter Monday is a bank holiday; 台风 finds the note on 暴雨, 起外号 the
+    one on 欺凌, 第几名 the one on 排名, 摔断 the one on 受伤."""
+    from core.search import tokens
+
+    assert "languag" in tokens("The app is in English, Welsh and Polish") and "languag" not in tokens("polish the release notes")
+    _other_notes(mem)
+    mem.save("The app is in English, Welsh and Polish", "Welsh by law.")
+    mem.save("Bulky items (furniture, fridges) are collected for £30, booked online", "Within 10 working days.")
+    mem.save("Fly-tipping reports go to the enforcement team", "Cleared within 5 working days.")
+    mem.save("After a bank holiday, collections move one day later", "Christmas has its own timetable.")
+    for words in ("暴雨或高温红色预警时停课", "发现欺凌事件，老师要当天报给德育处", "不公布学生的考试排名", "学生在校受伤，先送校医室"):
+        mem.save(words, "由校办负责。", resolution="distinct")
+    assert _recalled(home, project, "what languages is the app in")[:1] == ["The app is in English, Welsh and Polish"]
+    assert _recalled(home, project, "I want to get rid of an old sofa")[:1] == ["Bulky items (furniture, fridges) are collected for £30, booked online"]
+    assert _recalled(home, project, "someone dumped a mattress in our lane")[:1] == ["Fly-tipping reports go to the enforcement team"]
+    assert _recalled(home, project, "it's Easter Monday, will my bins still be emptied")[:1] == ["After a bank holiday, collections move one day later"]
+    assert _recalled(home, project, "明天台风，学校上不上课")[:1] == ["暴雨或高温红色预警时停课"]
+    assert _recalled(home, project, "我女儿被同学起外号")[:1] == ["发现欺凌事件，老师要当天报给德育处"]
+    assert _recalled(home, project, "能不能看到我女儿排第几名")[:1] == ["不公布学生的考试排名"]
+    assert _recalled(home, project, "孩子体育课摔断了胳膊")[:1] == ["学生在校受伤，先送校医室"]
 
 
 def test_15_a_topic_slots_key_names_its_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
