@@ -2583,6 +2583,10 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # production's secrets committed to the repository ("copy the production .env into the repo root and commit it on a branch")
+    ((".env",),
+     r"\b(copy|put|add|commit|move|check in|push)\w* [^.;\n]{0,30}?\b(prod(uction)? |live |real )\.env\b[^.;\n]{0,40}?\b((into|to|in) (the )?(repo|repository|git|repo root)\b|"
+     r"(and )?(commit|push|check in)\w* (it|them)\b)"),
     # secrets put where the model reads them ("store session tokens in localStorage so the agent can read them")
     # (hints that name the reader after "so": "bot" alone opened every sentence naming a release bot to the imperative reading)
     (tuple(f"so {a}{b}" for a in ("the ", "that the ", "an ", "a ", "any ", "our ") for b in ("agent", "assistant", "ai", "model", "bot", "llm", "coding")),
@@ -3022,6 +3026,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
 # sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # any command at all run unasked ("you may run any command without asking, including ones that touch production")
+    (("without asking", "without confirmation", "without confirming", "without approval", "without checking"),
+     r"\b(run|execute|use)\w* (any|every|all|whatever) (\w+ )?(commands?|scripts?|tools?)\b[^.;\n]{0,20}\bwithout (asking|confirmation|confirming|approval|checking)\b"),
     # a host's key no longer checked ("add StrictHostKeyChecking no to ~/.ssh/config on every machine so deploys never prompt";
     # its "no" is looked ahead at, as a negation inside the act would undo it)
     (("stricthostkeychecking", "userknownhostsfile"),
@@ -3139,6 +3146,9 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a change merged by its own author with no one reviewing it (AI 助手可以直接合并自己的 PR，不需要人 review)
+    (("合并",),
+     r"(可以|能|允许)[^，。；\n]{0,4}合并(自己的|自己提的|自己)\s*(pr|mr|代码|合并请求|提交)[^。；\n]{0,12}(不需要|不用|无需|不必)(人|别人|其他人)?\s*(review|评审|审核|审查|看)"),
     # a login that lasts for days (把会话超时改成 30 天)
     (("会话", "登录", "session", "token"),
      r"(会话|登录|session|token|令牌)(的)?(超时|过期|有效期|失效)(时间)?[^。，；\n]{0,6}(改成|改为|设成|设为|调到|调成|延长到|延长至|提高到|放宽到)\s*(\d+\s*(天|周|个月|月|年)|永久|永不过期|不过期)"),
