@@ -511,20 +511,13 @@ def _hints_by_start() -> dict[str, tuple[str, ...]]:
     return {start: tuple(hints) for start, hints in out.items()}
 
 
-# Short texts a process reads by `_hints_by_start` before it builds the automaton (1.5 ms with its import): a
-# hook process reads a message and a few dozen titles, a server or a recall for a task's kind hundreds, at
-# ~0.8 µs each by the automaton against ~20 µs by the look-up.
-_SHORT_BEFORE_AUTOMATON = 96
-_short_reads = 0
-
-
 def _holds_hint(low: str) -> bool:
     """Whether a short text holds a phrase hint: a look-up at each position costs a title a fifth of what a
     test of every hint (hundreds) did, and recall asks it of dozens of titles for a task's kind."""
-    global _short_reads
-    if _short_reads >= _SHORT_BEFORE_AUTOMATON or _hint_automaton.cache_info().currsize:
+    # (the automaton is used once a long text has built it; built for short texts alone it cost a server that only
+    # searches ~1 MB, over its memory line)
+    if _hint_automaton.cache_info().currsize:
         return bool(_hint_automaton().find_matches_as_indexes(low))
-    _short_reads += 1
     starts = _hints_by_start()
     for i in range(len(low) - 2):
         hints = starts.get(low[i : i + 3])
