@@ -463,6 +463,26 @@ _SESSION_25_HINTS = (
     *(f"{a} {b}" for a in ("real", "actual", "live", "paying")
       for b in ("customer", "merchant", "user", "shop", "store", "account", "patient", "driver", "tenant")),
 )
+# The pieces of the phrases added in session 37, as narrow as each phrase allows: "car", "miss", "son " and " live"
+# as hints sent a quarter of all notes through the whole alternation (tokens 215 -> 332 µs a note over the held-out
+# sets); a person or a vehicle is hinted with its possessive ("my dad", "the car").
+_POSSESSIVES = ("my", "her", "his", "their", "your", "our", "the")
+_SESSION_37_HINTS = (
+    *(f"{p} {r}" for p in _POSSESSIVES for r in ("mum", "mom", "mother", "dad", "father", "parents", "wife", "husband", "partner", "girlfriend",
+                                                  "boyfriend", "friend", "sister", "brother", "son", "daughter", "grandma", "grandmother", "gran",
+                                                  "grandpa", "grandfather", "aunt", "uncle", "boss", "colleague", "teacher", "niece", "nephew",
+                                                  "kid", "children", "in-laws")),
+    *(f"{p} {v}" for p in _POSSESSIVES for v in ("car", "bike", "van", "truck", "vehicle", "scooter", "motorbike")),
+    *(f"{w} live" for w in ("change", "changes", "fix", "fixes", "code", "feature", "features", "branch", "pr", "release", "update", "build",
+                            "version", "commit", "commits", "patch", "hotfix", "it", "them")),
+    "the road", "the street", "owners association", "owner association", "owners' association", "water ", "dripping", " wet", " damp",
+    "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "missed ", "misses ", "missing ", "miss ", "skipped ", "skips ",
+    "skip ", "show up", "shows up", "showed up", "turn up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
+    "baseball", "boxing", "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts",
+    "wrestling", "skateboarding", "mountain biking", "false teeth", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu",
+    "bengali", "punjabi", "mandarin", "cantonese", "malay", "romanian", "hungarian", "nobody ", "no one", "no-one", "sofa", "couch", "settee",
+    "wardrobe", "armchair", "mattress", "bookcase", "dresser", "chest of drawers", "bed frame", "dining table", "dumped", "dumping", "dumps ",
+    "easter monday", "good friday", "boxing day", "whit monday", "may day", "bank holiday")
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",
                  "objective", "in time", "in-time", "text message", "message bus", "event bus", "service bus", "thumb", "flash drive",
@@ -485,16 +505,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",
     "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back",
     "rerun", "re-run", "reprocess", "re-process", "replay", "recompute", "reload", "re-load", " again", "declined", "rejected", "refused",
-    "bounced", "go through", "mum ", "mom ", "mother ", "dad ", "father ", "parents ", "wife ", "husband ", "partner ", "friend ", "sister ",
-    "brother ", "son ", "daughter ", "gran", "aunt ", "uncle ", "boss ", "colleague ", "teacher ", "niece ", "nephew ", "kid ", "kids ",
-    "children ", "in-laws ", "the road", "the street", " live", "owners association", "owner association", "owners' association", "water ",
-    "dripping", " wet", " damp", "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "miss", "skip", "show up", "shows up", "showed up", "turn up", "turned up",
-    "car", "bike", "van", "truck", "vehicle", "scooter", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse", "baseball", "boxing",
-    "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts", "wrestling", "skateboarding",
-    "mountain biking", "false teeth", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu", "bengali", "punjabi", "mandarin",
-    "cantonese", "malay", "romanian", "hungarian", "nobody ", "no one", "no-one", "sofa", "couch", "settee", "wardrobe", "armchair", "mattress",
-    "bookcase", "dresser", "chest of drawers", "bed frame", "dining table", "dump", "easter monday", "good friday", "boxing day", "whit monday",
-    "may day", "bank holiday")
+    "bounced", "go through", *_SESSION_37_HINTS)
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
