@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import string
+from bisect import bisect_right
 from functools import lru_cache
 from typing import Any
 
@@ -301,7 +302,7 @@ _PHRASE_SHORT = {
     # a page that still shows what was changed is a stale cache ("a product I edited still shows the old price")
     r"still (shows?|showing|displays?|displaying|has|serves?|serving|returns?|returning|sees?|seeing|gets?|getting|loads?|loading) (the )?(old|previous|outdated|stale)": "+stale cache",
     # a price that grew a tail of zeros or nines is a float ("the total showed 19.990000001 euros")
-    r"\d+\.\d*(0{4,}[1-9]|9{4,})\d*": "+float rounding",
+    r"\d+\.\d*(0000+[1-9]|9999+)\d*": "+float rounding",
     # what piles up waits in a queue ("messages are piling up", "jobs pile up overnight")
     r"(pile|piles|piled|piling) up": "+backlog queue",
     # times an hour off are a time zone's daylight saving change ("the slots are an hour off since Sunday")
@@ -393,13 +394,6 @@ _PHRASE_SHORT = {
 }
 
 
-@lru_cache(maxsize=1)
-def _short_phrases_pattern() -> re.Pattern[str]:
-    """The phrase table as one alternation, compiled on the first text that holds a hint: compiling it
-    costs ~15 ms, which the recall hook paid on every prompt, most of which hold none."""
-    return re.compile("|".join(f"\\b(?P<p{i}>{phrase})\\b" for i, phrase in enumerate(_PHRASE_SHORT)))
-
-
 _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # A piece every phrase above holds: the substitution runs only on text that may have one ("end" or
 # "text" alone would let nearly every note through to the regex).
@@ -407,7 +401,7 @@ _PHRASE_SHORTS = tuple(_PHRASE_SHORT.values())
 # word as a hint ("without", "still", "print") sent most long notes through the whole alternation,
 # 2.6 ms for 4 KB.
 _SESSION_24_HINTS = (
-    *(f"{a} {b}" for a in ("without", "lost", "losing", "loses") for b in ("internet", "connect", "signal", "network", "reception")),
+    *(f"{a} {b}" for a in ("without", "lost", "losing", "loses") for b in ("internet", "connect", "signal", "network", "reception")), "without any",
     "a plane", "the plane", "airplane", "aeroplane", "a flight", "the flight", "flight mode", "basement", "tunnel", "a lift", "the lift",
     "elevator", "underground car park", "parking garage", " die", " dying", "drain", " rid of", "no reception",
     *(f"other {b}" for b in ("number", "result", "output", "value", "answer", "score", "metric")), "different number", "different result", "different output", "different value",
@@ -419,46 +413,45 @@ _SESSION_24_HINTS = (
     "hundreds of", "thousands of", "dozens of", "lots of", "print(", "printk", "print statement", "debugging", "to debug", "in the log",
     "debug info", "debug output", "debug message", "debug line", "debug statement",
     *(f"still {v}" for v in ("show", "display", "has", "serv", "return", "see", "get", "load")), "0000", "9999", "pile", "piling",
-    "an hour ", "one hour ", "1 hour", "an hours",
+    "an hour", "one hour", "1 hour",
 )
 # ... and those of sessions 25 and 26.
 _SESSION_25_HINTS = (
     *(f"{v} {w}extra" for v in ("charge", "charged", "charges", "charging", "pay", "paid", "pays", "paying", "bill", "billed", "bills", "billing")
       for w in ("", "them ", "us ", "you ", "him ", "her ", "customers ", "drivers ", "users ", "people ")),
     "extra charge", "extra fee", "extra cost", "surcharge", "keeps growing", "keep growing", "kept growing", "keeps filling",
-    "keep filling", "kept filling", "out of disk", "out of space", "out of storage", "disk is full", "disks are full", "disk full",
-    "volume is full", "volumes are full", "fuse", "breaker", "english", "greek", "czech", "the subway", "a subway", "the metro", "a metro",
-    "the tube", "a train", "the train",
-    *(f"{a} {b}" for a in ("subscription", "upgrade", "premium", "pro", "purchase", "iap")
+    "keep filling", "kept filling", "out of disk", "out of space", "out of storage", " full", "fuse", "breaker", "english", "greek", "czech", "the subway", "a subway", "the metro", "a metro",
+    "the tube", "a tube", "a train", "the train",
+    "subscriptions ", *(f"{a} {b}" for a in ("subscription", "upgrade", "premium", "pro", "purchase", "iap")
       for b in ("screen", "page", "sheet", "view", "dialog", "modal", "popup", "prompt")),
     *(f"{a} {b}" for a in ("two", "both", "multiple", "several", "2", "many")
-      for b in ("device", "user", "people", "client", "tab", "phone", "session", "editor", "window", "browser", "pod", "replica",
-                "instance", "worker", "process", "server", "copies", "node", "scheduler", "controller")),
+      for b in ("device", "user", "people", "client", "tab", "phone", "session", "editor", "window", "browser")),
+    *(f"{a} {b}" for a in ("two", "both", "multiple", "several", "2")
+      for b in ("pod", "replica", "instance", "worker", "process", "server", "copies", "node", "scheduler", "controller")),
     "seconds to", "second to", "secs to", "sec to", "minutes to", "minute to", "forever to", "ages to", "a while to", "so long to", "too long to",
     *(f"{a} {b}addresses" for a in ("only", "just", "bare", "raw") for b in ("", "memory ", "hex ")), "unsymboli", "not symboli",
     " back", "unidentified developer", "be opened because", "is damaged", "freez", "froze", "locks up", "locked up", "unresponsive",
     "stops responding", *(f"{k}{j}" for k in ("ctrl", "control", "cmd", "command", "alt", "option", "opt", "shift", "meta", "super", "win")
                           for j in ("+", " +")),
     "x.y.z", "vx.y", "semver", "semantic versioning", "blind", "visually impaired", "low vision", "low-vision", "deaf", "partially sighted",
-    "a second", "another", "an extra", "a duplicate", "a double", " duplicate", " double", "forbidden:", "permission denied", "access denied",
+    " second", "another", " extra", "a duplicate", "a double", " duplicate", " double", "forbidden:", "permission denied", "access denied",
     *(f"cannot {v}" for v in ("list", "get", "watch", "create", "update", "patch", "delete")),
     "back to how", "back to what", "back to where", "at once", "at the same time", "simultaneously", "concurrently", "in parallel",
     "security context", "already exist", "already in use", "already taken", "already registered", "already defined", "already declared",
     "duplicate key", "duplicate id", "duplicate entry",
-    *(f"to the {b}" for b in ("store", "web store", "app store", "play store", "chrome", "microsoft", "mac app", "marketplace", "registry")),
-    *(f"to {b}" for b in ("store", "web store", "app store", "play store", "chrome", "marketplace", "registry", "pypi", "npm", "crates.io", "amo")),
-    "doing nothing", "idle", "inactivity", "not using it", "no activity", "from scratch", "all of it", "everything", "redo", "rebuil", "recompil",
+    " store", "registry", "marketplace", "pypi", "npm", "crates.io", " amo",
+    "doing nothing", "idle", "idling", "inactivity", "not using it", "no activity", "from scratch", "all of it", "everything", "redo", "rebuil", "recompil",
     "brick", "the plug", "power cut", "power loss", "power outage", "power failure", "power went", "lost power", "loses power", "unplugged",
     *(f"wrong {b}" for b in ("time", "date", "year", "day", "month", "hour", "timestamp", "clock")), "clock is", "clock was", "time is off",
-    "time was off", "time is wrong", "time was wrong", "clock drift", "mobile data", "cellular data", "g data", "lte data", "data plan", "sim card",
+    "time was off", "time is wrong", "time was wrong", "clock drift", "mobile data", "cellular data", "lte data", "4g data", "5g data", "data plan", "sim card",
     "flash", "emmc", "sd card", "frame rate", "frame-rate", "framerate", "from outside", "from anywhere", "from abroad", "from away", "outside the", "outside my",
     "outside our", "m away", "re away", "travelling", "traveling", "smart ", "another compan", "another custom", "another tenant", "another client",
     "another org", "another workspace", "another account", "other compan", "other custom", "other tenant", "other client", "other org",
     "other workspace", "other account", "different compan", "different custom", "different tenant", "different client", "different org",
     "different workspace", "different account", "someone else's", "for everyone", "for everybody", "for all users", "for all customers",
-    "for all accounts", "for all workspaces", "100%", "100 %", "100 percent", "fault code", "trouble code",
-    "diagnostic code", "up old", "out old", "up the old", "out the old",
-    "up all old", "up any old", "up some old", "up stale", "out stale", "up unused", "out unused", "up expired", "out expired", "ssd", "wearing out", "worn out", "wears out", "to everyone",
+    "for all accounts", "for all workspaces", "100%", "100 %", "100 percent", "100percent", "fault code", "trouble code",
+    "diagnostic code", "clean", "clear up", "clear out", "clears up", "clears out", "cleared up", "cleared out", "clearing up",
+    "clearing out", "ssd", "failing", "wearing out", "worn out", "wears out", "to everyone",
     *(f"to {a} {b}" for a in ("every", "all") for b in ("customer", "user", "device", "gateway", "client", "site", "machine", "server")),
     *(f"{a} {b}" for a in ("real", "actual", "live", "paying")
       for b in ("customer", "merchant", "user", "shop", "store", "account", "patient", "driver", "tenant")),
@@ -477,11 +470,11 @@ _SESSION_37_HINTS = (
                             "version", "commit", "commits", "patch", "hotfix", "it", "them")),
     "the road", "the street", "owners association", "owner association", "owners' association", "water ", "dripping", " wet", " damp",
     "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "missed ", "misses ", "missing ", "miss ", "skipped ", "skips ",
-    "skip ", "show up", "shows up", "showed up", "turn up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
+    "skip ", "show up", "shows up", "showed up", "shown up", "turn up", "turns up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
     "baseball", "boxing", "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts",
     "wrestling", "skateboarding", "mountain biking", "false teeth", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu",
     "bengali", "punjabi", "mandarin", "cantonese", "malay", "romanian", "hungarian", "nobody ", "no one", "no-one", "sofa", "couch", "settee",
-    "wardrobe", "armchair", "mattress", "bookcase", "dresser", "chest of drawers", "bed frame", "dining table", "dumped", "dumping", "dumps ",
+    "wardrobe", "armchair", "mattress", "bookcase", "dresser", "chest of drawers", "chests of drawers", "bed frame", "dining table", "dumped", "dumping", "dumps ", "dump ",
     "easter monday", "good friday", "boxing day", "whit monday", "may day", "bank holiday")
 _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "command line", "command-line", "single sign", "to live",
                  "to-live", "level agreement", "arrival", "end of", "end-of", "of memory", "of-memory", "of concept", "mean time",
@@ -499,9 +492,9 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "iban", "routing number", "sort code",
     "everything", "all the data", "all data", "all the information", "what data", "what information", "copy of", "in dollars",
     "in euros", "in pounds", "in yen", "in yuan", "in rmb", "in usd", "in eur", "in gbp", "in jpy", "in cny", "in swiss", "in francs",
-    "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "without paying", "n't pay", "not pay",
+    "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "pipe", "hose", " mains", "main broke", "main cracked", "main split", "without paying", "n't pa", "not pa",
     "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database",
-    "prod db", "linux", "macos", "mac,", "mac ", "windows", "ios,", "ios ", "android", "freebsd",
+    "prod db", "linux", "macos", "mac,", "mac ", "mac/", "windows", "ios,", "ios ", "ios/", "android", "freebsd",
     "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",
     "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back",
     "rerun", "re-run", "reprocess", "re-process", "replay", "recompute", "reload", "re-load", " again", "declined", "rejected", "refused",
@@ -522,19 +515,19 @@ def _hints_by_start() -> dict[str, tuple[str, ...]]:
     return {start: tuple(hints) for start, hints in out.items()}
 
 
-def _holds_hint(low: str) -> bool:
-    """Whether a short text holds a phrase hint: a look-up at each position costs a title a fifth of what a
-    test of every hint (hundreds) did, and recall asks it of dozens of titles for a task's kind."""
+def _hints_at(low: str) -> list[tuple[str, int, int]]:
+    """The phrase hints `low` holds, with where each begins and ends, overlapping ones included (each serves its
+    own phrases). A look-up at each position costs a title a fifth of what a test of every hint (hundreds) did."""
     # (the automaton is used once a long text has built it; built for short texts alone it cost a server that only
     # searches ~1 MB, over its memory line)
-    if _hint_automaton.cache_info().currsize:
-        return bool(_hint_automaton().find_matches_as_indexes(low))
-    starts = _hints_by_start()
+    if len(low) > 2 * _PHRASE_REACH or _hint_automaton.cache_info().currsize:
+        return [(_PHRASE_HINTS[h], at, end) for h, at, end in _hint_automaton().find_matches_as_indexes(low, overlapping=True)]
+    starts, found = _hints_by_start(), []
     for i in range(len(low) - 2):
-        hints = starts.get(low[i : i + 3])
-        if hints and any(low.startswith(hint, i) for hint in hints):
-            return True
-    return False
+        for hint in starts.get(low[i : i + 3], ()):
+            if low.startswith(hint, i):
+                found.append((hint, i, i + len(hint)))
+    return found
 
 
 @lru_cache(maxsize=1)
@@ -545,34 +538,91 @@ def _hint_automaton() -> Any:
     return ahocorasick_rs.AhoCorasick(list(_PHRASE_HINTS))
 
 
+# Each hint serves the phrases whose spelling holds its words: the alternation of all of them (~150) cost every
+# text holding any hint ~0.3 ms, most of it in phrases that could not match there. A word is held where it
+# begins a word of the spelling, as itself or without its ending ("crashed" in "crash(ed|es|ing)?"), or, when it
+# joins two words the spelling writes apart ("flashdrive" in "flash ?drives?"), as its two halves.
+_ENDING = re.compile(r"(ing|ed|es|s|d)$")
+
+
+@lru_cache(maxsize=1)
+def _phrase_spellings() -> tuple[str, tuple[int, ...]]:
+    """The phrase table's spellings as one text, and where each begins in it."""
+    # (without "\\b", whose "b" would read as a letter before "in" or "iban")
+    spellings = [phrase.replace("\\b", "") for phrase in _PHRASE_SHORT]
+    starts, at = [], 0
+    for spelling in spellings:
+        starts.append(at)
+        at += len(spelling) + 1
+    return "\n".join(spellings), tuple(starts)
+
+
+def _phrases_with_word(word: str) -> set[int]:
+    text, starts = _phrase_spellings()
+    found: set[int] = set()
+    for form in (word, _ENDING.sub("", word)) if len(word) >= 5 else (word,):
+        at = text.find(form)
+        while at >= 0:
+            if at == 0 or not text[at - 1].isalnum():
+                found.add(bisect_right(starts, at) - 1)
+            at = text.find(form, at + 1)
+    for cut in range(3, len(word) - 2) if not found else ():
+        found |= _phrases_with_word(word[:cut]) & _phrases_with_word(word[cut:])
+    return found
+
+
+@lru_cache(maxsize=None)
+def _phrases_of_hint(hint: str) -> frozenset[int]:
+    """The phrases (by their place in the table) a hint serves."""
+    words = re.findall(r"[a-z0-9]+", hint)
+    out = _phrases_with_word(words[0]) if words else set()
+    for word in words[1:]:
+        out &= _phrases_with_word(word)
+    return frozenset(out)
+
+
+_PHRASE_SPELLINGS = tuple(_PHRASE_SHORT)
+
+
+@lru_cache(maxsize=512)
+def _phrases_pattern(chosen: tuple[int, ...]) -> re.Pattern[str]:
+    """The chosen phrases as one alternation, in the table's order (the first that matches at a place wins)."""
+    return re.compile("|".join(f"\\b(?P<p{i}>{_PHRASE_SPELLINGS[i]})\\b" for i in chosen))
+
+
+def _read_phrases(low: str, hints: list[tuple[str, int, int]]) -> str:
+    chosen: set[int] = set()
+    for hint, _, _ in hints:
+        chosen |= _phrases_of_hint(hint)
+    return _phrases_pattern(tuple(sorted(chosen))).sub(_phrase_short, low) if chosen else low
+
+
 def _short_phrases(low: str) -> str:
-    """`low` with its phrases read as their short forms. The alternation runs only on the stretches
-    around the hints `low` holds: over a whole 4 KB note, where some hint is nearly always present,
-    it cost 9 ms; over the stretches, 4-5."""
-    if len(low) <= 2 * _PHRASE_REACH:
-        return _short_phrases_pattern().sub(_phrase_short, low) if _holds_hint(low) else low
+    """`low` with its phrases read as their short forms: each hint's phrases, over the stretch around it. Over a
+    whole 4 KB note, where some hint is nearly always present, the whole table cost 9 ms; over the stretches, 4-5."""
+    hints = _hints_at(low)
+    if len(low) <= 2 * _PHRASE_REACH or not hints:
+        return _read_phrases(low, hints)
     spans = []
-    # (the hints found in one pass: a find per hint, hundreds of them, cost a note of 4 KB a quarter of a millisecond)
-    for _, at, end in _hint_automaton().find_matches_as_indexes(low):
+    for hint, at, end in hints:
         # (widened to whole words: a phrase cut at a stretch's edge would read as another)
         lo, hi = max(0, at - _PHRASE_REACH), min(len(low), end + _PHRASE_REACH)
         while lo > 0 and low[lo - 1].isalnum():
             lo -= 1
         while hi < len(low) and low[hi].isalnum():
             hi += 1
-        spans.append((lo, hi))
-    if not spans:
-        return low
+        spans.append((lo, hi, hint))
     spans.sort()
     out, done = [], 0
-    a, b = spans[0]
-    for lo, hi in spans[1:]:
+    a, b, held = spans[0][0], spans[0][1], [spans[0]]
+    for lo, hi, hint in spans[1:]:
         if lo <= b:
             b = max(b, hi)
+            held.append((lo, hi, hint))
             continue
-        out += [low[done:a], _short_phrases_pattern().sub(_phrase_short, low[a:b])]
-        done, a, b = b, lo, hi
-    out += [low[done:a], _short_phrases_pattern().sub(_phrase_short, low[a:b])]
+        out += [low[done:a], _read_phrases(low[a:b], [(h, 0, 0) for _, _, h in held])]
+        done, a, b, held = b, lo, hi, [(lo, hi, hint)]
+    out += [low[done:a], _read_phrases(low[a:b], [(h, 0, 0) for _, _, h in held])]
     return "".join(out) + low[b:]
 
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from core.search import _PHRASE_SPELLINGS
 from tests.conftest import REPO
 
 DEV_SET = REPO / "tests" / "fixtures" / "recall" / "dev.json"
@@ -436,7 +440,8 @@ def test_16_phrases_are_read_only_around_their_hints_with_the_same_result() -> N
     texts += [" ".join(notes[i : i + 60]) for i in range(0, len(notes), 60)]
 
     def whole(low: str) -> str:
-        return search._short_phrases_pattern().sub(search._phrase_short, low) if any(h in low for h in search._PHRASE_HINTS) else low
+        every = search._phrases_pattern(tuple(range(len(search._PHRASE_SHORT))))
+        return every.sub(search._phrase_short, low) if any(h in low for h in search._PHRASE_HINTS) else low
 
     assert any(len(t) > 4000 for t in texts)
     assert [search._short_phrases(t) for t in texts] == [whole(t) for t in texts]
@@ -489,20 +494,46 @@ def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: s
 
 def test_15_the_automaton_finds_the_same_phrase_hints_as_the_look_up() -> None:
     """Issue 16 (recall_p95_1k) with issue 15's phrases: once a long text has built the hint automaton, short texts
-    are read by it too; it finds exactly the hints the look-up by first letters does — every hint alone and inside a
-    text, and none in text that holds none."""
+    are read by it too; it finds exactly the hints, and where they are, that the look-up by first letters does —
+    every hint alone and inside a text, overlapping ones too, and none in text that holds none."""
     from core import search
 
     texts = [f"{h}" for h in search._PHRASE_HINTS] + [f"notes on {h}" for h in search._PHRASE_HINTS] + [
-        "数据库备份与恢复", "", "ab", "the linter flags this branch"]
+        "数据库备份与恢复", "", "ab", "the linter flags this branch", "we could not get back the deleted file"]
     search._hint_automaton.cache_clear()
-    by_look_up = [search._holds_hint(t) for t in texts]
+    by_look_up = [sorted(search._hints_at(t)) for t in texts]
     assert search._hint_automaton.cache_info().currsize == 0  # short texts alone build nothing
     search._hint_automaton()
-    by_automaton = [search._holds_hint(t) for t in texts]
+    by_automaton = [sorted(search._hints_at(t)) for t in texts]
     search._hint_automaton.cache_clear()
-    assert by_automaton == by_look_up == [any(h in t for h in search._PHRASE_HINTS) for t in texts]
-    assert by_look_up[: 2 * len(search._PHRASE_HINTS)] == [True] * (2 * len(search._PHRASE_HINTS)) and by_look_up[-3:] == [False] * 3
+    assert by_automaton == by_look_up
+    assert all(h in [found for found, _, _ in hints] for h, hints in zip(search._PHRASE_HINTS, by_look_up))
+    assert by_look_up[-5:-1] == [[]] * 4
+    # (hints that overlap are each found: each serves its own phrases)
+    assert {"get back", " back"} <= {h for h, _, _ in by_look_up[-1]}
+
+
+@pytest.mark.parametrize("phrase", range(len(_PHRASE_SPELLINGS)))
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_15_every_spelling_of_a_phrase_holds_one_of_its_own_hints(phrase: int, data: st.DataObject) -> None:
+    """Issue 16 (tokens cost every hinted text the whole phrase table) with issue 15's phrases: a text runs only
+    the phrases its hints serve, so every spelling a phrase matches must hold a hint that serves that phrase —
+    drawn from the phrase's own pattern."""
+    from core import search
+
+    pattern = re.compile(search._PHRASE_SPELLINGS[phrase])
+    spelling = data.draw(st.from_regex(pattern, fullmatch=True).map(str.lower).filter(pattern.fullmatch))
+    text = f"notes on {spelling} here"
+    served = {i for hint, _, _ in search._hints_at(text) for i in search._phrases_of_hint(hint)}
+    assert phrase in served, spelling
+
+
+def test_15_every_phrase_hint_serves_a_phrase() -> None:
+    """A hint that serves no phrase is dead weight on every text that holds it."""
+    from core import search
+
+    assert [h for h in search._PHRASE_HINTS if not search._phrases_of_hint(h)] == []
 
 
 def test_15_a_letter_with_a_mark_is_its_plain_letter() -> None:
