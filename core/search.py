@@ -276,6 +276,13 @@ _PHRASE_SHORT = {
     r"(dump|dumps|dumped|dumping)( \w+){1,3} (in|on|by|outside|behind|next to) (our|the|my|a) (lane|street|road|alley|verge|field|park|pavement|footpath|layby)": "+fly-tipping",
     # a bank holiday by its name ("it's Easter Monday, will my bins still be emptied")
     r"easter monday|good friday|boxing day|whit monday|may day|spring bank holiday|summer bank holiday|august bank holiday": "+bank holiday",
+    # out of hours is the night and the weekend ("it's 10 at night, who do I ring" for "out of hours, calls go to …")
+    r"(out of|after|outside( of)?( our| the)?( office| opening| working| business| surgery| clinic)?) hours": "+night weekend",
+    # saying goodbye to a pet is putting it to sleep ("it's time to say goodbye to our old dog")
+    r"(say|says|said|saying) goodbye to (my|our|his|her|their|the) (old |elderly |sick |poor |beloved )?(dog|cat|pet|rabbit|horse|pony)": "+euthanasia",
+    # ringing someone is calling them ("who do I ring", "ring the surgery")
+    r"\b(who|what number|which number) (do|should|can|could|shall) (i|we) (ring|phone)\b"
+    r"|\bring (us|them|me|him|her|the (office|clinic|surgery|vet|practice|helpline|hotline|school|council|depot|station|hospital|pharmacy))\b": "+call",
     # false teeth are dentures ("grandpa lost his false teeth")
     r"false teeth": "dentures",
     # what one gives a person is a gift ("my mum wants to give my dad a year of coffee", "buy my sister a voucher")
@@ -472,7 +479,8 @@ _SESSION_37_HINTS = (
     "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "missed ", "misses ", "missing ", "miss ", "skipped ", "skips ",
     "skip ", "show up", "shows up", "showed up", "shown up", "turn up", "turns up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
     "baseball", "boxing", "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts",
-    "wrestling", "skateboarding", "mountain biking", "false teeth", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu",
+    "wrestling", "skateboarding", "mountain biking", "false teeth", "of hours", "after hours", "outside hours", "outside of hours", "office hours", "opening hours", "working hours",
+    "business hours", "surgery hours", "clinic hours", "goodbye to", "i ring", "we ring", "i phone", "we phone", "ring us", "ring them", "ring me", "ring him", "ring her", "ring the", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu",
     "bengali", "punjabi", "mandarin", "cantonese", "malay", "romanian", "hungarian", "nobody ", "no one", "no-one", "sofa", "couch", "settee",
     "wardrobe", "armchair", "mattress", "bookcase", "dresser", "chest of drawers", "chests of drawers", "bed frame", "dining table", "dumped", "dumping", "dumps ", "dump ",
     "easter monday", "good friday", "boxing day", "whit monday", "may day", "bank holiday")

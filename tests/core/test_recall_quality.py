@@ -213,7 +213,8 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              ("heldout155.json", 0.9), ("heldout156.json", 0.9),
                                              ("heldout157.json", 0.9), ("heldout158.json", 0.9),
                                              ("heldout159.json", 0.9), ("heldout160.json", 0.9),
-                                             ("heldout161.json", 0.9), ("heldout162.json", 0.9)])
+                                             ("heldout161.json", 0.9), ("heldout162.json", 0.9),
+                                             ("heldout163.json", 0.8), ("heldout164.json", 0.65)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -481,7 +482,9 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "a water stain on the ceiling", "ask the customer to rate us online",
                                       "missed two appointments", "where can I leave my car", "plays hockey",
                                       "lost his false teeth", "in english, welsh and polish", "nobody came for the bin",
-                                      "an old sofa", "dumped a mattress in our lane", "it's easter monday"])
+                                      "an old sofa", "dumped a mattress in our lane", "it's easter monday",
+                                      "say goodbye to our old dog", "who do i ring", "ring the surgery", "out of hours",
+                                      "outside opening hours"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -1708,6 +1711,24 @@ def test_15_an_everyday_phrase_counts_as_the_word_for_its_thing(home, project, m
     mem.save("Outages are declared in #incidents", "The incident commander posts updates every 30 minutes.")
     assert _recalled(home, project, "a buyer wants their money back for tomorrow's show") == ["Refunds are possible until 48 hours before the event"]
     assert _recalled(home, project, "the checkout went down, where do I announce it") == ["Outages are declared in #incidents"]
+
+
+def test_15_everyday_names_of_animals_damage_and_danger_find_their_notes(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (paraphrases; held-out 163 and 164, session 38): owners name the animal ("tortoises"), not its class
+    ("reptiles"); say when ("10 at night") where the note says "out of hours"; drivers say 追尾 for a road accident,
+    撞坏 for damage and name the firework, not 易燃易爆."""
+    _other_notes(mem)
+    _other_chinese_notes(mem)
+    mem.save("Reptiles and birds are seen only at Harrogate on Thursdays", "Dr Patel does exotics.")
+    mem.save("Out of hours, calls go to the partner emergency hospital", "The website shows its number after 7 pm.")
+    mem.save("司机发生交通事故，先报警再在 App 里点紧急求助", "安全部门 10 分钟内联系。")
+    mem.save("禁止运输易燃易爆物品和危险化学品", "司机可以拒绝装货。")
+    mem.save("货物损坏要在送达后 24 小时内申请理赔", "超过 24 小时不受理。")
+    assert _recalled(home, project, "does the vet see tortoises") == ["Reptiles and birds are seen only at Harrogate on Thursdays"]
+    assert _recalled(home, project, "it's 10 at night and the cat is ill, who do I ring")[:1] == ["Out of hours, calls go to the partner emergency hospital"]
+    assert _recalled(home, project, "路上被追尾了怎么办") == ["司机发生交通事故，先报警再在 App 里点紧急求助"]
+    assert _recalled(home, project, "客户让我帮他拉一箱烟花") == ["禁止运输易燃易爆物品和危险化学品"]
+    assert _recalled(home, project, "送到的时候冰箱门被撞坏了") == ["货物损坏要在送达后 24 小时内申请理赔"]
 
 
 def test_15_a_related_word_names_the_same_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
