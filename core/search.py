@@ -143,6 +143,9 @@ _IRREGULAR = {form: verb for verb, forms in {
 _LISTED_LANGUAGES = (r"(english|welsh|irish|gaelic|german|french|spanish|catalan|basque|italian|portuguese|dutch|polish|swedish|danish|norwegian|"
                      r"finnish|russian|ukrainian|turkish|arabic|hebrew|hindi|urdu|bengali|punjabi|japanese|korean|chinese|mandarin|cantonese|"
                      r"vietnamese|thai|indonesian|malay|czech|greek|romanian|hungarian)")
+_COUNTRIES = (r"(france|germany|spain|italy|portugal|ireland|belgium|netherlands|holland|switzerland|austria|poland|denmark|norway|sweden|"
+              r"finland|greece|turkey|croatia|czechia|hungary|romania|the us|the usa|america|canada|mexico|brazil|argentina|japan|korea|"
+              r"china|india|thailand|vietnam|singapore|malaysia|indonesia|australia|new zealand|egypt|morocco|south africa|dubai|the uae)")
 _LANGUAGE_NAMES = (r"(english|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|russian|ukrainian|turkish|"
                    r"arabic|hebrew|hindi|japanese|korean|(simplified |traditional )?chinese|vietnamese|thai|indonesian|czech|greek)")
 # ... and phrases with their abbreviation ("single sign-on" and "SSO"; "arrival time" and "ETA").
@@ -170,6 +173,8 @@ _PHRASE_SHORT = {
     r"(get|gets|getting|got) rid of": "+remove",
     r"forg[eo]t(ten)? (my |their |his |her |the |a |your )?(password|passcode|login|pin)s?": "password reset",
     r"(speeding|parking|traffic) (tickets?|fines?)": "fine", r"crash(ed|es|ing)? into": "accident",
+    # another driver running into one's car ("someone reversed into me at a roundabout")
+    r"(reversed|backed|bumped|drove|ran|smashed|ploughed|plowed|rear-ended) into (me|us|my car|our car|the back of)|rear-ended": "+accident",
     r"fill(ed|s|ing)? up (the |their |his |her |my )?(tank|car)": "refuel",
     # everyday words for a death, and a pet's ("passed away", "was put to sleep")
     r"pass(ed|es|ing)? away": "die", r"put to sleep": "euthanasia",
@@ -276,6 +281,18 @@ _PHRASE_SHORT = {
     r"(dump|dumps|dumped|dumping)( \w+){1,3} (in|on|by|outside|behind|next to) (our|the|my|a) (lane|street|road|alley|verge|field|park|pavement|footpath|layby)": "+fly-tipping",
     # a bank holiday by its name ("it's Easter Monday, will my bins still be emptied")
     r"easter monday|good friday|boxing day|whit monday|may day|spring bank holiday|summer bank holiday|august bank holiday": "+bank holiday",
+    # keeping a thing longer extends it ("can I keep the car till Tuesday", "keep the room an extra night")
+    r"\bkeep (it|them|the \w+|my \w+|our \w+)( \w+)? (till|until|for another|for an extra|for a few more|an extra|another|longer|for longer)\b": "+extend extension",
+    # a car that will not start has broken down ("the car won't start in a car park")
+    r"\b(car|van|vehicle|engine|truck|it) (won't|will not|wouldn't|would not|doesn't|does not|didn't|did not|can't|cannot) (start|turn over)\b": "+breakdown",
+    # more than one was given than was booked: an upgrade ("they gave me a bigger car than I booked")
+    r"\b(bigger|larger|better|nicer|fancier) (\w+ )?than (i|we|they|he|she|you) (booked|ordered|paid for|reserved|asked for)\b": "+upgrade",
+    # where a thing is now is its location ("can I see where a customer's car is right now")
+    r"\bwhere ([\w'’]+ ){0,3}(is|are)(?= (right now|now|at the moment|currently)\b)": "+location",
+    # a figure that halves has dropped ("bookings suddenly halved")
+    r"\b(halved|plunged|plummeted|nosedived|tanked|cratered)\b": "+drop",
+    # a country named is abroad ("can we drive the hire car to France")
+    rf"\b(to|in|into|from|across|through|around) {_COUNTRIES}\b": "+abroad country",
     # out of hours is the night and the weekend ("it's 10 at night, who do I ring" for "out of hours, calls go to …")
     r"(out of|after|outside( of)?( our| the)?( office| opening| working| business| surgery| clinic)?) hours": "+night weekend",
     # saying goodbye to a pet is putting it to sleep ("it's time to say goodbye to our old dog")
@@ -479,8 +496,15 @@ _SESSION_37_HINTS = (
     "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "missed ", "misses ", "missing ", "miss ", "skipped ", "skips ",
     "skip ", "show up", "shows up", "showed up", "shown up", "turn up", "turns up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
     "baseball", "boxing", "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts",
-    "wrestling", "skateboarding", "mountain biking", "false teeth", "of hours", "after hours", "outside hours", "outside of hours", "office hours", "opening hours", "working hours",
-    "business hours", "surgery hours", "clinic hours", "goodbye to", "i ring", "we ring", "i phone", "we phone", "ring us", "ring them", "ring me", "ring him", "ring her", "ring the", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu",
+    "wrestling", "skateboarding", "mountain biking", "false teeth", "keep it", "keep them", "keep the", "keep my", "keep our", "won't start", "will not start", "wouldn't start",
+    "would not start", "doesn't start", "does not start", "didn't start", "did not start", "can't start", "cannot start", "turn over",
+    " than i ", " than we ", " than they ", " than he ", " than she ", " than you ", "right now", " now", "at the moment", "currently",
+    "halved", "plunged", "plummeted", "nosedived", "tanked", "cratered", "reversed into", "backed into", "bumped into", "drove into",
+    "ran into", "smashed into", "ploughed into", "plowed into", "rear-ended", *(f"{w} {c}" for w in ("to", "in", "into", "from", "across", "through", "around")
+    for c in ("france", "germany", "spain", "italy", "portugal", "ireland", "belgium", "netherlands", "holland", "switzerland", "austria",
+              "poland", "denmark", "norway", "sweden", "finland", "greece", "turkey", "croatia", "czechia", "hungary", "romania", "the us",
+              "america", "canada", "mexico", "brazil", "argentina", "japan", "korea", "china", "india", "thailand", "vietnam", "singapore",
+              "malaysia", "indonesia", "australia", "new zealand", "egypt", "morocco", "south africa", "dubai", "the uae")), "of hours", "after hours", "outside", "goodbye to", "i ring", "we ring", "i phone", "we phone", "ring us", "ring them", "ring me", "ring him", "ring her", "ring the", "english", "welsh", "irish", "gaelic", "catalan", "basque", "urdu",
     "bengali", "punjabi", "mandarin", "cantonese", "malay", "romanian", "hungarian", "nobody ", "no one", "no-one", "sofa", "couch", "settee",
     "wardrobe", "armchair", "mattress", "bookcase", "dresser", "chest of drawers", "chests of drawers", "bed frame", "dining table", "dumped", "dumping", "dumps ", "dump ",
     "easter monday", "good friday", "boxing day", "whit monday", "may day", "bank holiday")
@@ -500,7 +524,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "iban", "routing number", "sort code",
     "everything", "all the data", "all data", "all the information", "what data", "what information", "copy of", "in dollars",
     "in euros", "in pounds", "in yen", "in yuan", "in rmb", "in usd", "in eur", "in gbp", "in jpy", "in cny", "in swiss", "in francs",
-    "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "pipe", "hose", " mains", "main broke", "main cracked", "main split", "without paying", "n't pa", "not pa",
+    "in rupees", "in pesos", "twice", "double", "triple", "three times", "higher than", "burst", "pipe", "hose", "mains ", "main broke", "main cracked", "main split", "without paying", "n't pa", "not pa",
     "never pa", "main database", "main db", "master database", "master db", "production database", "production db", "prod database",
     "prod db", "linux", "macos", "mac,", "mac ", "mac/", "windows", "ios,", "ios ", "ios/", "android", "freebsd",
     "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",

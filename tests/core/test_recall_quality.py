@@ -214,7 +214,8 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              ("heldout157.json", 0.9), ("heldout158.json", 0.9),
                                              ("heldout159.json", 0.9), ("heldout160.json", 0.9),
                                              ("heldout161.json", 0.9), ("heldout162.json", 0.9),
-                                             ("heldout163.json", 0.8), ("heldout164.json", 0.65)])
+                                             ("heldout163.json", 0.8), ("heldout164.json", 0.65),
+                                             ("heldout165.json", 0.9), ("heldout166.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -484,7 +485,9 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "lost his false teeth", "in english, welsh and polish", "nobody came for the bin",
                                       "an old sofa", "dumped a mattress in our lane", "it's easter monday",
                                       "say goodbye to our old dog", "who do i ring", "ring the surgery", "out of hours",
-                                      "outside opening hours"])
+                                      "outside opening hours", "keep the car till tuesday", "the car won't start",
+                                      "someone reversed into me", "a bigger car than i booked", "where the van is right now",
+                                      "bookings halved", "drive to france"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -517,7 +520,7 @@ def test_15_the_automaton_finds_the_same_phrase_hints_as_the_look_up() -> None:
 
 
 @pytest.mark.parametrize("phrase", range(len(_PHRASE_SPELLINGS)))
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 def test_15_every_spelling_of_a_phrase_holds_one_of_its_own_hints(phrase: int, data: st.DataObject) -> None:
     """Issue 16 (tokens cost every hinted text the whole phrase table) with issue 15's phrases: a text runs only
@@ -525,8 +528,9 @@ def test_15_every_spelling_of_a_phrase_holds_one_of_its_own_hints(phrase: int, d
     drawn from the phrase's own pattern."""
     from core import search
 
-    pattern = re.compile(search._PHRASE_SPELLINGS[phrase])
-    spelling = data.draw(st.from_regex(pattern, fullmatch=True).map(str.lower).filter(pattern.fullmatch))
+    pattern = re.compile(rf"\b(?:{search._PHRASE_SPELLINGS[phrase]})\b")  # (as the table reads it: whole words)
+    # (not drawn as a whole match: a phrase that looks ahead needs the words after it)
+    spelling = data.draw(st.from_regex(pattern).map(str.lower).filter(pattern.search))
     text = f"notes on {spelling} here"
     served = {i for hint, _, _ in search._hints_at(text) for i in search._phrases_of_hint(hint)}
     assert phrase in served, spelling
@@ -1729,6 +1733,11 @@ def test_15_everyday_names_of_animals_damage_and_danger_find_their_notes(home, p
     assert _recalled(home, project, "路上被追尾了怎么办") == ["司机发生交通事故，先报警再在 App 里点紧急求助"]
     assert _recalled(home, project, "客户让我帮他拉一箱烟花") == ["禁止运输易燃易爆物品和危险化学品"]
     assert _recalled(home, project, "送到的时候冰箱门被撞坏了") == ["货物损坏要在送达后 24 小时内申请理赔"]
+    # (held-out 165 and 166: a car that won't start has broken down; a report sent to one is posted)
+    mem.save("Breakdowns are handled by the AA", "The number is on the key fob and in the app.")
+    mem.save("纸质报告可以在小程序里申请邮寄", "包邮，也可以到前台自取。")
+    assert _recalled(home, project, "the car won't start in a car park in Leeds") == ["Breakdowns are handled by the AA"]
+    assert _recalled(home, project, "我在外地，能把报告寄给我吗") == ["纸质报告可以在小程序里申请邮寄"]
 
 
 def test_15_a_related_word_names_the_same_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
