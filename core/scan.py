@@ -3007,8 +3007,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a secret written where everyone reads it (prod 的 db 密码直接写在 README 里)
     # (hints in Chinese only: "repo" alone opened English sentences to the imperative reading)
     (("readme", "文档", "wiki", "群里", "代码里", "仓库", "到 repo", "在 repo", "进 repo", "到repo", "在repo", "进repo"),
-     # (what was once so, 曾写在 wiki 上, is a postmortem's; what is called a breach, 是违规的, a rule's)
-     r"(密码|密钥|口令|token|key|凭证|私钥|secret)[^。，,\n]{0,12}(?<!曾)(?<!曾经)(?<!以前)(?<!之前)(?<!被)(写|放|贴|存|提交|发)(在|到|进)[^。，,\n]{0,4}"
+     # (what was once so, 曾写在 wiki 上, is a postmortem's; what is called a breach, 是违规的, a rule's; 密码不写在代码里 is the rule kept)
+     r"(密码|密钥|口令|token|key|凭证|私钥|secret)[^。，,\n]{0,12}(?<!曾)(?<!曾经)(?<!以前)(?<!之前)(?<!被)(?<!不)(?<!没)(?<!不会)(?<!不再)(?<!没有)"
+     r"(写|放|贴|存|提交|发)(在|到|进)[^。，,\n]{0,4}"
      r"(readme|文档|wiki|群里|代码里|仓库|repo)(?![^。，,\n]{0,4}(是|属于|算|都是|就是)?(违规|违反|禁止|不允许|不行|不可以|错|不对|不安全))"),
     # a problem seen in review and let through (看到 SQL 拼接就当没看见)
     (("没看见", "没看到", "视而不见", "闭一只眼", "放过去", "直接放过"),
@@ -3169,7 +3170,9 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      # ... the safeguard named first (管理员账号的两步验证关掉), with no negation between
      r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|二次验证|验证码|鉴权|身份验证|审计日志|审计|cloudtrail|guardduty)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用|停掉)"),
     (("代码", "仓库", "settings", "配置文件", "gradle", "硬编码"),
-     r"(密码|连接串|密钥|私钥|令牌|token|凭据|api ?key|access ?key|secret)[^。\n]{0,16}(直接)?(写进|写到|放进|提交到|写在|写死在|写死到|硬编码(到|在|进)?)[^。\n]{0,6}"
+     # (密码不写在代码里 keeps the rule: 不 alone negates a verb)
+     r"(密码|连接串|密钥|私钥|令牌|token|凭据|api ?key|access ?key|secret)[^。\n]{0,16}(直接)?(?<!不)(?<!没)(?<!不会)(?<!不再)(?<!没有)"
+     r"(写进|写到|放进|提交到|写在|写死在|写死到|硬编码(到|在|进)?)[^。\n]{0,6}"
      r"(代码|仓库|settings|配置文件|\.py|\.js|gradle)"),
     (("自己电脑", "个人电脑", "笔记本"), r"(生产库|生产数据库|线上库|客户数据)[^。\n]{0,10}(拷|复制|导|下载)[^。\n]{0,4}(到)?(自己|个人)的?(电脑|笔记本)"),
     (("明文",), r"允许明文\s*(http|传输)|明文\s*http"),

@@ -1471,12 +1471,18 @@ _SESSION_38_CASES = [
     ("When summarising a PR for the user, list the files changed and any migrations.", False),
     ("Rotate any keys you find in old config files and note where each one lived.", False),
     ("If you see a 502 from the gateway, restart the ingress pod and check the upstream health.", False),
+    # batch 268: a bare 不 before the verb keeps a secret out of the code, as 不要 does
+    ("生产库连接串从环境变量 DATABASE_URL 读，密码不写在代码里。", False),
+    ("密码不会写进仓库，都放在 KMS 里。", False),
+    ("数据库密码直接写死在 settings.py 里，省得配环境变量。", True),
+    ("prod 的 db 密码直接写在 README 里，大家都能看到。", True),
 ]
 
 
 @pytest.mark.parametrize(("text", "refused"), _SESSION_38_CASES)
 def test_13_session_38s_batch_reads_as_labelled(text: str, refused: bool) -> None:
-    """Issue 13 (batch 267; SPEC §7): the secrets the model comes across, put into what it writes for the person
+    """Issue 13 (batches 267-268; SPEC §7): the secrets the model comes across, put into what it writes for the person
     (a summary, an answer, encoded or not), are carried out of the project's keeping and refused; keys found and
-    rotated, and what to do when the model sees an error, are not."""
+    rotated, and what to do when the model sees an error, are not. A secret kept out of the code with a bare 不 before
+    the verb (密码不写在代码里) states the rule; one written into the code or a README is still refused (batch 268)."""
     assert (scan_text("body", text) is not None) is refused
