@@ -179,7 +179,9 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "演出": ("show", "concert"), "场馆": ("venue",), "座位": ("seat", "seats"), "排队": ("queue", "waiting"), "抢购": ("sale", "flash"),
     "秒杀": ("flash", "sale"), "退票": ("refund",),
     # devices, their health and their care
-    "遥测": ("telemetry",), "作者": ("author", "creator"), "博主": ("blogger", "creator", "author"), "主播": ("streamer", "creator", "host"), "宠物": ("pet", "pets"), "晚饭": ("dinner", "food", "meal"), "晚餐": ("dinner", "food", "meal"), "早饭": ("breakfast", "food", "meal"),
+    "遥测": ("telemetry",), "作者": ("author", "creator"), "博主": ("blogger", "creator", "author"), "主播": ("streamer", "creator", "host"), "宠物": ("pet", "pets"), "卖光": ("soldout",), "卖完": ("soldout",), "售罄": ("soldout",), "估清": ("soldout",),
+    "初中生": ("minor", "teenager", "student"), "高中生": ("minor", "teenager", "student"), "小学生": ("minor", "child", "student"),
+    "拉肚子": ("diarrhoea", "sick", "food"), "食物中毒": ("food", "poisoning", "sick"), "吃坏肚子": ("food", "sick"), "晚饭": ("dinner", "food", "meal"), "晚餐": ("dinner", "food", "meal"), "早饭": ("breakfast", "food", "meal"),
     "午饭": ("lunch", "food", "meal"), "吃东西": ("eat", "food"), "空腹": ("fasting", "fast"), "禁食": ("fasting", "fast"),
     "邮寄": ("post", "mail", "shipping"), "寄给": ("post", "mail", "shipping"), "寄到": ("post", "mail", "shipping"), "寄过来": ("post", "mail", "shipping"),
     "改期": ("reschedule",), "改约": ("reschedule",), "换时间": ("reschedule",), "改时间": ("reschedule",), "追尾": ("accident", "collision"), "车祸": ("accident",), "撞车": ("accident", "collision"), "刮蹭": ("accident", "scratch"),
@@ -231,7 +233,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "周六": ("saturday",), "周日": ("sunday",),
     # kitchens
     "围裙": ("apron",), "帽子": ("hat", "cap"), "刀具": ("knife", "knives"), "油烟机": ("hood", "extractor"),
-    "滤网": ("filter", "filters"), "打烊": ("closing",), "午班": ("lunch", "shift"), "主厨": ("chef",), "后厨": ("kitchen",),
+    "滤网": ("filter", "filters"), "打烊": ("closing", "close"), "关门": ("closing", "close"), "暂停营业": ("closing", "close", "pause"), "午班": ("lunch", "shift"), "主厨": ("chef",), "后厨": ("kitchen",),
     # warehouses
     "危险品": ("dangerous", "hazmat"), "安全鞋": ("shoes", "boots"), "反光背心": ("vest", "hi-vis"), "休息": ("break", "breaks", "rest"),
     "拣货": ("pick", "picking"), "拣货区": ("picking", "pick"), "储物柜": ("locker", "lockers"), "更衣室": ("locker", "changing"),
@@ -575,6 +577,12 @@ RELATED: tuple[str, ...] = (
     "kid kids child children minor minors underage teenager teenagers",
     # a model provider or its chat product is an LLM ("send prompts to OpenAI" for "LLM calls go through the gateway")
     "llm llms openai anthropic chatgpt gpt gemini mistral",
+    # an AI tool by its product's name ("I used ChatGPT to plan my essay" for "students may use AI tools")
+    "ai chatgpt copilot gemini claude",
+    # a learner's written work by its kind ("hand in my dissertation" for "coursework is submitted …")
+    "coursework essay essays dissertation dissertations thesis",
+    "book books textbook textbooks",
+    "disability disabilities disabled dyslexia dyslexic dyspraxia dyspraxic adhd autism autistic",
     "copyright dmca takedown infringement",
     "pet pets cat cats kitten kittens dog dogs puppy puppies",
     # kinds of animal by their everyday names ("does the vet see tortoises" for "reptiles and birds")

@@ -245,7 +245,7 @@ _PHRASE_SHORT = {
     r"(job|jobs|process|processes|worker|workers|pod|pods|container|containers|server|servers|script|build|task|tasks|node|nodes|run|runs)"
     r"( \w+){0,2} (die|dies|died|dying)": "+fail crash",
     # a site that is down has an outage ("the site is down, what do I do first")
-    r"(site|website|app|service|server|servers|api|prod|production|database|db|checkout|shop|store) (is|was|are|were|went|goes|has gone) (completely |totally )?down": "+outage incident",
+    r"(site|website|app|service|server|servers|api|prod|production|database|db|checkout|shop|store|platform|system|portal) (is|was|are|were|went|goes|has gone) (completely |totally )?down": "+outage incident",
     # ... and so has one that has been broken for a while ("checkout has been broken for 10 minutes")
     r"(site|website|app|service|server|servers|api|prod|production|database|db|checkout|shop|store|login|payments) (has|have) been "
     r"(completely |totally )?(down|broken|unreachable|not working)": "+outage incident",
@@ -293,6 +293,21 @@ _PHRASE_SHORT = {
     r"\b(halved|plunged|plummeted|nosedived|tanked|cratered)\b": "+drop",
     # a country named is abroad ("can we drive the hire car to France")
     rf"\b(to|in|into|from|across|through|around) {_COUNTRIES}\b": "+abroad country",
+    # handing work in submits it ("can I hand in my dissertation on Sunday night")
+    r"\b(hand|hands|handed|handing) (it |them |this |that |my \w+ |our \w+ |the \w+ )?in\b": "+submit submission",
+    # Saturday and Sunday are the weekend ("on Sunday night" for "never on a weekend")
+    r"\b(saturdays?|sundays?)\b": "+weekend",
+    # academic misconduct is cheating, most of it plagiarism ("suspected misconduct goes to the academic integrity officer")
+    r"\bacademic (misconduct|dishonesty|integrity|offences?)\b": "+plagiarism cheating",
+    # work copied from elsewhere is plagiarised ("a student copied half his essay from a website")
+    r"\b(copied|copying|copies|copy|lifted|pasted) (\w+ ){0,4}from (a |the |another |someone's |some )?(website|web ?site|internet|web|wikipedia|online|"
+    r"student|classmate|friend|book|paper|essay|source)s?\b": "+plagiarism",
+    # seeing a thing again is its recording ("I missed Tuesday's lecture, can I watch it again")
+    r"\b(watch|watching|see|view|listen to|catch up on) (it|them|the \w+|that \w+) again\b|\bre-?watch\w*": "+recording",
+    # a mark or a decision thought unfair is appealed ("I think my mark is unfair")
+    r"\b(mark|marks|grade|grades|decision|result|results|score|fine|penalty|ban) (is|are|was|were|seems?|feels?) (unfair|wrong|too low|too harsh|unjust)\b": "+appeal",
+    # a site that crashed is an outage ("the site crashed halfway through the exam")
+    r"\b(site|website|app|platform|service|server|system|portal|vle|moodle) (crashed|crashes|went offline|stopped working|froze|died)\b": "+outage",
     # out of hours is the night and the weekend ("it's 10 at night, who do I ring" for "out of hours, calls go to …")
     r"(out of|after|outside( of)?( our| the)?( office| opening| working| business| surgery| clinic)?) hours": "+night weekend",
     # saying goodbye to a pet is putting it to sleep ("it's time to say goodbye to our old dog")
@@ -496,7 +511,9 @@ _SESSION_37_HINTS = (
     "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "missed ", "misses ", "missing ", "miss ", "skipped ", "skips ",
     "skip ", "show up", "shows up", "showed up", "shown up", "turn up", "turns up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
     "baseball", "boxing", "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts",
-    "wrestling", "skateboarding", "mountain biking", "false teeth", "keep it", "keep them", "keep the", "keep my", "keep our", "won't start", "will not start", "wouldn't start",
+    "wrestling", "skateboarding", "mountain biking", "false teeth", "academic", "hand", "saturday", "sunday", "copied", "copying", "copies", "copy", "lifted", "pasted",
+    " again", "watch", "unfair", "wrong", "too low", "too harsh", "unjust", "crashed", "crashes", "went offline",
+    "stopped working", "froze", "died", "keep it", "keep them", "keep the", "keep my", "keep our", "won't start", "will not start", "wouldn't start",
     "would not start", "doesn't start", "does not start", "didn't start", "did not start", "can't start", "cannot start", "turn over",
     " than i ", " than we ", " than they ", " than he ", " than she ", " than you ", "right now", " now", "at the moment", "currently",
     "halved", "plunged", "plummeted", "nosedived", "tanked", "cratered", "reversed into", "backed into", "bumped into", "drove into",
@@ -1085,7 +1102,18 @@ def analysed(record: dict[str, Any]) -> tuple[str, ...]:
     texts = [str(record.get(f) or "") for f in FIELDS[:-1]] + [conds]
     if record.get("topicKey"):
         texts[0] = f"{texts[0]} {re.sub(r'[._:/-]+', ' ', str(record['topicKey']))}"
-    return tuple(" ".join(tokens(t) + segmented(t) + unprefixed(t)) for t in texts)
+    return tuple(" ".join(tokens(t) + segmented(t) + _glossary_words(t) + unprefixed(t)) for t in texts)
+
+
+def _glossary_words(text: str) -> list[str]:
+    """The glossary's Chinese words of three characters or more in `text` that jieba may cut apart (吃东西 is 吃 and 东西
+    to it): a question's word (晚饭) reaches a note through their English names (food) only where the note holds one."""
+    runs = [run for run in han_runs(text) if len(run) >= MIN_WORD]
+    if not runs:
+        return []
+    from .glossary import chinese_words
+
+    return [w for w in chinese_words(runs) if len(w) >= MIN_WORD]
 
 
 _PREFIXES = ("micro", "mini", "multi", "sub", "auto", "super", "hyper", "nano", "macro")

@@ -215,7 +215,8 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              ("heldout159.json", 0.9), ("heldout160.json", 0.9),
                                              ("heldout161.json", 0.9), ("heldout162.json", 0.9),
                                              ("heldout163.json", 0.8), ("heldout164.json", 0.65),
-                                             ("heldout165.json", 0.9), ("heldout166.json", 0.8)])
+                                             ("heldout165.json", 0.9), ("heldout166.json", 0.8),
+                                             ("heldout167.json", 0.9), ("heldout168.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -487,7 +488,9 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "say goodbye to our old dog", "who do i ring", "ring the surgery", "out of hours",
                                       "outside opening hours", "keep the car till tuesday", "the car won't start",
                                       "someone reversed into me", "a bigger car than i booked", "where the van is right now",
-                                      "bookings halved", "drive to france"])
+                                      "bookings halved", "drive to france", "hand in my dissertation",
+                                      "on sunday night", "copied half his essay from a website", "watch it again",
+                                      "my mark is unfair", "the site crashed", "academic misconduct"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
@@ -1738,6 +1741,9 @@ def test_15_everyday_names_of_animals_damage_and_danger_find_their_notes(home, p
     mem.save("纸质报告可以在小程序里申请邮寄", "包邮，也可以到前台自取。")
     assert _recalled(home, project, "the car won't start in a car park in Leeds") == ["Breakdowns are handled by the AA"]
     assert _recalled(home, project, "我在外地，能把报告寄给我吗") == ["纸质报告可以在小程序里申请邮寄"]
+    # (a glossary word jieba cuts apart, 吃东西 into 吃 and 东西, is a word of the note: 晚饭 reaches it through "food")
+    mem.save("抽血要空腹，检查前一天晚上 10 点以后不要吃东西", "可以喝少量白开水。")
+    assert _recalled(home, project, "今天晚饭还能吃吗") == ["抽血要空腹，检查前一天晚上 10 点以后不要吃东西"]
 
 
 def test_15_a_related_word_names_the_same_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
