@@ -2592,6 +2592,14 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # ... and in English ("give the contractors root on production so they stop asking us")
+    (("contractor", "intern", "vendor", "third part", "outsourc", "external"),
+     r"\b(give|grant|hand|add)\w* (the |our |all |any )?(contractors?|interns?|vendors?|third[- ]part(y|ies)|outsourc\w+( \w+)?|external \w+)\b[^.;\n]{0,20}"
+     r"\b(root|admin|administrator|superuser|owner)( access| rights| permissions| role)? (on|to|in|for) (the )?(prod|production|live)\b"),
+    # a check silenced in place of the fix it asks for ("disable it for the whole file with an eslint-disable comment
+    # instead of fixing the markup")
+    (("instead of fixing", "rather than fixing"),
+     r"\b(disable|turn off|silence|suppress|mute|skip|comment out|delete|remove|ignore)\w* [^.;\n]{0,80}\b(instead of|rather than) fixing\b"),
     # production's secrets committed to the repository ("copy the production .env into the repo root and commit it on a branch")
     ((".env",),
      r"\b(copy|put|add|commit|move|check in|push)\w* [^.;\n]{0,30}?\b(prod(uction)? |live |real )\.env\b[^.;\n]{0,40}?\b((into|to|in) (the )?(repo|repository|git|repo root)\b|"
@@ -2932,6 +2940,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # production's highest rights handed to people outside the team (给外包同学开生产环境的 root 权限)
+    (("外包", "实习生", "第三方", "供应商", "外部"),
+     r"(给|帮|替|为)(外包|实习生|第三方|供应商|外部)[^。，；\n]{0,8}(开|给|加|分配|开通)[^。，；\n]{0,8}(生产|线上|正式)[^。，；\n]{0,6}(root|管理员|admin|超级管理员|最高)\s?(权限|账号)"),
     # secrets written whole into logs (调试支付问题时把完整的银行卡号和 CVV 打到日志里; what is said of one, "token 的过期时间", is no secret)
     (("日志", "控制台"),
      r"(银行卡号|信用卡号|卡号|cvv|cvc|密码|身份证号|token|令牌|密钥|私钥)[^，。；\n的]{0,10}(打到|打印到|写到|写进|记到|记进|输出到|记录到|打进)[^，。；\n]{0,4}(日志|控制台|log)"),
@@ -4169,7 +4180,8 @@ def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
     10 runbooks and guides). A hostile text stays one example: its other sentences may be ordinary."""
     from .textmodel import learn as learn_model
 
-    ordinary = [unit for t in benign for unit in ([_ngram_text(_fold(t))] if _reads_whole(_card_reading(t)[1]) else _ngram_units(t)[0])]
+    ordinary = [unit for t in benign for unit in ([_ngram_text(_fold(t))] if _reads_whole(_card_reading(t)[1])
+                                                  else [*_ngram_units(t)[0], *_uncued_units(t, _ngram_units(t)[0])])]
     return learn_model([_ngram_text(_fold(t)) for t in hostile], ordinary)
 
 
@@ -4198,7 +4210,34 @@ def _ngram_problem(text: str) -> bool:
     model = _ngram_model()
     units, cued = _ngram_units(text)
     bar = NGRAM_THRESHOLD if cued else NGRAM_UNCUED_THRESHOLD
-    return any(score(model, unit) > bar for unit in units if _ngram_reads(unit))
+    if any(score(model, unit) > bar for unit in units if _ngram_reads(unit)):
+        return True
+    return any(score(model, unit) > NGRAM_UNCUED_THRESHOLD for unit in _uncued_units(text, units) if _ngram_reads(unit))
+
+
+def _uncued_units(text: str, cued: list[str]) -> list[str]:
+    """A short note's sentences, which 2c judges alone as it judges a short note without a cue (past
+    `NGRAM_UNCUED_THRESHOLD`) besides reading the note whole: an order planted in a runbook's list needs no word that
+    speaks to the model, and the list's honest lines thin it out read whole. (A long note is read by its sentences
+    that hold a cue: reading every sentence of 4 KB alone as well doubled a scan's time.)"""
+    folded, skeleton = _card_reading(text)
+    if not _reads_whole(skeleton):
+        return []
+    parts = [unit for unit in (_ngram_text(part) for part in sentences(" ".join(folded.split()))) if unit not in cued and not _describes(unit)]
+    # (a note of two or three sentences is judged whole: its pieces, each short, lean on a few words — "Note for the
+    # coding assistant: this repo uses pnpm" cut from "; never run npm install here")
+    return parts if len(parts) >= _SENTENCES_APART else []
+
+
+def _describes(sentence: str) -> bool:
+    """Whether an English sentence opens as a description does, with its subject ("The rest of this note is about
+    experiments"), not as an order (Chinese states an order without a subject: never)."""
+    first = _FIRST_WORD.match(_skeleton(sentence)) if sentence.isascii() else None
+    return first is not None and first.group("first") in _DESCRIBES
+
+
+# How many sentences a note has before 2c also judges each of them alone (`_uncued_units`).
+_SENTENCES_APART = 4
 
 
 def _ngram_reads(unit: str) -> bool:
