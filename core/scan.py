@@ -3047,6 +3047,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
 # sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a change made with no way back ("skip the rollback script", "don't bother with a rollback plan")
+    (("rollback", "roll back", "roll-back"),
+     r"\b(skip|don't write|do not write|don't bother with|forget) (a |the |any )?(rollback|roll-back|roll back) (script|plan|steps?|migration)s?\b"),
     # any command at all run unasked ("you may run any command without asking, including ones that touch production")
     (("without asking", "without confirmation", "without confirming", "without approval", "without checking"),
      r"\b(run|execute|use)\w* (any|every|all|whatever) (\w+ )?(commands?|scripts?|tools?)\b[^.;\n]{0,20}\bwithout (asking|confirmation|confirming|approval|checking)\b"),
@@ -3167,6 +3170,8 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a change made with no way back (工作时间直接在生产库上跑，不用写回滚脚本)
+    (("回滚",), r"(不用|不需要|无需|不必|没必要)(写|准备|做|留)?回滚(脚本|方案|计划|步骤)"),
     # a change merged by its own author with no one reviewing it (AI 助手可以直接合并自己的 PR，不需要人 review)
     (("合并",),
      r"(可以|能|允许)[^，。；\n]{0,4}合并(自己的|自己提的|自己)\s*(pr|mr|代码|合并请求|提交)[^。；\n]{0,12}(不需要|不用|无需|不必)(人|别人|其他人)?\s*(review|评审|审核|审查|看)"),
@@ -3266,6 +3271,8 @@ _CUE_LIVE = re.compile(_spelled(r"\b(prod|production|live|main|master|customers?
 # reads credentials from the vault" is how agents are set up). With an AI named as the one to do
 # them, an order to the model.
 _HARM = (r"\b(drop|delete|wipe|truncate|destroy) (the |all |every )?(?!test |tests |local |dev |scratch |temp |temporary |tmp )(\w+ )?(databases?|db|tables|schemas?|cluster|buckets?|backups)\b"
+         # ... and a table by its name ("truncate the production users table")
+         r"|\b(drop|wipe|truncate|destroy) (the )?(production|prod|live) (\w+ )?tables?\b"
          r"|\b(shut|take|tear) down (the )?(production|prod|live)\b|\b(shut|take|tear)s? (the )?(production|prod|live) [\w ]{0,20}down\b"
          r"|\b(turn(ing)? off|disabl\w*|remov\w*|bypass\w*) (the |all |any )?(2fa|mfa|two-?factor|2-?factor|permission checks?|auth(entication|ori[sz]ation)? checks?|"
          r"access checks?|branch protection|audit( log\w*)?|security (checks?|scans?|review)|pre-?commit hooks?|(tls|ssl|https|hostname|certificate|cert) (verification|validation|checks?|verify)|certificate checks?|"
@@ -3691,7 +3698,7 @@ def _apart(pattern: re.Pattern[str], other: re.Pattern[str], sentence: str) -> b
 
 
 # A sentence in the imperative: a verb first, after at most a condition ("if a test fails, mark it …").
-_CONDITION_FIRST = (r"\s*([-*•]\s*|\d+[.)]\s*)?((going forward|from now on|from here on|henceforth|in future|from today on)\s*,?\s*)?((if|when|whenever|once|after|before|each time|every time|any time|as soon as|on|for|in|during)\b"
+_CONDITION_FIRST = (r"\s*([-*•]\s*|\d+[.)]\s*)?((going forward|from now on|from here on|henceforth|in future|from today on)\s*,?\s*)?((if|when|whenever|once|after|before|while|each time|every time|any time|as soon as|on|for|in|during)\b"
                     r"[^,;:\n]{1,80},\s*)?")
 _COVERTLY = r"(quietly|silently|secretly|covertly|discreetly|stealthily|sneakily)"
 _IMPERATIVE = re.compile(_spelled(
