@@ -182,7 +182,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "遥测": ("telemetry",), "作者": ("author", "creator"), "博主": ("blogger", "creator", "author"), "主播": ("streamer", "creator", "host"), "宠物": ("pet", "pets"), "卖光": ("soldout",), "卖完": ("soldout",), "售罄": ("soldout",), "估清": ("soldout",),
     "初中生": ("minor", "teenager", "student"), "高中生": ("minor", "teenager", "student"), "小学生": ("minor", "child", "student"),
     "拉肚子": ("diarrhoea", "sick", "food"), "食物中毒": ("food", "poisoning", "sick"), "吃坏肚子": ("food", "sick"), "晚饭": ("dinner", "food", "meal"), "晚餐": ("dinner", "food", "meal"), "早饭": ("breakfast", "food", "meal"),
-    "午饭": ("lunch", "food", "meal"), "吃东西": ("eat", "food"), "空腹": ("fasting", "fast"), "禁食": ("fasting", "fast"),
+    "吃东西": ("eat", "food"), "空腹": ("fasting", "fast"), "禁食": ("fasting", "fast"),
     "邮寄": ("post", "mail", "shipping"), "寄给": ("post", "mail", "shipping"), "寄到": ("post", "mail", "shipping"), "寄过来": ("post", "mail", "shipping"),
     "改期": ("reschedule",), "改约": ("reschedule",), "换时间": ("reschedule",), "改时间": ("reschedule",), "追尾": ("accident", "collision"), "车祸": ("accident",), "撞车": ("accident", "collision"), "刮蹭": ("accident", "scratch"),
     "撞坏": ("damage", "damaged"), "摔坏": ("damage", "damaged", "broken"), "碰坏": ("damage", "damaged"), "弄坏": ("damage", "damaged", "broken"),
@@ -237,7 +237,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # warehouses
     "危险品": ("dangerous", "hazmat"), "安全鞋": ("shoes", "boots"), "反光背心": ("vest", "hi-vis"), "休息": ("break", "breaks", "rest"),
     "拣货": ("pick", "picking"), "拣货区": ("picking", "pick"), "储物柜": ("locker", "lockers"), "更衣室": ("locker", "changing"),
-    "午饭": ("lunch",), "班长": ("supervisor", "lead"), "冷库": ("cold", "chilled", "freezer"),
+    "午饭": ("lunch", "food", "meal"), "班长": ("supervisor", "lead"), "冷库": ("cold", "chilled", "freezer"),
     # travel on business
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages
