@@ -308,6 +308,14 @@ _PHRASE_SHORT = {
     r"\b(mark|marks|grade|grades|decision|result|results|score|fine|penalty|ban) (is|are|was|were|seems?|feels?) (unfair|wrong|too low|too harsh|unjust)\b": "+appeal",
     # a site that crashed is an outage ("the site crashed halfway through the exam")
     r"\b(site|website|app|platform|service|server|system|portal|vle|moodle) (crashed|crashes|went offline|stopped working|froze|died)\b": "+outage",
+    # what it costs for someone to come at all is a call-out ("how much just for you to turn up")
+    r"\bfor (you|someone|somebody|a plumber|an engineer|a technician|the engineer|the plumber) to (turn up|show up|come out|come round|come over|visit)\b": "+call-out visit",
+    # stars given are a rating ("can I ask the customer for five stars")
+    r"\b(five|5|four|4|one|1)[ -]stars?\b": "+review rating",
+    # an appointment moved is rescheduled ("I need to move my appointment to next week")
+    r"\b(move|moving|moved|push|pushing|pushed|shift|shifting|shifted) (my|the|our|your|his|her|their|this|that) (appointment|booking|visit|slot|session|lesson|reservation)\b": "+reschedule",
+    # the water turned off is the stopcock's ("where do I turn the water off")
+    r"\b(turn|turning|shut|shutting|switch|switching) (the |my |our )?(water|mains water|water supply) off\b|\b(turn|shut|switch)(ing)? off (the |my |our )?(water|mains water|water supply)\b": "+stopcock",
     # out of hours is the night and the weekend ("it's 10 at night, who do I ring" for "out of hours, calls go to …")
     r"(out of|after|outside( of)?( our| the)?( office| opening| working| business| surgery| clinic)?) hours": "+night weekend",
     # saying goodbye to a pet is putting it to sleep ("it's time to say goodbye to our old dog")
@@ -511,7 +519,7 @@ _SESSION_37_HINTS = (
     "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "missed ", "misses ", "missing ", "miss ", "skipped ", "skips ",
     "skip ", "show up", "shows up", "showed up", "shown up", "turn up", "turns up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
     "baseball", "boxing", "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts",
-    "wrestling", "skateboarding", "mountain biking", "false teeth", "academic", "hand", "saturday", "sunday", "copied", "copying", "copies", "copy", "lifted", "pasted",
+    "wrestling", "skateboarding", "mountain biking", "false teeth", "to turn up", "to show up", "to come out", "to come round", "to come over", "to visit", "star", "move ", "moving ", "moved ", "push", "shift", "water", "academic", "hand", "saturday", "sunday", "copied", "copying", "copies", "copy", "lifted", "pasted",
     " again", "watch", "unfair", "wrong", "too low", "too harsh", "unjust", "crashed", "crashes", "went offline",
     "stopped working", "froze", "died", "keep it", "keep them", "keep the", "keep my", "keep our", "won't start", "will not start", "wouldn't start",
     "would not start", "doesn't start", "does not start", "didn't start", "did not start", "can't start", "cannot start", "turn over",

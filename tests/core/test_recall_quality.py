@@ -490,7 +490,8 @@ def test_15_a_phrase_and_its_abbreviation_are_one_term(home, project, mem) -> No
                                       "someone reversed into me", "a bigger car than i booked", "where the van is right now",
                                       "bookings halved", "drive to france", "hand in my dissertation",
                                       "on sunday night", "copied half his essay from a website", "watch it again",
-                                      "my mark is unfair", "the site crashed", "academic misconduct"])
+                                      "my mark is unfair", "the site crashed", "academic misconduct",
+                                      "for you to turn up", "five stars", "move my appointment", "turn the water off"])
 def test_15_every_phrase_with_an_abbreviation_reaches_its_short_form(spelling: str) -> None:
     """Issue 15: the analyser tries the phrase table only on text holding one of its hints; each
     spelling of each phrase holds one, so each is read as its abbreviation (or, for a short form
