@@ -4187,8 +4187,7 @@ def learn_ngrams(hostile: list[str], benign: list[str]) -> dict[str, Any]:
     10 runbooks and guides). A hostile text stays one example: its other sentences may be ordinary."""
     from .textmodel import learn as learn_model
 
-    ordinary = [unit for t in benign for unit in ([_ngram_text(_fold(t))] if _reads_whole(_card_reading(t)[1])
-                                                  else [*_ngram_units(t)[0], *_uncued_units(t, _ngram_units(t)[0])])]
+    ordinary = [unit for t in benign for unit in ([_ngram_text(_fold(t))] if _reads_whole(_card_reading(t)[1]) else _ngram_units(t)[0])]
     return learn_model([_ngram_text(_fold(t)) for t in hostile], ordinary)
 
 

@@ -519,7 +519,8 @@ _SESSION_37_HINTS = (
     "to rate", "rate our", "rates our", "rated our", "rating our", " rating", "missed ", "misses ", "missing ", "miss ", "skipped ", "skips ",
     "skip ", "show up", "shows up", "showed up", "shown up", "turn up", "turns up", "turned up", "football", "soccer", "hockey", "rugby", "basketball", "lacrosse",
     "baseball", "boxing", "karate", "judo", "taekwondo", "netball", "volleyball", "handball", "cricket", "tennis", "squash", "martial arts",
-    "wrestling", "skateboarding", "mountain biking", "false teeth", "to turn up", "to show up", "to come out", "to come round", "to come over", "to visit", "star", "move ", "moving ", "moved ", "push", "shift", "water", "academic", "hand", "saturday", "sunday", "copied", "copying", "copies", "copy", "lifted", "pasted",
+    "wrestling", "skateboarding", "mountain biking", "false teeth", "to turn up", "to show up", "to come out", "to come round", "to come over", "to visit", *(f"{n} star" for n in ("five", "5", "four", "4", "one", "1")), "-star", *(f"{v} {p}" for v in ("move", "moving", "moved", "push", "pushing", "pushed", "shift", "shifting", "shifted")
+    for p in ("my", "the", "our", "your", "his", "her", "their", "this", "that")), "water", "academic", "hand ", "hands ", "handed ", "handing ", "saturday", "sunday", "copied", "copying", "copies", "copy", "lifted", "pasted",
     " again", "watch", "unfair", "wrong", "too low", "too harsh", "unjust", "crashed", "crashes", "went offline",
     "stopped working", "froze", "died", "keep it", "keep them", "keep the", "keep my", "keep our", "won't start", "will not start", "wouldn't start",
     "would not start", "doesn't start", "does not start", "didn't start", "did not start", "can't start", "cannot start", "turn over",
