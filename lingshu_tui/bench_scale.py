@@ -30,9 +30,10 @@ from .bench import MESSAGES, TOPICS_EN, TOPICS_ZH, _find_pid, _rss_of, lingshu_c
 
 SCALE_KEYS = ("recall_process_1k_ms", "recall_cards_1k", "recall_p95_1k_ms", "save_p95_1k_ms", "read_p95_1k_ms",
               "search_p95_1k_ms", "mcp_start_ms", "rss_1k_mb", "home_bytes_1k", "saves_20k_s", "saves_first_1k_s",
-              "saves_last_1k_s", "saves_first_1k_p50_ms", "saves_last_1k_p50_ms")
+              "saves_last_1k_s", "saves_first_1k_p50_ms", "saves_last_1k_p50_ms", "saves_trend_pct")
 SCALE_TARGETS = {"recall_process_1k_ms": ("≤", 120.0), "recall_cards_1k": ("≥", 1), "recall_p95_1k_ms": ("≤", 5.0),
-                 "save_p95_1k_ms": ("≤", 15.0), "read_p95_1k_ms": ("≤", 2.0), "search_p95_1k_ms": ("≤", 5.0), "rss_1k_mb": ("≤", 80.0)}
+                 "save_p95_1k_ms": ("≤", 15.0), "read_p95_1k_ms": ("≤", 2.0), "search_p95_1k_ms": ("≤", 5.0), "rss_1k_mb": ("≤", 80.0),
+                 "saves_trend_pct": ("≤", 5.0)}
 
 
 def _record(ref: LayerRef, args: dict[str, Any], now: str) -> dict[str, Any]:
@@ -174,7 +175,23 @@ def _saves(base: Path, total: int, cap: int, progress: Callable[[str], None]) ->
     # The sums answer "no slower" for the whole thousand, a few slow fsyncs included; the medians say
     # what a typical save of each thousand cost, which one stall does not move.
     return {"saves_20k_s": time.perf_counter() - started, "saves_first_1k_s": sum(per[:chunk]), "saves_last_1k_s": sum(per[-chunk:]),
-            "saves_first_1k_p50_ms": pct([t * 1000 for t in per[:chunk]], 50), "saves_last_1k_p50_ms": pct([t * 1000 for t in per[-chunk:]], 50)}
+            "saves_first_1k_p50_ms": pct([t * 1000 for t in per[:chunk]], 50), "saves_last_1k_p50_ms": pct([t * 1000 for t in per[-chunk:]], 50),
+            "saves_trend_pct": trend_pct([pct([t * 1000 for t in per[i:i + chunk]], 50) for i in range(0, total - chunk + 1, chunk)])}
+
+
+def trend_pct(medians: list[float]) -> float:
+    """How much slower a save is at the end of the run than at its start, in percent, read off a line
+    through every thousand's median save (Theil-Sen: the median of the slopes between every two
+    thousands, which one slow thousand at either end does not tip). On a shared 2-core machine one
+    thousand's median swings 10-20 % with the neighbours' load (the first against the last thousand alone
+    has read both "15 % slower" and "10 % faster" for the same code); twenty points together show whether
+    cost grows with the layer's age, which is what "no slower" asks."""
+    n = len(medians)
+    if n < 2:
+        return 0.0
+    slope = statistics.median((medians[j] - medians[i]) / (j - i) for i in range(n) for j in range(i + 1, n))
+    start = statistics.median(y - slope * i for i, y in enumerate(medians))
+    return slope * (n - 1) / start * 100 if start > 0 else 0.0
 
 
 def run(progress: Callable[[str], None] = lambda _: None, *, quick: bool = False, model: str | None = None) -> dict[str, Any]:

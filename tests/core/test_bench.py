@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
+
 from lingshu_tui.bench import KEYS
 from tests.conftest import run_cli
 
@@ -30,8 +32,21 @@ def test_bench_scale_quick_reports_every_figure_and_cards_came_back(home) -> Non
     assert r.returncode == 0, r.stderr
     figures = json.loads(r.stdout)
     assert set(figures) == set(SCALE_KEYS)
-    assert all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in figures.values()), figures
+    # the trend is the one figure that may be negative: saves got faster as the layer aged
+    assert all(isinstance(v, (int, float)) and math.isfinite(v) and (v > 0 or k == "saves_trend_pct") for k, v in figures.items()), figures
     assert figures["recall_cards_1k"] >= 1
+
+
+def test_16_the_save_trend_reads_growth_off_every_thousand_not_the_ends() -> None:
+    """Issue 16's "the last 1,000 no slower than the first": a line through every thousand's median.
+    A cost that grows reads as growth; a flat run with one slow thousand at either end does not."""
+    from lingshu_tui.bench_scale import trend_pct
+
+    assert trend_pct([10.0 + i for i in range(20)]) == pytest.approx(190.0)
+    assert trend_pct([10.0] * 20) == 0.0
+    noisy_ends = [8.0] + [10.0] * 18 + [12.0]
+    assert abs(trend_pct(noisy_ends)) < 5 < (noisy_ends[-1] / noisy_ends[0] - 1) * 100
+    assert trend_pct([20.0 - i / 2 for i in range(20)]) < 0
 
 
 def test_16_the_phrase_set_names_one_note_each() -> None:
