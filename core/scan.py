@@ -870,6 +870,10 @@ _INJECTION_SOURCES = (
     r"\b(tests?|checks?|builds?|ci|lint\w*|pipelines?|deploys?)\b[^.\n]{0,15}\b(fail\w*|break\w*|broke|red)\b[^.\n]{0,30}"
     r"\b(skip\w*|disabl\w*|comment\w* (them |it )?out|delet\w*|remov\w*|ignor\w*|mut\w*|xfail\w*|silenc\w*|suppress\w*)\b[^.\n]{0,30}(\band|\bthen|\bjust|\bstill|,)\s*"
     r"(report|say|claim|announce|tell \w+)( that)? (success|green|passing|it passed|they passed|all passed|everything passed|all green)\b(?!\s*[=:])",
+    # the check not run, and success reported in its place
+    r"\b(never|don't|do not|dont|not|skip|no need to)( ever)? (run|running|execute|executing)\b[^.\n]{0,30}\b(tests?|test suite|specs?|checks?|ci|lint\w*|build|pipeline)\b[^.\n]{0,30}?"
+    r"[;,:]?\s*(and |just |simply |then |instead,? )*(report|say|claim|announce|tell \w+)( that)?( a)? (success|green|passing|a pass|it passed|they passed|all passed|everything passed)\b"
+    r"|(不用|不要|别|无需|不必|不需要)(再)?(跑|运行|执行)[^。\n]{0,10}(测试|检查|ci|构建|流水线)[^。\n]{0,10}(直接|就|只)?(报告|说|回复|告诉[^。\n]{0,4})[^。\n]{0,4}(通过|成功|全绿)",
     # lying to the one who asks, and keeping the truth from them
     r"\bif (you're |you are |you get |you're ever |ever )?(asked|anyone asks|someone asks|the user asks|people ask|they ask)\b[^.\n]{0,60}"
     r"\b(blame|deny|lie|make up|pretend|invent)\b[^.\n]{0,60}\b(don't|do not|never) (mention|bring up|admit|reveal|disclose|say anything about)\b"
@@ -1332,6 +1336,9 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("这条", "此条", "本条"),
     ("yourself", "your own", "my own"),
     ("fail", "break", "broke"),
+    ("never run", "ever run", "t run", "not run", "skip run", "to run", "never execut", "t execut", "not execut", "to execut",
+     "不用跑", "不要跑", "别跑", "无需跑", "不必跑", "不需要跑", "再跑", "不用运行", "不要运行", "别运行", "无需运行", "不必运行", "不需要运行", "再运行",
+     "不用执行", "不要执行", "别执行", "无需执行", "不必执行", "不需要执行", "再执行"),
     ("asked", "asks", "ask "),
     ("public", "open", "external", "personal", "公开", "公共", "外部", "个人", "github", "gist", "pastebin"),
     ("curl", "wget", "pipe"),
@@ -2169,6 +2176,9 @@ def _injection(skeleton: str) -> bool:
 
 _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
 # JUnit XML's <system-out> and <system-err> hold a test's captured output: engineering, not a role.
+# Markers followed by what they do to a turn ("[INST] and [/INST] wrap user turns") describe a template.
+_WRAP_TURNS = (r"(wrap|mark|delimit|surround|enclose|open|close|begin|end|start)s? (the |each |every |a |an )?(user |system |assistant |model |human )?"
+               r"(turns?|messages?|prompts?|instructions?|text|input|requests?)\b")
 _ALWAYS_TAG = re.compile(
     r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|function_results?|function_response|tool_calls?|tool_results?|tool_use|"
     r"tool_response|tool_output|"
@@ -2176,15 +2186,19 @@ _ALWAYS_TAG = re.compile(
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
     r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?\s*(elements?|tags?|nodes?|blocks?|attributes?)\b)"
+    # (nor a tag that is the subject of a sentence about the files it stands in: "<instructions> in our
+    # prompt files holds the task text")
+    r"(?!\s*(in|inside|within) (our|the|each|every|all|these|those|this|that|its|their) [\w./-]+( [\w./-]+){0,3} "
+    r"(holds?|contains?|wraps?|carries|encloses|surrounds)\b)"
     r"|<!--\s*(system|assistant|developer|instructions?|directions|system prompt)\s*:"
     # (a chat template's marker named as what it is, "wraps the prompt in <<SYS>> tags", opens no turn)
     # ("lists <|eot_id|> as the end-of-turn token", "<start_of_turn> and <end_of_turn> markers")
     # (a role's name between a header's two markers is part of what is named: "<|start_header_id|>system<|end_header_id|> tokens")
     r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!(\s*(,|and|or|/|system|user|assistant)\s*(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>))*"
-    r"\s*(as (the|an?) [\w\- ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b)"
+    r"\s*((as (the|an?) [\w\- ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b|" + _WRAP_TURNS + "))"
     # (a bracketed role named as a log's tag, "lines tagged [system] come from the runner", is the log's format)
     r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )\[/?(system|sys|assistant|developer|user|inst)\]"
-    r"(?!\s*(tags?|labels?|prefix(es)?)\b)"
+    r"(?!\s*(tags?|labels?|prefix(es)?)\b|(?<=inst\])(\s*(and|or|,)\s*\[/?inst\])?\s*" + _WRAP_TURNS + ")"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
     # guillemets as tag brackets: a closing «/system» is no quotation
     r"|«\s*/\s*(system|assistant|developer|user)\s*»",
