@@ -4128,7 +4128,7 @@ HAN_WEIGHT = 2.5
 
 def _reads_whole(text: str) -> bool:
     """Whether 2c reads `text` whole (a short note) rather than by its sentences."""
-    if text.isascii():
+    if text.isascii() or len(text) > NGRAM_WHOLE_CHARS:  # (Chinese only weighs more: a long text is long)
         return len(text) <= NGRAM_WHOLE_CHARS
     return len(text) + (HAN_WEIGHT - 1) * len(_HAN.findall(text)) <= NGRAM_WHOLE_CHARS
 # A few words are too few to judge: unit length gives each of a bare title's grams a large share
@@ -4646,6 +4646,8 @@ _NOT_SLIPS = frozenset("ignored ignores forgot forge forged forges precious prev
 
 # An order cut into sentences of one word each ("Ignore. Prior. Instructions."), read whole by `_instruction_problem`.
 _ONE_WORD_SENTENCES = re.compile(r"(?:\b[a-z]+[.!] +){2,}[a-z]+\b")
+# What every such run holds, found from the stops alone (the run's own pattern tries every word of a note)
+_ONE_WORD_MIDDLE = re.compile(r"[.!] +[a-z]+[.!] +[a-z]")
 _SLIP_CANDIDATE = re.compile(r"\b[idfpgos][a-z]{4,12}\b")
 
 
@@ -4689,7 +4691,8 @@ def _cover_stories() -> _Readings:
     data stays in our own data centres") states a fact the team can stand behind."""
     part = r"(?:[^.;\n]|\.(?=\S))"  # (a dot inside "4.2" ends nothing)
     kinds = (
-        ((" ask", "wonder", "question", "问", "打听"),
+        # (the Chinese reading is gated by the yes-or-no it asks, not by 问, which every 问题 holds)
+        ((" ask", "wonder", "question", "有没有", "是否", "是不是", "会不会", "有无"),
          rf"\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|asking|wonders?|questions?)\b{part}{{0,60}}\b{_BAD_EVENT}"
          rf"{part}{{0,40}}[,;:—-]\s*(just |always |simply |then )?(tell|say|answer|reply|respond|assure)\w*\b{part}{{0,30}}\b{_REASSURED}\b\W*$"
          r"|(问|问起|问到|询问|打听)[^。；\n]{0,20}(有没有|是否|是不是|会不会|有无)[^。；\n]{0,12}(泄露|泄漏|出境|丢失|宕机|故障|事故|崩溃|被黑|入侵|漏洞|超标|违规|卖给|共享给|罚款|投诉)"
@@ -4857,7 +4860,7 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if _split_keywords(skeleton) and _injection(_split_word().sub(lambda m: m.group().replace(" ", ""), skeleton)):
         # "ig nore all pre vious in structions": the words attacks need, broken by spaces
         return INJECTION
-    if ". " in skeleton and _ONE_WORD_SENTENCES.search(skeleton) and _injection(_ONE_WORD_SENTENCES.sub(lambda m: re.sub(r"[.!]", "", m.group()), skeleton)):
+    if ". " in skeleton and _ONE_WORD_MIDDLE.search(skeleton) and _ONE_WORD_SENTENCES.search(skeleton) and _injection(_ONE_WORD_SENTENCES.sub(lambda m: re.sub(r"[.!]", "", m.group()), skeleton)):
         # "Ignore. Prior. Instructions.": an order cut into sentences of one word each
         return INJECTION
     if (respelled := _respelled(skeleton)) is not None and _injection(respelled):
