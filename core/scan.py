@@ -4824,8 +4824,10 @@ _CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只", _
                 _spelled_word("outlier"), _spelled_word("points"), _spelled_word("samples"), "显著", "拉低", "拖累")  # (as the skeleton spells them: "oniy")
 
 
-def _instruction_problem(text: str, nfkc: str) -> str | None:
-    """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check."""
+def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str | None:
+    """`nfkc` is `_nfkc(text)`, which the caller has already taken for the credential check.
+    `encoded`: `text` is what a rot13, reversed, escaped or base64 run said; it is read as plain
+    text is (the same order is refused however it is written), and not decoded again."""
     folded, plain = _card_reading(text)
     role = _role_problem(folded, nfkc)
     if role:
@@ -4869,17 +4871,23 @@ def _instruction_problem(text: str, nfkc: str) -> str | None:
     if "\xad" in text and _injection(_skeleton(_fold(text.replace("\xad", " ")))):
         # soft hyphens are dropped as hyphenation points; in place of spaces they join whole words
         return INJECTION
-    if any(hint in skeleton for hint in _REVERSED_HINTS) and _injection(skeleton[::-1]):
+    if encoded:
+        return None
+    if any(hint in skeleton for hint in _REVERSED_HINTS) and _refused_decoded(skeleton[::-1]):
         return "hides an instruction aimed at the model in reversed text"
-    if text.isascii() and _rot13_hint(skeleton) and _injection(_skeleton(codecs.encode(folded, "rot13"))):
+    if text.isascii() and _rot13_hint(skeleton) and _refused_decoded(codecs.encode(folded, "rot13")):
         return "hides an instruction aimed at the model in rot13"
-    for unescaped in _unescaped(text):
-        if _injection(_skeleton(_fold(unescaped))):
-            return "hides an instruction aimed at the model in URL or HTML escapes"
-    for decoded in _decoded_payloads(text):
-        if _injection(_skeleton(_fold(decoded))) or _role_problem(_fold(decoded), decoded):
-            return "hides an instruction aimed at the model in base64"
+    if any(_refused_decoded(unescaped) for unescaped in _unescaped(text)):
+        return "hides an instruction aimed at the model in URL or HTML escapes"
+    if any(_refused_decoded(decoded) for decoded in _decoded_payloads(text)):
+        return "hides an instruction aimed at the model in base64"
     return None
+
+
+def _refused_decoded(decoded: str) -> bool:
+    """Whether what an encoded run says is refused as the same words written plainly would be (2c included)."""
+    return (_injection(_skeleton(_fold(decoded))) or _instruction_problem(decoded, _nfkc(decoded), encoded=True) is not None
+            or _ngram_problem(decoded))
 
 
 # ---------------------------------------------------------------- 3 credentials
