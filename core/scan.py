@@ -39,9 +39,13 @@ class Finding(NamedTuple):
     field: str
     kind: str
     fix: str
+    # Which sentence of a longer field it is, by number and its first words (`_where`); never for a
+    # credential, whose words are the secret.
+    where: str = ""
 
     def message(self) -> str:
-        return f"Not saved: the {self.field} {self.kind}. {self.fix} Nothing was written."
+        at = f" ({self.where})" if self.where else ""
+        return f"Not saved: the {self.field}{at} {self.kind}. {self.fix} Nothing was written."
 
 
 _CREDENTIAL_FIX = (
@@ -5257,8 +5261,9 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
         for name, text in texts.items() if len(texts) > 1 else ():
             alone = _instruction_problem(text, nfkc[name])
             if alone:
-                return Finding(name, alone, _fix_for(alone, text))
-        return Finding(_holder(list(texts), []), problem, _fix_for(problem, "\n".join(texts.values())))
+                return Finding(name, alone, _fix_for(alone, text), _where(text))
+        return Finding(_holder(list(texts), []), problem, _fix_for(problem, "\n".join(texts.values())),
+                       _where(next(iter(texts.values()))) if len(texts) == 1 else "")
     for name, text in nfkc.items():
         problem = _credential_problem(text)
         if problem:
@@ -5268,8 +5273,30 @@ def scan_fields(fields: dict[str, str]) -> Finding | None:
     # which the card's reading holds too); not each line, which it never learnt.
     holders = [name for name, text in texts.items() if _reads_whole(text) and _ngram_problem(text)] if len(texts) > 1 else []
     if holders or (texts and _ngram_problem("\n".join(_distinct(list(texts.values()))))):
-        return Finding(_holder(list(texts), holders), INJECTION, _INJECTION_FIX)
+        named = holders or list(texts)
+        return Finding(_holder(list(texts), holders), INJECTION, _INJECTION_FIX, _where(texts[named[0]]) if len(named) == 1 else "")
     return None
+
+
+# Where a sentence ends for a reader (not at a semicolon, which 2c's units also cut at).
+_FULL_STOP = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])")
+
+
+def _where(text: str) -> str:
+    """In a field of several sentences, the first that is refused read alone: its number and first
+    words, so the writer knows what to rewrite (only on a refusal, so the cost does not matter).
+    Empty when the field is one sentence, or when no sentence is refused alone (the order spans them)."""
+    parts = [part.strip() for line in text.split("\n") for part in _FULL_STOP.split(line) if part.strip()]
+    if len(parts) < 2:
+        return ""
+    for n, part in enumerate(parts, 1):
+        if _instruction_problem(part, _nfkc(part)) or (_reads_whole(part) and _ngram_problem(part)):
+            words = part.split()
+            opening = " ".join(words[:6]) if part.isascii() or len(words) > 1 else part[:16]
+            if len(opening) > 48:
+                opening = opening[:48].rstrip()
+            return f"sentence {n} of {len(parts)}, «{opening}{'…' if opening != part else ''}»"
+    return ""
 
 
 def _distinct(texts: list[str]) -> list[str]:

@@ -318,7 +318,7 @@ def _precheck(ws: Workspace, inp: SaveInput) -> dict[str, Any] | None:
     finding = scan_fields(_text_fields(inp))
     if finding:
         return _gate("unsafe", "safety_scan", finding.message(), "Rewrite the named field as the message says, then save again.", rid=inp.id or "",
-                     field=finding.field, evidence=[f"{finding.field}: {finding.kind}"])
+                     field=finding.field, evidence=[f"{finding.field}: {finding.kind}", *([finding.where] if finding.where else [])])
     return None
 
 
