@@ -638,7 +638,6 @@ RELATED: tuple[str, ...] = (
     "comment comments remark remarks",
     "often frequency frequently cadence interval",
     "internet wifi wi-fi wireless broadband",
-    "bike bikes bicycle bicycles",
     "stolen theft thief thieves burglary burgled burglar nicked robbed robbery",
     "suspicious dodgy fishy fraudulent fraud",
     "unlivable uninhabitable",

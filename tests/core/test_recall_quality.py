@@ -218,7 +218,7 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              ("heldout165.json", 0.9), ("heldout166.json", 0.8),
                                              ("heldout167.json", 0.9), ("heldout168.json", 0.9),
                                              ("heldout169.json", 0.9), ("heldout170.json", 0.65),
-                                             ("heldout171.json", 0.9)])
+                                             ("heldout171.json", 0.9), ("heldout172.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
