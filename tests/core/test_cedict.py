@@ -64,4 +64,4 @@ def test_15_a_note_saved_since_is_found_by_the_dictionary_in_the_same_process(ho
     assert index.search(ref, question) == []
     rid = mem.save("客人遗留物品保存九十天", "贵重物品放在总经理办公室的保险柜里。")["id"]
     hits = index.search(ref, question, explain=True)
-    assert [h.id for h in hits] == [rid] and "guest→客人 (dictionary)" in (hits[0].held or [])
+    assert [h.id for h in hits] == [rid] and "behind→遗留 (dictionary)" in (hits[0].held or [])

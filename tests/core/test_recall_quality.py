@@ -1781,9 +1781,9 @@ def test_15_a_chinese_question_finds_an_english_note_and_back(home, project, mem
 
 
 def test_15_an_english_question_finds_a_chinese_note_by_everyday_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (English and Chinese; core/cedict.py): the glossary holds engineering's words, not
-    a hotel's; the dictionary's names for "keep", "guest" and "leave behind" let the English
-    question find the Chinese note on lost property, at a translation's weight, while the English
+    """Issue 15 (English and Chinese; core/cedict.py): the glossary holds engineering's and everyday
+    words, not a hotel's; the dictionary's names for "leave behind" (with the glossary's for "keep" and
+    "guest") let the English question find the Chinese note on lost property, at a translation's weight, while the English
     note that holds the question's own words still ranks first and a question about none of it
     gets nothing."""
     _other_notes(mem)
@@ -1806,10 +1806,10 @@ def test_15_explain_says_which_terms_a_note_holds_and_by_which_name(home, projec
     message = "how long do we keep things guests leave behind"
     out = json.loads(run_cli(home, "recall", "--explain", "--format", "json", "--message", message, "--project", str(project)).stdout)
     held = {c["title"]: c["terms"] for c in out["candidates"]}
-    assert "keep→保存" in held["客人遗留物品保存九十天"] and "guest→客人 (dictionary)" in held["客人遗留物品保存九十天"]
+    assert "keep→保存" in held["客人遗留物品保存九十天"] and "behind→遗留 (dictionary)" in held["客人遗留物品保存九十天"]
     assert "guest" in held["Guest rooms are cleaned daily"]
     text = run_cli(home, "recall", "--explain", "--message", message, "--project", str(project)).stdout
-    assert "holds: " in text and "guest→客人 (dictionary)" in text
+    assert "holds: " in text and "behind→遗留 (dictionary)" in text
 
 
 def test_15_a_short_english_question_names_a_chinese_note_by_its_title(home, project, mem) -> None:  # type: ignore[no-untyped-def]
