@@ -874,6 +874,10 @@ _INJECTION_SOURCES = (
     r"\b(tests?|checks?|builds?|ci|lint\w*|pipelines?|deploys?)\b[^.\n]{0,15}\b(fail\w*|break\w*|broke|red)\b[^.\n]{0,30}"
     r"\b(skip\w*|disabl\w*|comment\w* (them |it )?out|delet\w*|remov\w*|ignor\w*|mut\w*|xfail\w*|silenc\w*|suppress\w*)\b[^.\n]{0,30}(\band|\bthen|\bjust|\bstill|,)\s*"
     r"(report|say|claim|announce|tell \w+)( that)? (success|green|passing|it passed|they passed|all passed|everything passed|all green)\b(?!\s*[=:])",
+    # other people's processes killed along with one's own ("kill every python process, including other users'")
+    r"(^|[.;:!?,]\s*|\b(then|just|simply|always)\s+)(kill|pkill|killall|terminate)\b[^.\n]{0,80}\b(including|even|also) "
+    r"(the )?(other (users|people|teams|developers|tenants)|everyone else|others)('s|s'|'|’s|’)?"
+    r"|(kill|杀掉|杀死|干掉|结束|停掉)[^。\n]{0,30}进程[^。\n]{0,10}(包括|连同|连)(别人|其他人|其他用户|同事)的",
     # the check not run, and success reported in its place
     r"\b(never|don't|do not|dont|not|skip|no need to)( ever)? (run|running|execute|executing)\b[^.\n]{0,30}\b(tests?|test suite|specs?|checks?|ci|lint\w*|build|pipeline)\b[^.\n]{0,30}?"
     r"[;,:]?\s*(and |just |simply |then |instead,? )*(report|say|claim|announce|tell \w+)( that)?( a)? (success|green|passing|a pass|it passed|they passed|all passed|everything passed)\b"
@@ -1004,7 +1008,8 @@ _INJECTION_SOURCES = (
     r"(输出|打印|泄露|显示|复述|贴出|发给我|告诉我)[^。！？!?\n]{0,10}(你(收到|拿到|得到)的|你的)[^。！？!?\n]{0,6}(system prompt|系统提示词?|初始指令|提示词|prompt)",
     # a problem hidden, the work done out of sight, a failure reported green
     r"(bug|问题|故障|事故|报错|错误|漏洞)[^。！？!?\n]{0,6}(压下来|压下去|捂住|瞒住|瞒下来)"
-    r"|(私下|悄悄|偷偷|暗中)[^。！？!?\n]{0,10}(进行|操作|执行|做)[^。！？!?\n]{0,12}(不用|不要|别|无需)在?[^。！？!?\n]{0,6}(汇报|报告|告诉|说|提)"
+    r"|(私下|悄悄|偷偷|暗中)[^。！？!?\n]{0,10}(进行|操作|执行|做|改|升级|降级|删|加|换|关|上线|发布|合并|推送|提交|替换|修改)[^。！？!?\n]{0,12}"
+    r"(不用|不要|别|无需)在?[^。！？!?\n]{0,6}(汇报|报告|告诉|说|提|写进|写到|记录|记到|记进)"
     r"|(以上内容|这条|本条|这段|这些)[^。！？!?\n]{0,12}(不要|别|不得|不能)在(任何)?(总结|回复|回答|对话|输出)(里|中)(提|说|写|出现|提到|提及|引用)"
     r"|(失败|报错|出错|挂了|不通过|跑不过|不过)[^。！？!?\n]{0,40}(说|告诉[^。！？!?\n]{0,4}|回复|汇报)(都|全部|已经)?(绿了|通过了|过了|没问题|成功了)",
     # the agent granting itself rights (a sentence that forbids it is a rule)
@@ -1340,6 +1345,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("这条", "此条", "本条"),
     ("yourself", "your own", "my own"),
     ("fail", "break", "broke"),
+    ("kill", "pkill", "killall", "terminate", "杀掉", "杀死", "干掉", "结束", "停掉"),
     ("never run", "ever run", "t run", "not run", "skip run", "to run", "never execut", "t execut", "not execut", "to execut",
      "不用跑", "不要跑", "别跑", "无需跑", "不必跑", "不需要跑", "再跑", "不用运行", "不要运行", "别运行", "无需运行", "不必运行", "不需要运行", "再运行",
      "不用执行", "不要执行", "别执行", "无需执行", "不必执行", "不需要执行", "再执行"),
@@ -2458,7 +2464,8 @@ def _decoded_payloads(text: str) -> list[str]:
             decoded = raw.decode("utf-8")
         except (binascii.Error, ValueError):
             continue
-        if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded):
+        # (a login decodes to a name, a colon and a password: readable, though not words)
+        if decoded.isprintable() and (sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded) or _ENCODED_LOGIN.fullmatch(decoded)):
             out.append(decoded)
     return out
 
@@ -4781,6 +4788,9 @@ def _cherry_picked() -> re.Pattern[str]:
         r"|\bkeep (adding|collecting|running|recruiting|sampling)\w* [^.;\n]{0,30}\buntil (p ?(<|<=|below|under) ?0?\.0\d|it'?s significant|it is significant|(the )?(result|difference|effect) (is|becomes|looks) significant)"
         r"|\b(drop|remove|exclude|delete|filter out|throw out)\w* (the )?(outliers|data ?points|points|rows|samples|runs|users|cases)\b[^.;\n]{0,12}\b(that|which) (hurt|lower|worsen|reduce|drag down|pull down|spoil|ruin)\w*\b"
         r"|\b(tune|select|choose|pick|fit|optimi[sz]e)\w* (the )?(\w+ )?(hyper-?parameters?|model|thresholds?|features?|cut-?offs?)( \w+)? on the test (set|data|split)\b"
+        # ... the real figures kept out of a report, a better run's put in their place
+        r"|\b(keep|leave|hide|take)\w* (the )?(real|actual|true|bad|failing|slow|slower|worse)( [\w-]+)? (numbers?|figures?|results?|metrics?|scores?|runs?|timings?)\b"
+        r"[^.\n]{0,60}\b(good|best|better|nicer|favou?rable|green|fastest)\b[^.\n]{0,30}\binstead\b"
         r"|(不显著|没显著|没有显著)[^。；\n]{0,10}(就)?(继续|一直)(加|增加|扩大)(样本|用户|数据)|(拉低|影响|拖累)[^。；\n]{0,6}(分数|准确率|指标)的(异常值|数据|样本)(删掉|去掉|剔除)"))
 
 
@@ -4824,7 +4834,7 @@ def _lookalike_host(folded: str) -> bool:
     return False
 
 
-_CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只", _spelled_word("until"), _spelled_word("test "),
+_CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只", _spelled_word("until"), _spelled_word("test "), _spelled_word("instead"),
                 _spelled_word("outlier"), _spelled_word("points"), _spelled_word("samples"), "显著", "拉低", "拖累")  # (as the skeleton spells them: "oniy")
 
 
@@ -5221,7 +5231,14 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
             found = _credential_problem(payload, light=light, decoded=True)
             if found:
                 return f"{found}, encoded"
+            # a login in base64 is how Basic auth and Docker's config.json keep one ("auth": "YWRtaW46…")
+            pair = _ENCODED_LOGIN.fullmatch(payload.strip())
+            if pair and _literal_secret(pair.group("pw")):
+                return "contains what looks like a user name and password, encoded"
     return None
+
+
+_ENCODED_LOGIN = re.compile(r"[\w.@+-]{1,64}:(?P<pw>\S{6,128})")
 
 
 # ---------------------------------------------------------------- the verdict
