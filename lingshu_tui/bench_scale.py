@@ -167,10 +167,13 @@ def _saves(base: Path, total: int, cap: int, progress: Callable[[str], None]) ->
     # back, ~10 ms at the cap), so a thousand that shared the machine with a neighbour is read as such.
     snapshot = load(ws.project_layer)
     pace: list[float] = []
+    pacing = 0.0  # (not part of saves_20k_s)
     started = time.perf_counter()
     for i in range(total):
         if i % chunk == 0:
-            pace.append(statistics.median(timed(lambda: json.loads(json.dumps(snapshot)), 5)))
+            runs = timed(lambda: json.loads(json.dumps(snapshot)), 5)
+            pace.append(statistics.median(runs))
+            pacing += sum(runs) / 1000
         t = time.perf_counter()
         r = dispatch("memory_save", record_args(rng, 500_000 + i, "project"), workspace=ws)
         per.append(time.perf_counter() - t)
@@ -180,7 +183,7 @@ def _saves(base: Path, total: int, cap: int, progress: Callable[[str], None]) ->
             progress(f"{i + 1} of {total} saves")
     # The sums answer "no slower" for the whole thousand, a few slow fsyncs included; the medians say
     # what a typical save of each thousand cost, which one stall does not move.
-    return {"saves_20k_s": time.perf_counter() - started, "saves_first_1k_s": sum(per[:chunk]), "saves_last_1k_s": sum(per[-chunk:]),
+    return {"saves_20k_s": time.perf_counter() - started - pacing, "saves_first_1k_s": sum(per[:chunk]), "saves_last_1k_s": sum(per[-chunk:]),
             "saves_first_1k_p50_ms": pct([t * 1000 for t in per[:chunk]], 50), "saves_last_1k_p50_ms": pct([t * 1000 for t in per[-chunk:]], 50),
             "saves_trend_pct": trend_pct([pct([t * 1000 for t in per[i:i + chunk]], 50) / pace[i // chunk]
                                           for i in range(0, total - chunk + 1, chunk)])}
