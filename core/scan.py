@@ -202,6 +202,7 @@ _JOINERS = re.compile(r"[-._](?<=[a-z][-._])(?=[a-z])")
 # The words of an order to set the model's orders aside, which no path holds (paths hold "system",
 # "secrets" and "prompts"; a second reading of every note with one cost 0.3 ms).
 _SLASH_WORDS = ("ignore", "disregard", "instructions", "directions", "guidelines", "override", "bypass", "forget")
+_SLASH_GATES = tuple(g for k in _SLASH_WORDS for g in (k + "/", "/" + k))
 # Found from the CJK character before the gap (kept by the `\1` replacement): rarer than spaces.
 # Spaces, hyphens and dots between CJK characters (忽 略, 忽-略, 忽·略) join them: Chinese puts none there.
 # Shorthand typed to slip past the words ("ignore prev. instrs", "dump the sys prompt"): read in full.
@@ -1967,6 +1968,35 @@ def _all(skeleton: str, word: str) -> list[int]:
     return _occurrences(skeleton).get(word, [])
 
 
+# The strings a reading asks for before it searches ("ask", "wonder", "有没有" before a cover story's
+# pattern), found in one pass over a whole text by an automaton of them all: asked one `in` at a
+# time, a 4 KB note's gates cost a tenth of its scan (a Chinese note's text is two bytes a character,
+# and each `in` reads all of it). A gate is any substring, not a word.
+_GATES: set[str] = set()
+
+
+@lru_cache(maxsize=1)
+def _gate_automaton(count: int) -> tuple[Any, tuple[str, ...]]:
+    """The automaton over the `count` gates registered so far (a reading built on first use adds its own)."""
+    import ahocorasick_rs
+
+    gates = tuple(sorted(_GATES))
+    return ahocorasick_rs.AhoCorasick(gates, matchkind=ahocorasick_rs.MatchKind.Standard), gates
+
+
+@lru_cache(maxsize=8)
+def _gates_in(text: str, count: int) -> frozenset[str]:
+    automaton, gates = _gate_automaton(count)
+    return frozenset(gates[n] for n, _, _ in automaton.find_matches_as_indexes(text, overlapping=True))
+
+
+def _any_in(text: str, gates: tuple[str, ...] | frozenset[str]) -> bool:
+    """Whether `text` holds any of `gates` (`any(g in text for g in gates)`, for a long text)."""
+    if not _GATES.issuperset(gates):
+        _GATES.update(g for g in gates if g)
+    return not _gates_in(text, len(_GATES)).isdisjoint(gates)
+
+
 _RULE_INDEX = _WordIndex(_WORD_GROUPS)
 
 
@@ -2300,7 +2330,7 @@ _CODE_TAG = re.compile(r"`\s*<\s*/?\s*(?!im_|eot|end_header|start_header|begin_o
 def _without_placeholder_turns(folded: str) -> str:
     """`folded` with a chat template's markers around placeholders read as one code tag (twice: one
     pair may hold another), for the role reading and for 2c alike."""
-    if "[inst]" in folded or "<<" in folded or "<|im_start|>" in folded or "<|start_header_id|>" in folded:
+    if "<<" in folded or _any_in(folded, ("[inst]", "<|im_start|>", "<|start_header_id|>")):
         return _PLACEHOLDER_TURN.sub("`tag`", _PLACEHOLDER_TURN.sub("`tag`", folded))
     return folded
 
@@ -2339,10 +2369,15 @@ def _value_tags(folded: str, nfkc: str) -> str:
 _NAME_PLACEHOLDER = re.compile(r"(?<=[\w>][./:_-])<\s*[a-z_]{2,30}\s*>(?=[./:_-][\w<])")
 
 
+# A tag glued to a name ("BANK.<system>.REQ"), and the words of a card header or a boundary.
+_GLUED_TAG = (">.", ">/", ">_", ">-", ">:")
+_BOUNDARY_GATE = ("memory note", "end of", "begin", "start of", "stop of", "close of", "end the", "end memory", "end notes")
+
+
 def _role_problem(folded: str, nfkc: str) -> str | None:
     if "`" in folded:
         folded = _CODE_TAG.sub("`tag`", folded)
-    if ">." in folded or ">/" in folded or ">_" in folded or ">-" in folded or ">:" in folded:
+    if _any_in(folded, _GLUED_TAG):
         folded = _NAME_PLACEHOLDER.sub("tag", folded)
     folded = _without_placeholder_turns(folded)
     if "</" in folded:
@@ -2363,10 +2398,9 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
             _ADDRESSING.match(m.group("rest")) or _RULES_OFF.search(m.group("rest")) for m in _ROLE_ARROW.finditer(folded)):
         return "opens a line as a role with an order (a fake role)"
     if heading_then_order or ("#" in folded and (_HEADING_ROLE.search(folded) or _HEADING_ROLE_ALONE.search(nfkc))) \
-            or (any(w in nfkc for w in _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)) or (any(fence in folded for fence in _FENCES) and _FENCED_ROLE.search(folded)):
+            or (_any_in(nfkc, _CAPS_WORDS) and _CAPS_ROLE.search(nfkc)) or (_any_in(folded, _FENCES) and _FENCED_ROLE.search(folded)):
         return "marks a fake conversation role (such as '### System:' or 'SYSTEM:')"
-    if ("memory note" in folded or "end of" in folded or "begin" in folded or "start of" in folded or "stop of" in folded
-            or "close of" in folded or "end the" in folded or "end memory" in folded or "end notes" in folded) and (
+    if _any_in(folded, _BOUNDARY_GATE) and (
             _CARD_HEADER.search(folded) or _BOUNDARY.search(folded)):
         return "imitates Lingshu's memory-card header or the end of the notes"
     turns: set[str] = set()
@@ -2393,7 +2427,7 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
             turns.add(role)
     if len(turns & {"user", "assistant", "system", "human", "ai", "model"}) >= 2:
         return "holds a made-up conversation (lines opened by 'user:' and 'assistant:')"
-    zh_roles = not folded.isascii() and any(w in folded for w in ("系统", "助手", "用户", "开发者", "管理员"))
+    zh_roles = not folded.isascii() and _any_in(folded, ("系统", "助手", "用户", "开发者", "管理员"))
     if zh_roles and _TAG_ZH.search(folded):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
     for m in _BRACKET_ROLE_ZH.finditer(folded) if zh_roles else ():
@@ -3609,7 +3643,7 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
     cues of an instruction aimed at the model. `heads`: where the text's lines (a card's title, its
     body) begin in `skeleton`, which reads them as one: an order may open the body after a title
     with no full stop."""
-    if " ask" in skeleton and _CUE_COVER_STORY.search(skeleton):
+    if _any_in(skeleton, (" ask",)) and _CUE_COVER_STORY.search(skeleton):
         return DECEIT
     if not skeleton.isascii() and any(not _ZH_ANY_NEGATION.search(skeleton, max(skeleton.rfind(c, 0, m.start()) for c in "。，；,;\n") + 1, m.start())
                                       for m in _CUE_PASSED_OFF_ZH.finditer(skeleton)):
@@ -4343,10 +4377,9 @@ _ATTACK_WORDS = tuple(_spelled_word(w) for w in ("block", "detect", "flag", "rej
 def _safeguards_out(skeleton: str) -> str:
     """The skeleton with the words of a safeguard blanked where they would read as setting one aside,
     and an attack a defence meets blanked where it is only described."""
-    if (" to " in skeleton and ("try" in skeleton or "tries" in skeleton or "attempt" in skeleton)
-            and any(w in skeleton for w in _ATTACK_WORDS)):
+    if _any_in(skeleton, (" to ",)) and _any_in(skeleton, ("try", "tries", "attempt")) and _any_in(skeleton, _ATTACK_WORDS):
         skeleton = _DESCRIBED_ATTACK.sub(lambda m: m.group()[: m.start("what") - m.start()] + " " * (m.end("what") - m.start("what")), skeleton)
-    if "without" in skeleton:
+    if _any_in(skeleton, ("without",)):
         skeleton = _ASK_FIRST.sub(lambda m: m.group()[: m.start(1) - m.start()] + " " * (m.end(1) - m.start(1)) + m.group()[m.end(1) - m.start():], skeleton)
     if not skeleton.isascii():
         skeleton = _SECRET_REVOKED.sub(lambda m: m.group()[: m.start(2) - m.start()] + " " * len(m.group(2)), skeleton)
@@ -4479,9 +4512,9 @@ def _carried_out(skeleton: str, heads: tuple[int, ...] = ()) -> bool:
     act in its clause before it, or "should be copied" after it; then a place outside after that.
     `heads`: where lines begin (`_line_heads`); a secret's name is never made of two lines' words (a title
     ending "… outside the customer" over a body opening "Export to Word …" names no customer export)."""
-    if "env" in skeleton and _ENV_OUT.search(skeleton):
+    if _any_in(skeleton, ("env",)) and _ENV_OUT.search(skeleton):
         return True
-    if ("output" in skeleton or "result" in skeleton or "content" in skeleton or "prints" in skeleton) and _printed_out(skeleton):
+    if _any_in(skeleton, ("output", "result", "content", "prints")) and _printed_out(skeleton):
         return True
     words = _CARRY_INDEX.present(skeleton)
     if not words:
@@ -4761,13 +4794,13 @@ def _dark_pattern_readings() -> _Readings:
 
 def _dark_pattern(skeleton: str) -> bool:
     """Whether `skeleton` orders a dark pattern (`_DARK_PATTERNS`), unnegated."""
-    return any(any(g in skeleton for g in gates) and any(True for _ in _unnegated_matches(pattern, skeleton))
+    return any(_any_in(skeleton, gates) and any(True for _ in _unnegated_matches(pattern, skeleton))
                for gates, pattern in _dark_pattern_readings())
 
 
 def _cover_story(skeleton: str) -> bool:
     """Whether `skeleton` holds a cover story of some kind (`_cover_stories`)."""
-    return any(any(g in skeleton for g in gates) and pattern.search(skeleton) for gates, pattern in _cover_stories())
+    return any(_any_in(skeleton, gates) and pattern.search(skeleton) for gates, pattern in _cover_stories())
 
 
 # Results picked to look better than they are: only the months that met the target, the median when the
@@ -4860,23 +4893,23 @@ def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str 
         return UNSAFE_ORDER
     if _cover_story(skeleton) or _dark_pattern(skeleton):
         return DECEIT
-    if any(g in skeleton for g in _CHERRY_GATE) and _cherry_picked().search(skeleton):
+    if _any_in(skeleton, _CHERRY_GATE) and _cherry_picked().search(skeleton):
         return DECEIT
-    if "://" in folded and "-" in folded and _lookalike_host(folded):
+    if "-" in folded and _any_in(folded, ("://",)) and _lookalike_host(folded):
         return PHISHING
     if _foreign_problem(skeleton):
         return INJECTION
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
         # words strung together with separators ("ignore_all-previous.instructions")
         return INJECTION
-    if "/" in folded and any(k + "/" in folded or "/" + k in folded for k in _SLASH_WORDS) and _injection(_skeleton(folded.replace("/", " "))):
+    if "/" in folded and _any_in(folded, _SLASH_GATES) and _injection(_skeleton(folded.replace("/", " "))):
         # ... or with slashes ("ignore/prior/instructions"), read apart only where such a word is
         # joined so: paths join words by slashes in most notes
         return INJECTION
     if _split_keywords(skeleton) and _injection(_split_word().sub(lambda m: m.group().replace(" ", ""), skeleton)):
         # "ig nore all pre vious in structions": the words attacks need, broken by spaces
         return INJECTION
-    if ". " in skeleton and _ONE_WORD_MIDDLE.search(skeleton) and _ONE_WORD_SENTENCES.search(skeleton) and _injection(_ONE_WORD_SENTENCES.sub(lambda m: re.sub(r"[.!]", "", m.group()), skeleton)):
+    if _any_in(skeleton, (". ",)) and _ONE_WORD_MIDDLE.search(skeleton) and _ONE_WORD_SENTENCES.search(skeleton) and _injection(_ONE_WORD_SENTENCES.sub(lambda m: re.sub(r"[.!]", "", m.group()), skeleton)):
         # "Ignore. Prior. Instructions.": an order cut into sentences of one word each
         return INJECTION
     if (respelled := _respelled(skeleton)) is not None and _injection(respelled):
@@ -4887,7 +4920,7 @@ def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str 
         return INJECTION
     if encoded:
         return None
-    if any(hint in skeleton for hint in _REVERSED_HINTS) and _refused_decoded(skeleton[::-1]):
+    if _any_in(skeleton, _REVERSED_HINTS) and _refused_decoded(skeleton[::-1]):
         return "hides an instruction aimed at the model in reversed text"
     if text.isascii() and _rot13_hint(skeleton) and _refused_decoded(codecs.encode(folded, "rot13")):
         return "hides an instruction aimed at the model in rot13"
