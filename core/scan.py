@@ -4692,7 +4692,9 @@ _NOT_SLIPS = frozenset("ignored ignores forgot forge forged forges precious prev
 _ONE_WORD_SENTENCES = re.compile(r"(?:\b[a-z]+[.!] +){2,}[a-z]+\b")
 # What every such run holds, found from the stops alone (the run's own pattern tries every word of a note)
 _ONE_WORD_MIDDLE = re.compile(r"[.!] +[a-z]+[.!] +[a-z]")
-_SLIP_CANDIDATE = re.compile(r"\b[idfpgos][a-z]{4,12}\b")
+# (a letter of the set first, the word's start checked behind it: the pattern engine skips to such
+# letters instead of trying a word boundary at every position)
+_SLIP_CANDIDATE = re.compile(r"[idfpgos](?<!\w[idfpgos])[a-z]{4,12}\b")
 
 
 @lru_cache(maxsize=1)
