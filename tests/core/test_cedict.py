@@ -20,6 +20,37 @@ def test_15_the_dictionary_table_is_what_cc_cedict_gives() -> None:
     assert len(shipped) > 10_000
 
 
+def test_15_the_chinese_table_is_the_same_senses_the_other_way_round() -> None:
+    """Issue 15 (Chinese questions find English notes and back): the committed Chinese table is
+    what `cedict.derive_zh` makes of CC-CEDICT, and a lookup gives every word's line and nothing
+    else. Particles of phrasal verbs name nothing: 出来 ("to come out") is no question about "out"."""
+    shipped = cedict.TABLE_ZH.read_text(encoding="utf-8").splitlines()
+    assert shipped == cedict.derive_zh(cedict.source_lines())
+    table = dict(line.split("\t", 1) for line in shipped)
+    for word, terms in list(table.items())[::5]:
+        assert cedict.english_terms(word) == tuple(terms.split(" ")), word
+    for absent in ("", "一", "龘龘", "zz"):
+        assert absent in table or cedict.english_terms(absent) == ()
+    assert "practic" in cedict.english_terms("练习") and "violin" in cedict.english_terms("小提琴")
+    assert "out" not in cedict.english_terms("出来") and "out" in {t for line in cedict.TABLE.read_text(encoding="utf-8").splitlines()
+                                                                 for t in [line.split("\t")[0]]}
+
+
+def test_15_a_chinese_question_finds_an_english_note_by_the_dictionary(home: Path, project: Path, mem: Memory) -> None:
+    """Issue 15 (mixed-language prompts): a Chinese word the hand glossary lacks finds an English
+    note by the dictionary's English name for it (练习 "practice"), at the dictionary's weight; a
+    name that another word of the question has by the glossary counts once, there (结案's "case",
+    of "to conclude a case", is 案件's)."""
+    rooms = mem.save("Practice rooms are free for students on weekdays", "Maximum one hour a day.")["id"]
+    mem.save("Exam fees are paid to the board, not to us", "Entries close six weeks before.")
+    ref = open_workspace(home, project).project_layer
+    hits = index.search(ref, "练习室一天能用多久", explain=True)
+    assert hits and hits[0].id == rooms and "练习→practic (dictionary)" in (hits[0].held or [])
+    mem.save("The case admin configures the coding panel per matter", "Fields differ per case.")
+    held = [h.held or [] for h in index.search(ref, "结案的案件多久删除", explain=True)]
+    assert held and not any("结案→case (dictionary)" in h for h in held)
+
+
 def test_15_a_lookup_finds_every_term_of_the_table_and_nothing_else() -> None:
     """Issue 15 (the recall hook builds nothing): bisection over the mapped file gives, for every
     term, the words its line holds, and () for a term the table lacks, before its first line or
@@ -44,13 +75,13 @@ def test_15_without_the_table_the_glossary_alone_answers(monkeypatch: pytest.Mon
     """SPEC §10 (nothing breaks for a missing part): an install without the table looks up nothing
     in it and searches on with the hand glossary."""
     monkeypatch.setattr(cedict, "TABLE", tmp_path / "missing.tsv")
-    cedict._table.cache_clear()
+    cedict._tables.cache_clear()
     glossary.dictionary_chinese_of.cache_clear()
     try:
         assert cedict.chinese_words("keep") == ()
         assert glossary.dictionary_chinese_of("keep") == ()
     finally:
-        cedict._table.cache_clear()
+        cedict._tables.cache_clear()
         glossary.dictionary_chinese_of.cache_clear()
 
 
