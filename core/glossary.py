@@ -155,7 +155,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "四舍五入": ("rounding", "round"), "舍入": ("rounding",), "金额": ("amount",), "催款": ("dunning", "reminder", "overdue"),
     "逾期": ("overdue",), "滞纳金": ("fee", "late"), "流水": ("transactions",), "银行": ("bank",), "对账": ("reconciliation", "reconcile"),
     "利息": ("interest",), "利率": ("interest", "rate"), "税率": ("tax", "vat", "rate"), "增值税": ("vat",), "税号": ("vat", "tax"),
-    "会计": ("accountant", "accounting"), "财务": ("finance",), "账期": ("terms",), "到期": ("due", "expire"), "编号": ("number",),
+    "会计": ("accountant", "accounting"), "财务": ("finance",), "账期": ("terms",), "到期": ("due", "expire"), "编号": ("number", "id"), "复用": ("reuse",), "重用": ("reuse",),
     "收款": ("payment", "collect"), "付款": ("payment", "pay"), "汇款": ("transfer",), "凭证": ("voucher", "receipt"), "记账": ("bookkeeping",),
     "账本": ("ledger",), "总账": ("ledger",), "财年": ("fiscal",), "会计期间": ("fiscal", "period"), "锁定": ("lock", "locked"),
     "作废": ("void", "voided", "cancel"), "红字发票": ("credit",), "形式发票": ("proforma",), "报税": ("tax", "filing"),
