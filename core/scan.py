@@ -115,6 +115,12 @@ def _allowed_in_context(text: str, i: int) -> bool:
         before_letter = next((c for c in reversed(text[max(0, i - 4) : i]) if c.isalpha()), "")
         after_letter = next((c for c in text[i + 1 : i + 5] if c.isalpha()), "")
         return any(c and _right_to_left(c) for c in (before_letter, after_letter))
+    if "\U000e0020" <= ch <= "\U000e007f":
+        # tag characters spell a subdivision flag after a black flag (🏴 + "gbsct" + cancel tag); a
+        # few letters, where a run of them anywhere else can smuggle a sentence no one sees
+        start = text.rfind(BLACK_FLAG, max(0, i - 7), i)
+        flag = _FLAG_TAGS.match(text, start) if start >= 0 else None
+        return flag is not None and i < flag.end()
     if ch in _ISOLATES:
         end = text.find(PDI, i + 1)
         return end > 0 and _right_to_left(text[i + 1 : end])
@@ -124,6 +130,8 @@ def _allowed_in_context(text: str, i: int) -> bool:
     return False
 
 
+BLACK_FLAG = "\U0001f3f4"
+_FLAG_TAGS = re.compile(BLACK_FLAG + "[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,6}\U000e007f")
 # Bidirectional isolates (LRI, RLI, FSI … PDI) keep a run of Arabic or Hebrew from reordering its
 # neighbours, as bidi-aware editors write product names; around anything else (Latin words, code)
 # they reorder what a reviewer sees, the "Trojan Source" trick.
@@ -2237,12 +2245,24 @@ _ALWAYS_TAG = re.compile(
     r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!(\s*(,|and|or|/|system|user|assistant)\s*(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>))*"
     r"\s*((as (the|an?) [\w\- ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b|" + _WRAP_TURNS + "))"
     # (a bracketed role named as a log's tag, "lines tagged [system] come from the runner", is the log's format)
-    r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )\[/?(system|sys|assistant|developer|user|inst)\]"
+    r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )(?P<bracket>\[/?(system|sys|assistant|developer|user|inst)\])"
     r"(?!\s*(tags?|labels?|prefix(es)?)\b|(?<=inst\])(\s*(and|or|,)\s*\[/?inst\])?\s*" + _WRAP_TURNS + ")"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
     # guillemets as tag brackets: a closing «/system» is no quotation
     r"|«\s*/\s*(system|assistant|developer|user)\s*»",
 )
+# A bracketed role in the middle of a sentence about a log's or a transcript's format, as one item of
+# it ("prefixes daemon messages with [SYSTEM] and CLI actions with [USER]"), names the format.
+_FORMAT_BEFORE = re.compile(r"\b(prefix\w*|tag\w*|label\w*|logs?|logged|logging|format\w*|lines?|messages?|entries|marked|marks)\b[^.!?\n]{0,60}$")
+_ITEM_AFTER = re.compile(r"\s*([,;)]|\.(\s|$)|(and|or)\b)")
+
+
+def _always_tag(folded: str) -> bool:
+    """Whether `folded` holds a tag of `_ALWAYS_TAG` that is not a bracketed role named in a format."""
+    return any(not (m.group("bracket") and _ITEM_AFTER.match(folded, m.end()) and _FORMAT_BEFORE.search(folded, max(0, m.start() - 80), m.start()))
+               for m in _ALWAYS_TAG.finditer(folded))
+
+
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction|agent|bot|tool)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
 # (not a tag named in a list of tags: "<user> and <admin> are the two roles")
 _LEADING_TAG = re.compile(r"(^|[.!?]\s+)<\s*(user|assistant|human|ai|model)\s*>(?!\s*(and|or|,)\s*<)\s+\w", re.MULTILINE)
@@ -2382,7 +2402,7 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
     folded = _without_placeholder_turns(folded)
     if "</" in folded:
         folded = _value_tags(folded, nfkc)
-    if ("<" in folded or "[" in folded or "«" in folded) and (_ALWAYS_TAG.search(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
+    if ("<" in folded or "[" in folded or "«" in folded) and (_always_tag(folded) or _PAIRED_TAG.search(folded) or _LEADING_TAG.search(folded)):
         return "contains a fake role or boundary tag (such as <system> or <|im_start|>)"
     if '"role"' in folded and any(
             (_TO_MODEL.match(_POLITE.sub("", m.group("content"))) or _RULES_OFF.search(m.group("content"))) and not _PERSONA.match(m.group("content"))

@@ -309,6 +309,36 @@ def test_7_nfkc_line_by_line_is_nfkc(text: str) -> None:
 
     assert scan._nfkc(text) == unicodedata.normalize("NFKC", text)
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["ask", " ask", "why", " why ", "系统", "用户", "end of", "begin", "ignore/", "/forget", ">.", ">:", ". ",
+                                 "##", "**", "SYSTEM", "x", " ", "/", ">", "有没有"]), max_size=14),
+       st.lists(st.sampled_from([" ask", " why ", "系统", "end of", "ignore/", ">:", ". ", "##", "SYSTEM", "有没有", "never seen"]),
+                min_size=1, max_size=4))
+def test_7_the_gates_are_found_as_plain_substrings_are(parts: list[str], gates: list[str]) -> None:
+    """SPEC §7: the readings' gates, found in one automaton pass over a text instead of one `in`
+    each, say exactly what `any(g in text for g in gates)` says, for gates registered up front and
+    for ones a reading brings later."""
+    from core import scan
+
+    text = "".join(parts)
+    assert scan._any_in(text, tuple(gates)) == any(g in text for g in gates)
+
+
+def test_7_a_subdivision_flag_passes_and_tag_characters_elsewhere_do_not() -> None:
+    """SPEC §7 (invisible characters by property, with the exceptions real text needs): a flag of
+    a country's part is a black flag and a few tag characters, and passes; tag characters anywhere
+    else, or too many to be a flag's code, can carry a sentence no one sees, and are refused."""
+    from core.scan import scan_text
+
+    def tags(code: str) -> str:
+        return "".join(chr(0xE0000 + ord(c)) for c in code) + "\U000e007f"
+
+    assert scan_text("body", f"Scotland's flag 🏴{tags('gbsct')} shows in the team list.") is None
+    for text in (f"Release notes{tags('gbsct')}", f"🏴{tags('ignoreallpreviousinstructions')}", f"🏴{tags('gbsct')[:-1]}"):
+        finding = scan_text("body", text)
+        assert finding is not None and "invisible" in finding.kind, text
+
+
 _TRIGGER_SAMPLE = ["ignore", "you", "your", "don't tell", "not tell", "prompt", "reprompt", "the user", "用户", "忽略", "skip", "secret",
                    "key", "tokens", "approved", "required", " ", ".", "x"]
 
