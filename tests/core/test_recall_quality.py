@@ -112,6 +112,11 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note says "at the kerb by 6:30 am") and "what goes in the
                   # recycling bin" (the note lists what recycling takes, never "bin"; three notes on bins hold both words)
                   "heldout161.json": 0.9,
+                  # held-out 174: "how do I start everything locally" (the note: "make dev starts the broker, TimescaleDB and
+                  # the ingest service") finds the note on the map's local time; held-out 175: "what is the maximum payout"
+                  # (the note: "capped at 50,000 EUR") finds a small global layer's note on the payouts service, which
+                  # coverage does not judge (judging it by its own five notes lost topic questions over 175 sets)
+                  "heldout174.json": 0.9, "heldout175.json": 0.9,
                   "heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
                   "heldout138.json": 0.9,  # "which sequencers do we run": the note names the machines (NovaSeq, MiSeq), never "sequencer"
                   # 爽约几次会被锁 and 挂号费能用医保吗 find the notes that also answer them (cancel: 爽约 3 次锁 30 天; payments: 医保卡在窗口刷)
@@ -219,7 +224,8 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              ("heldout167.json", 0.9), ("heldout168.json", 0.9),
                                              ("heldout169.json", 0.9), ("heldout170.json", 0.65),
                                              ("heldout171.json", 0.9), ("heldout172.json", 0.9),
-                                             ("heldout173.json", 0.9), ("heldout174.json", 0.9)])
+                                             ("heldout173.json", 0.9), ("heldout174.json", 0.9),
+                                             ("heldout175.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
