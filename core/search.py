@@ -700,7 +700,7 @@ _JOINED = {
     ("went", "quiet"): "offline", ("gone", "quiet"): "offline", ("went", "silent"): "offline", ("gone", "silent"): "offline",
     ("back", "up"): "backup", ("set", "up"): "setup", ("roll", "back"): "rollback", ("roll", "out"): "rollout",
     ("log", "in"): "login", ("log", "out"): "logout", ("sign", "in"): "signin", ("sign", "up"): "signup",
-    ("clean", "up"): "cleanup", ("shut", "down"): "shutdown", ("start", "up"): "startup", ("time", "out"): "timeout",
+    ("clean", "up"): "cleanup", ("shut", "down"): "shutdown", ("start", "up"): "startup", ("time", "out"): "timeout", ("timing", "out"): "timeout",
     ("fail", "over"): "failover", ("look", "up"): "lookup", ("warm", "up"): "warmup", ("tear", "down"): "teardown",
     ("lock", "out"): "lockout", ("hot", "fix"): "hotfix", ("time", "zone"): "timezone", ("web", "hook"): "webhook",
     ("data", "set"): "dataset", ("check", "out"): "checkout", ("sign", "off"): "signoff", ("hand", "off"): "handoff",
@@ -719,9 +719,21 @@ _VERBS = "|".join(sorted({a for a, _ in _JOINED}))
 _JOINABLE = re.compile(rf"\b({_VERBS})(?:s|es|ed|d|ing|ped|ping|ged|ging|ted|ting)?\s+({_PARTICLES})(?:s|ed|ing|er|ers)?\b")
 
 
-def _joined(m: re.Match[str]) -> str:
-    one = _JOINED.get((m.group(1), m.group(2)))
-    return f"{m.group(0)} {one}" if one else m.group(0)
+def _join_phrases(low: str) -> str:
+    """`low` with each phrase of `_JOINED` followed by its joined word. A verb and a particle that make
+    no phrase together leave the particle free to start one ("calls time out": "call time" is none,
+    "time out" is "timeout")."""
+    out, at = [], 0
+    m = _JOINABLE.search(low)
+    while m is not None:
+        one = _JOINED.get((m.group(1), m.group(2)))
+        if one is None:
+            m = _JOINABLE.search(low, m.start(2))
+            continue
+        out.append(f"{low[at:m.end()]} {one}")
+        at = m.end()
+        m = _JOINABLE.search(low, at)
+    return "".join(out) + low[at:] if out else low
 
 
 # A version number ("Unreal Engine 5.3", "Python 3.12", "Ubuntu 22.04") says which version, as the word
@@ -890,7 +902,7 @@ def _words(low: str) -> list[str]:
         low = _clock().sub(_clock_time, low)
     if any(w in low for w in _AGE_HINTS):
         low = _age().sub(_child_of_age, low)
-    low = _JOINABLE.sub(_joined, low)
+    low = _join_phrases(low)
     out = []
     versions = "." in low and any(c.isdigit() for c in low)
     verb_go = _verb_go(low)
