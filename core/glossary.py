@@ -48,7 +48,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "扩容": ("scale", "scaling"), "域名": ("domain", "dns"), "证书": ("certificate", "cert", "tls"), "端口": ("port",),
     "超时": ("timeout",), "重试": ("retry", "retries"), "限流": ("throttle", "ratelimit"), "延迟": ("latency", "delay"),
     "性能": ("performance", "perf"), "帧率": ("fps", "framerate"), "帧数": ("fps", "framerate"), "并发": ("concurrency", "concurrent"), "线程": ("thread",), "内存": ("memory",), "磁盘": ("disk",),
-    "队列": ("queue",), "消息队列": ("queue",), "消息": ("message",), "事件": ("event",), "定时任务": ("cron",), "任务": ("job", "task"),
+    "大促": ("sale", "promotion"), "双十一": ("sale", "promotion"), "促销": ("promotion", "sale"), "队列": ("queue",), "消息队列": ("queue",), "消息": ("message",), "事件": ("event",), "定时任务": ("cron",), "任务": ("job", "task"),
     "回调": ("callback", "webhook"), "注入": ("inject", "injection", "injector"), "钩子": ("hook",), "功能开关": ("flag", "toggle"), "开关": ("flag", "toggle", "switch"),
     "网关": ("gateway",), "代理": ("proxy",),
     # security and access
@@ -361,7 +361,7 @@ RELATED: tuple[str, ...] = (
     "query queries",
     "index indexes indices",
     "cache caching cached stale ttl",
-    "queue broker kafka rabbitmq sqs nats pulsar pubsub",
+    "queue broker kafka rabbitmq sqs nats pulsar pubsub rocketmq activemq mq",
     "consumer subscriber worker",
     "duplicate duplicated twice idempotent idempotency dedupe",
     "cron schedule scheduled nightly",
