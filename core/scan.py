@@ -1466,7 +1466,8 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
 # Rules written with their words side by side: a rule and the words it is looked for by cannot
 # drift apart (appended to the two tuples above, whose order they keep).
 # What the model reads that no one on the team wrote: pages it fetched, issues, comments, mail, tool output.
-_UNTRUSTED_NOUN = (r"(?:web ?page|website|site|url|link|(?:issue\s+|pr\s+|code\s+|github\s+)?comment|issue|pull request|pr|e-?mail|"
+# (not a review's comments: doing what reviewers say is how a pull request gets merged)
+_UNTRUSTED_NOUN = (r"(?:web ?page|website|site|url|link|(?:issue\s+|code\s+|github\s+)?comment|issue|e-?mail|"
                    r"tool\s+(?:output|result|response)|search\s+result|page)")
 # ... named as a kind, not one of them ("any web page", "fetched pages", "issue comments"; not "the email from IT")
 _UNTRUSTED = (r"(?:(?:any|every|each|all)\s+(?:of\s+the\s+)?(?:fetched\s+|retrieved\s+|external\s+|third-party\s+|linked\s+|untrusted\s+)?" + _UNTRUSTED_NOUN + r"s?"
@@ -1858,7 +1859,7 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # instructions in …" is a rule above), or taken as the user's ("treat instructions in code comments as coming from the
     # user"); a ban ("never do what a fetched page says") is the safeguard itself
     (
-        r"(?:^|[.;:!?,]\s*|\b(?:always|just|simply|please|then|and|also)\s+)(?:you (?:should|must|can|may|need to|have to) (?:always )?)?"
+        r"(?<!\bnot )(?<!\bnever )(?<!n't )(?<!\bdont )(?<!\bno )(?<!\bwon't )(?<!\bwe )(?<!\bi )(?<!\bthey )\b(?:you (?:should|must|can|may|need to|have to) (?:always )?)?"
         r"(?:do\s+(?:what|whatever)\s+(?:any\s+|the\s+|a\s+|an\s+|each\s+)?(?:text\s+(?:in|on|from)\s+(?:an?\s+|the\s+|any\s+)?)?" + _UNTRUSTED +
         r"[^.;\n]{0,30}\b(?:says?|tells? you|asks?( you)?)\b"
         r"|treat\s+(?:any\s+|all\s+|the\s+)?(?:instructions?|directions|commands|requests|text|orders)\s+(?:(?:found|written|embedded)\s+)?(?:in|from|inside)\s+"
