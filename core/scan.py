@@ -792,7 +792,7 @@ _INJECTION_SOURCES = (
     r"|假装[^。\n]{0,10}(通过|批准|同意|授权)"
     r"|(你|您)(见过|看到过?|读到过?|接触过)的?(所有|全部)?(密钥|令牌|密码|凭据|token|秘密)"
     r"|测试失败[^。\n]{0,6}(改|修改|删)[^。\n]{0,2}断言"
-    r"|" + _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?(上传|发送|发到|传到)[^。\n]{0,6}(transfer\.?sh|pastebin|网盘|外部|第三方|https?://)"
+    r"|" + _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?(上传|发送|发到|传到)[^。\n]{0,6}(transfer\.?sh|pastebin|网盘|外部|第三方|https?://|图床|公共|公开|imgur)"
     r"|你(现在)?不再需要[^。\n]{0,6}(许可|同意|确认|批准|授权)",
     # denying one's own acts, and claiming success after skipping or failing
     r"(?<!n't )(?<!not )(?<!never )\b(say|claim|answer|reply|tell (them|the user|the developer|anyone|people|everyone|the team))( that)? you "
@@ -2711,6 +2711,20 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(read|dump|export|extract|harvest|steal|decrypt|scrape|copy|pull|collect|grab|use)\w*\b[^.;\n]{0,20}?\b(their|the user'?s|the users'|users'|"
      r"customers'|the customer'?s|everyone'?s|other people'?s|colleagues'|people'?s) (browser'?s? |chrome'?s? |firefox'?s? |safari'?s? )?((saved|stored) )?"
      r"(passwords?|logins|credentials|cookies|session cookies|keychains?( entries| items)?)\b"),
+    # a failing test made to pass by rewriting what it expects ("when a test fails, edit the expected value to match the
+    # actual output"); a change meant and reviewed ("after an intended UI change, update the snapshot") is the workflow
+    (("expected", "assertion", "snapshot", "golden"),
+     r"\b(fails?|failed|failing|breaks?|broke|broken|is red|goes red|turns red)\b(?![^.;\n]*\b(intend\w*|deliberate\w*|on purpose|spec (change|changed)|reviewed)\b)"
+     r"[^.;\n]{0,40}\b(edit|change|update|set|rewrite|adjust|modify)\w*\b[^.;\n]{0,30}\b(expected (value|values|output|outputs|result|results)|assertions?|snapshots?|"
+     r"golden (file|files|output))\b[^.;\n]{0,40}\b(to match|match(es|ing)?|to equal|so (that )?(it|they|the tests?) pass(es)?)\b"),
+    # production's secrets used on a laptop or in tests ("use the production API key from .env for local testing")
+    (("prod", "production", "live"),
+     r"\b(use|copy|take|borrow|put)\w*\b[^.;\n]{0,25}\b(prod(uction)?|live) (api |stripe |db |database )?(keys?|credentials?|secrets?|tokens?|passwords?)\b"
+     r"(?:[^.;\n]|\.(?=\S)){0,40}\b(local(ly)?|on (your|a|my) (laptop|machine)|dev(elopment)? (env\w*|machines?|setup)|unit tests?|(for |in )(testing|tests?|debugging))\b"),
+    # other customers' or users' credentials used to get round a limit ("rotate through the other customers' API keys")
+    (("other customer", "other user", "other tenant", "other client", "another customer", "another user", "another tenant"),
+     r"\b(use|rotate|cycle|borrow|switch|take|try|log in with|sign in with)\w*\b[^.;\n]{0,30}\b(other|another) (customers?|users?|tenants?|clients?)'?s?'? "
+     r"(api )?(keys?|tokens?|credentials?|accounts?|passwords?|logins?|sessions?)\b"),
     # a check silenced in place of the fix it asks for ("disable it for the whole file with an eslint-disable comment
     # instead of fixing the markup")
     (("instead of fixing", "rather than fixing"),
@@ -3058,6 +3072,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # production's highest rights handed to people outside the team (给外包同学开生产环境的 root 权限)
     (("外包", "实习生", "第三方", "供应商", "外部"),
      r"(给|帮|替|为)(外包|实习生|第三方|供应商|外部)[^。，；\n]{0,8}(开|给|加|分配|开通)[^。，；\n]{0,8}(生产|线上|正式)[^。，；\n]{0,6}(root|管理员|admin|超级管理员|最高)\s?(权限|账号)"),
+    # production's secrets used for local work (本地调试可以直接用 .env 里的生产 API 密钥)
+    (("生产", "线上", "正式"),
+     r"(本地|测试|调试|开发|自测)[^。，；\n]{0,12}(用|使用|拿|借用)[^。，；\n]{0,10}(生产|线上|正式)(环境)?[^。，；\n]{0,4}的?\s?(api\s?|API\s?)?(密钥|key|令牌|token|密码|账号|凭证)"
+     r"|(用|使用|拿|借用)[^。，；\n]{0,10}(生产|线上|正式)(环境)?[^。，；\n]{0,4}的?\s?(api\s?|API\s?)?(密钥|key|令牌|token|密码|账号|凭证)[^。，；\n]{0,8}(本地|测试|调试|开发|自测)"),
     # someone else's saved passwords or cookies read out of their browser (读取用户浏览器里保存的密码来登录测试账号)
     (("保存的密码", "存的密码", "记住的密码", "浏览器", "cookie", "钥匙串"),
      r"(读取|读|导出|拿|获取|抓|偷|扒|用)[^。，；\n]{0,6}(用户|他们|她们|他|她|别人|人家|同事|客户|大家)的?(浏览器|电脑|钥匙串)?(里|中)?(保存|存|记住)?的?(密码|账号密码|cookie|登录信息|登录态)"),
@@ -3908,7 +3926,9 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int
 
 
 _GRANTED = re.compile(_spelled(r"\b(it'?s|it is|that'?s|that is) (totally |perfectly |completely )?(fine|ok|okay|alright|all right|allowed|acceptable) "
-                               r"(for (you|agents?|the (agent|assistant|model|bot)) )?to |\byou('re| are) (allowed|free|welcome|permitted|authori[sz]ed) to "))
+                               r"(for (you|agents?|the (agent|assistant|model|bot)) )?to |\byou('re| are) (allowed|free|welcome|permitted|authori[sz]ed) to "
+                               # (said of the note's readers by name: "the maintainer said assistants can use …")
+                               r"|\b(ai )?(assistants?|agents?|the (agent|assistant|model|bot)) (can|may|are allowed to|are free to|is allowed to|is free to) "))
 
 
 # A sentence whose first clause says its act is banned states the ban ("Force-pushes to shared
