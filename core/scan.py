@@ -3080,7 +3080,8 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("外包", "实习生", "第三方", "供应商", "外部"),
      r"(给|帮|替|为)(外包|实习生|第三方|供应商|外部)[^。，；\n]{0,8}(开|给|加|分配|开通)[^。，；\n]{0,8}(生产|线上|正式)[^。，；\n]{0,6}(root|管理员|admin|超级管理员|最高)\s?(权限|账号)"),
     # backups deleted (清理磁盘时顺便把 NAS 上的备份目录删了); what the retention job does to old ones is said, not ordered
-    (("备份",),
+    # (found by its acts, rarer than the word for a backup, which every runbook holds)
+    (("删", "清空", "清掉", "干掉"),
      # (删除数据前先备份 backs up first: no 前, 先 or 后 between the act and the backup)
      r"(删|删除|清空|清掉|删掉|干掉)[^。，；\n前先后再]{0,8}(所有|全部)?的?备份|把[^。，；\n]{0,12}备份[^。，；\n]{0,6}(删|删除|清空|清掉|删掉|干掉)"),
     # the emergency account used with its use kept off the record (需要高权限时用应急管理员账号，不用登记)
@@ -4776,11 +4777,20 @@ def _foreign_patterns() -> dict[str, re.Pattern[str]]:
 
 
 _FOREIGN_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\uac00-\ud7af]")
+# (a skeleton is one line with single spaces: a mark is a word of it when spaces surround it, or it opens or ends the line;
+# the spaced forms are found with the other gates, in the pass the text gets anyway)
+_FOREIGN_MARK_GATES = tuple(f" {w} " for w in sorted(_FOREIGN_MARKS))
+
+
+def _foreign_marked(skeleton: str) -> bool:
+    """Whether a word of `skeleton` is one of `_FOREIGN_MARKS` (`_FOREIGN_MARKS.intersection(skeleton.split())`)."""
+    first, _, rest = skeleton.partition(" ")
+    return first in _FOREIGN_MARKS or rest.rpartition(" ")[2] in _FOREIGN_MARKS or _any_in(skeleton, _FOREIGN_MARK_GATES)
 
 
 def _foreign_problem(skeleton: str) -> bool:
     """An order of the kinds above in one of the other languages, sentence by sentence."""
-    if not _FOREIGN_SCRIPTS.search(skeleton) and not _FOREIGN_MARKS.intersection(skeleton.split()):
+    if not _FOREIGN_SCRIPTS.search(skeleton) and not _foreign_marked(skeleton):
         return False
     f = _foreign_patterns()
     if not any(f[name].search(skeleton) for name in ("secrecy", "noask", "unlimited", "role")):

@@ -324,6 +324,17 @@ def test_7_the_gates_are_found_as_plain_substrings_are(parts: list[str], gates: 
     assert scan._any_in(text, tuple(gates)) == any(g in text for g in gates)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["que", "de", "la", "dex", "de,", "x", "y", "sans", "die"]), max_size=7))
+def test_7_a_foreign_mark_is_found_as_a_word_of_the_skeleton(words: list[str]) -> None:
+    """SPEC §7: the other languages' marks, found with the gates, are the words `str.split` gives of a skeleton (one line,
+    single spaces): at its start, its end, or between spaces, and not inside a longer word or beside a comma."""
+    from core import scan
+
+    skeleton = " ".join(words)
+    assert scan._foreign_marked(skeleton) == bool(scan._FOREIGN_MARKS.intersection(skeleton.split()))
+
+
 def test_7_a_subdivision_flag_passes_and_tag_characters_elsewhere_do_not() -> None:
     """SPEC §7 (invisible characters by property, with the exceptions real text needs): a flag of
     a country's part is a black flag and a few tag characters, and passes; tag characters anywhere
