@@ -24,8 +24,8 @@ from __future__ import annotations
 import os
 import re
 import threading
-from functools import lru_cache
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 TABLE = Path(__file__).with_name("cedict_en.tsv")

@@ -72,17 +72,24 @@ def test_15_a_word_the_glossary_holds_keeps_the_glossary_sense() -> None:
 
 
 def test_15_without_the_table_the_glossary_alone_answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """SPEC §10 (nothing breaks for a missing part): an install without the table looks up nothing
-    in it and searches on with the hand glossary."""
+    """SPEC §10 (nothing breaks for a missing part): an install without the tables looks up nothing
+    in them and searches on with the hand glossary; one table missing leaves the other working."""
     monkeypatch.setattr(cedict, "TABLE", tmp_path / "missing.tsv")
     cedict._tables.cache_clear()
     glossary.dictionary_chinese_of.cache_clear()
+    glossary.dictionary_english_of.cache_clear()
     try:
         assert cedict.chinese_words("keep") == ()
         assert glossary.dictionary_chinese_of("keep") == ()
+        assert "practic" in cedict.english_terms("练习")
+        monkeypatch.setattr(cedict, "TABLE_ZH", tmp_path / "missing_zh.tsv")
+        cedict._tables.cache_clear()
+        assert cedict.english_terms("练习") == () and glossary.dictionary_english_of("练习") == ()
     finally:
+        monkeypatch.undo()
         cedict._tables.cache_clear()
         glossary.dictionary_chinese_of.cache_clear()
+        glossary.dictionary_english_of.cache_clear()
 
 
 def test_15_a_note_saved_since_is_found_by_the_dictionary_in_the_same_process(home: Path, project: Path, mem: Memory) -> None:
