@@ -2284,7 +2284,8 @@ _ALWAYS_TAG = re.compile(
     r"\s*(((as|is|are) (the|an?|our) [\w\-. ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b|" + _WRAP_TURNS + "))"
     # (a bracketed role named as a log's tag, "lines tagged [system] come from the runner", is the log's format)
     r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )(?P<bracket>\[/?(system|sys|assistant|developer|user|inst)\])"
-    r"(?!\s*(tags?|labels?|prefix(es)?)\b|(?<=inst\])(\s*(and|or|,)\s*\[/?inst\])?\s*" + _WRAP_TURNS + ")"
+    # (nor a config file's section: "the `[system]` section of the config")
+    r"(?!\s*(tags?|labels?|prefix(es)?)\b|`?\s*(section|table|header|block|stanza)( of| in| holds| sets| contains| defines| configures|:|,)|(?<=inst\])(\s*(and|or|,)\s*\[/?inst\])?\s*" + _WRAP_TURNS + ")"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
     # guillemets as tag brackets: a closing «/system» is no quotation
     r"|«\s*/\s*(system|assistant|developer|user)\s*»",
@@ -4507,6 +4508,8 @@ def _ngram_units(text: str) -> tuple[list[str], bool]:
     if _reads_whole(skeleton):
         if _UNTRUSTED_ASK_REFUSED.match(skeleton) and len(_sentence_ends(skeleton.rstrip(" .!;"))) == 0:
             return [], False  # one sentence refusing what a message asks of the agent (`_UNTRUSTED_ASK_REFUSED`)
+        if _any_in(folded, _REFUSAL_WORDS):
+            folded = _TESTED_ATTACK_FOLDED.sub(_blank_what, folded)
         return [_ngram_text(_without_placeholder_turns(folded))], bool(cues)
     return ([_ngram_text(part) for part in sentences(" ".join(folded.split())) if any(w in _spelled_word(part) for w in words)] if words else []), True
 
@@ -4558,11 +4561,33 @@ _ATTACK_WORDS = tuple(_spelled_word(w) for w in ("block", "detect", "flag", "rej
                                                   "logged", "stop", "prevent", "strip", "saniti", "quarantin"))
 
 
+# ... or what a test puts to the model to see it refuse ('our eval asks the model to "ignore previous instructions" and
+# checks that it refuses')
+_TESTED_ATTACK_WORDS = (
+    r"\b(evals?|evaluations?|tests?|test suites?|suites?|harness(es)?|benchmarks?|red-?team\w*|fixtures?|probes?|scenarios?)\b[^.;\n]{0,40}?"
+    r"\b(asks?|sends?|feeds?|tells?|gives?|prompts?|tries|injects?|says|writes|(is|are|gets?) (told|asked|instructed|prompted))\b(?P<what>[^.\n]{1,120}?)"
+    r"(\b(and|then)\b|[;,])\s*(then )?(checks?|asserts?|expects?|verif(y|ies)|confirms?|ensures?|makes? sure|((it|they|the (model|bot|assistant|agent)) )?(must|should|has to|needs to|is expected to))\b"
+    r"[^.\n]{0,30}\b(refus|declin|resist|reject|says? no|(does not|doesn't|won't|never) (comply|obey|follow))")
+_TESTED_ATTACK = re.compile(_spelled(_TESTED_ATTACK_WORDS))
+# (2c reads the folded text, not the skeleton)
+_TESTED_ATTACK_FOLDED = re.compile(_TESTED_ATTACK_WORDS)
+_REFUSAL_WORDS = ("refus", "declin", "resist", "reject", "says no", "say no", "comply", "obey", "follow")
+
+
+def _blank_what(m: re.Match[str]) -> str:
+    return m.group()[: m.start("what") - m.start()] + " " * (m.end("what") - m.start("what")) + m.group()[m.end("what") - m.start():]
+
+
+_REFUSAL_SPELLED = tuple(_spelled_word(w) for w in _REFUSAL_WORDS)
+
+
 def _safeguards_out(skeleton: str) -> str:
     """The skeleton with the words of a safeguard blanked where they would read as setting one aside,
-    and an attack a defence meets blanked where it is only described."""
+    and an attack a defence meets, or a test puts to the model, blanked where it is only described."""
     if _any_in(skeleton, (" to ",)) and _any_in(skeleton, ("try", "tries", "attempt")) and _any_in(skeleton, _ATTACK_WORDS):
-        skeleton = _DESCRIBED_ATTACK.sub(lambda m: m.group()[: m.start("what") - m.start()] + " " * (m.end("what") - m.start("what")), skeleton)
+        skeleton = _DESCRIBED_ATTACK.sub(_blank_what, skeleton)
+    if _any_in(skeleton, _REFUSAL_SPELLED):
+        skeleton = _TESTED_ATTACK.sub(_blank_what, skeleton)
     if _any_in(skeleton, ("without",)):
         skeleton = _ASK_FIRST.sub(lambda m: m.group()[: m.start(1) - m.start()] + " " * (m.end(1) - m.start(1)) + m.group()[m.end(1) - m.start():], skeleton)
     if not skeleton.isascii():
