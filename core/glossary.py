@@ -370,6 +370,8 @@ RELATED: tuple[str, ...] = (
     "csv export spreadsheet",
     "report reporting analytics",
     "warehouse snowflake bigquery redshift",
+    "bi looker tableau metabase superset powerbi",
+    "crm salesforce hubspot pipedrive",
     # code and review
     "review approval approve approver signoff sign-off codeowners",
     "merge pr",

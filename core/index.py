@@ -479,12 +479,15 @@ def get(ref: Any, rid: str) -> dict[str, Any] | None:
     return json.loads(row[0]) if row else None
 
 
-def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: bool = False, general: bool = False) -> list[Hit]:
+def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: bool = False, general: bool = False,
+           peers: tuple[Any, ...] = ()) -> list[Hit]:
     """Active records matching any query term, best first. FTS5 finds and pre-orders the matches; each page is then scored by our own BM25 (FTS5's
     gives no weight at all to a term in over half the records, common in a small memory) with
     field weights, plus the all-terms and phrase bonuses. With `explain`, each hit also says which
     query terms it holds and by which name (`Scorer.held`). `general`: the message asks what anyone could
-    answer, and its strict coverage counts every Chinese pair no note holds (`Scorer`)."""
+    answer, and its strict coverage counts every Chinese pair no note holds (`Scorer`). `peers`: the memory's other
+    layers, whose notes count in how common a word is (a global layer of a few notes, judged alone, found every word
+    rare and any one of them enough)."""
     terms = query_terms(query)
     if not terms:
         return []
@@ -534,6 +537,11 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values(), *loose.values()) for v in vs]))
     marks = ",".join("?" * len(asked))
     df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
+    for peer in peers:
+        other = current(peer)
+        total += other.stats()[0]
+        for term, doc in other.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked):
+            df[term] = df.get(term, 0) + doc
     scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose, pasted_terms(query), every_pair=general)
     scored = []
     for row in rows:

@@ -43,13 +43,16 @@ def ranked_usable(
     seen: set[str] = set()
     usable: list[tuple[float, dict[str, Any], str]] = []
     held: list[str] = []
-    for ref in ws.layers():
+    layers = ws.layers()
+    for ref in layers:
         if scope and ref.kind != scope:
             continue
+        # (a word's commonness is the whole memory's, as in recall: the layers' scores are ranked together)
+        peers = tuple(other for other in layers if other is not ref)
         found, offset = 0, 0
         size = min(60, max(20, 2 * (want or 30)))
         while want is None or found < want:
-            page = index.search(ref, query, limit=size, offset=offset)
+            page = index.search(ref, query, limit=size, offset=offset, peers=peers)
             for hit in page:
                 score, rec = hit.score, hit.record
                 if want is not None and found >= want:

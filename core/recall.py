@@ -410,11 +410,13 @@ def _choose(
             blocked_slots.append(_slot_blocked(ws, ctx, now))
         return blocked_slots[0]
 
-    for ref in ws.layers():
+    layers = list(ws.layers())
+    for ref in layers:
+        peers = tuple(other for other in layers if other is not ref)
         usable = 0
         aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
         for page in range(PAGES):
-            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None, general=general)
+            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None, general=general, peers=peers)
             for hit in hits:
                 if hit.id in seen:
                     continue

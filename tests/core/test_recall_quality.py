@@ -114,8 +114,8 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                   "heldout161.json": 0.9,
                   # held-out 174: "how do I start everything locally" (the note: "make dev starts the broker, TimescaleDB and
                   # the ingest service") finds the note on the map's local time; held-out 175: "what is the maximum payout"
-                  # (the note: "capped at 50,000 EUR") finds a small global layer's note on the payouts service, which
-                  # coverage does not judge (judging it by its own five notes lost topic questions over 175 sets)
+                  # (the note: "capped at 50,000 EUR") finds nothing (it had found a small global layer's note on the payouts
+                  # service, before a layer was judged by the whole memory's words)
                   "heldout174.json": 0.9, "heldout175.json": 0.9,
                   "heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
                   "heldout138.json": 0.9,  # "which sequencers do we run": the note names the machines (NovaSeq, MiSeq), never "sequencer"
@@ -225,7 +225,10 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              ("heldout169.json", 0.9), ("heldout170.json", 0.65),
                                              ("heldout171.json", 0.9), ("heldout172.json", 0.9),
                                              ("heldout173.json", 0.9), ("heldout174.json", 0.9),
-                                             ("heldout175.json", 0.9), ("heldout176.json", 0.9)])
+                                             ("heldout175.json", 0.9), ("heldout176.json", 0.9),
+                                             # held-out 177 (a data platform, session 41): 10 of 12 quiet on first write
+                                             # ("how does Spark handle shuffle partitions" finds the note that names Spark)
+                                             ("heldout177.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -285,7 +288,9 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # write, with the Chinese table (core/cedict_zh.tsv) and without
                                                     ("heldout174.json", "cross", 0.6),
                                                     # held-out 176 (an order platform, Chinese notes, session 40): 3 of 4
-                                                    ("heldout176.json", "cross", 0.75)])
+                                                    ("heldout176.json", "cross", 0.75),
+                                                    # held-out 177 (a data platform, English notes, session 41): 4 of 4
+                                                    ("heldout177.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -350,6 +355,34 @@ def test_15_explain_shows_why_each_candidate_came_or_not(home, project, mem) -> 
     assert verdicts["Run the tests with tox"] == "CARD" and out["cards"]
     assert all({"score", "matched", "coverage"} <= set(c) for c in out["candidates"])
     assert not (home / "spool" / "contexts").exists()  # explaining opens no turn
+
+
+def test_15_a_small_global_layer_is_judged_by_the_whole_memorys_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """SPEC §6.3 (recall's quietness rule, issue 15): how common a word is counts over every layer. A global layer of two
+    notes, judged alone, found every word rare: one shared word ("warehouse", held by every project note) brought its
+    note as a card with full coverage. Judged by the memory's forty notes, the word is common and the note stays out;
+    a question that names what the global note is about still finds it."""
+    from core import index
+    from core.workspace import open_workspace
+    from tests.conftest import run_cli
+
+    for n in range(40):
+        mem.save(f"Warehouse job {n} loads table t{n}", f"The warehouse loader for source s{n} runs hourly.")
+    mem.save("I install the warehouse CLI with pipx on Linux", "pipx install snowcli.", scope="global")
+    mem.save("My terminal is kitty", "Font size 13.", scope="global")
+
+    ws = open_workspace(home, project)
+    glob = ws.layer("global")
+    alone = index.search(glob, "who do I ask before making the warehouse bigger")
+    whole = index.search(glob, "who do I ask before making the warehouse bigger", peers=(ws.layer("project"),))
+    assert alone[0].coverage == 1.0 and whole[0].coverage < alone[0].coverage
+
+    def cards(message: str) -> list[str]:
+        r = run_cli(home, "recall", "--format", "json", "--message", message, "--project", str(project))
+        return [c["title"] for c in json.loads(r.stdout)["cards"]]
+
+    assert "I install the warehouse CLI with pipx on Linux" not in cards("who do I ask before making the warehouse bigger")
+    assert "I install the warehouse CLI with pipx on Linux" in cards("how do I install the warehouse CLI")
 
 
 def test_15_chinese_words_count_as_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
