@@ -595,6 +595,11 @@ RELATED: tuple[str, ...] = (
     "die dies died dead death deceased",
     "borrow borrowed lend lending loan loans",
     "kid kids child children minor minors underage teenager teenagers toddler toddlers baby babies infant infants",
+    # vehicles and what they run on
+    "vehicle vehicles truck trucks van vans lorry lorries",
+    "fuel diesel petrol gasoline",
+    "fridge fridges refrigerated refrigerator refrigerators reefer chiller",
+    "maintenance servicing upkeep",
     # a model provider or its chat product is an LLM ("send prompts to OpenAI" for "LLM calls go through the gateway")
     "llm llms openai anthropic chatgpt gpt gemini mistral",
     # an AI tool by its product's name ("I used ChatGPT to plan my essay" for "students may use AI tools")
