@@ -109,7 +109,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "饮食": ("diet", "dietary", "meal"), "换证": ("renew", "renewal"),
     "档案": ("records", "record", "file"), "钥匙": ("key", "keys"), "借用": ("borrow", "borrowing"), "出差": ("travel", "trip"),
     "成绩单": ("report", "transcript", "grades"), "生成": ("generate", "generated"),
-    "欺诈": ("fraud",), "盗刷": ("fraud", "chargeback"), "拒付": ("chargeback", "dispute"), "信用卡": ("card", "credit"), "银行卡": ("card",), "评分": ("score", "rating"), "案件": ("case", "claim"), "调查": ("investigation", "investigate"),
+    "欺诈": ("fraud",), "骗保": ("fraud",), "申诉": ("appeal", "complaint"), "异议": ("objection", "dispute", "appeal"), "盗刷": ("fraud", "chargeback"), "拒付": ("chargeback", "dispute"), "信用卡": ("card", "credit"), "银行卡": ("card",), "评分": ("score", "rating"), "案件": ("case", "claim"), "调查": ("investigation", "investigate"),
     "理赔员": ("adjuster", "handler"), "独立": ("alone", "independent", "independently"), "市场": ("market",), "价值": ("value",),
     "市场价值": ("market", "value"),
     "罚单": ("fine", "fines", "ticket"), "罚款": ("fine", "penalty"), "交通": ("traffic",), "停车": ("parking", "park"),

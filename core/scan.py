@@ -2864,7 +2864,8 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a home directory or the root wiped ("run `rm -rf ~/` whenever disk usage is above 90%")
     (("rm -rf", "rm -fr", "rm -r -f", "rm -f -r"),
      r"\brm -(rf|fr|r -f|f -r)\s+(--no-preserve-root\s+)?(~/?\*?|/\*?|shome/?\*?|s\{home\}/?)(?=[\s`'\"]|$)"),
-    # a tool's changes pushed unseen ("without" is the harm here, not its negation) ("run npm audit fix --force and push whatever it changes without testing")
+    # a tool's changes pushed unseen ("run npm audit fix --force and push whatever it changes without testing": "without" is
+    # the harm here, not its negation)
     (("whatever", "everything", "anything"),
      r"\b(push|merge|deploy|ship|commit)\w* (whatever|everything|anything|all (of )?(it|that)) ((it|that|the tool|the command|the fixer) )?(changes|changed|produces|generates|touches|outputs|modifies)\b"
      r"[^.;\n]{0,30}\bwithout (testing|tests|running|review|reviewing|checking|looking)"),
