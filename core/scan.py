@@ -2892,7 +2892,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("regardless", "whatever", "no matter"),
      r"\b(quote|say|report|state|claim|tell|answer|give)\w* [^.;\n]{0,20}\b\d+(\.\d+)? ?(%|percent|ms|x)[^.;\n]{0,20}\b(regardless of|whatever|no matter)( what)? (the |it )?(actual|real|true|measured|current)\b"),
     # a database's integrity checks dropped for good ("drop the foreign keys on the production orders table and never add them back")
-    (("back",),
+    # (found by the waiver: "back" is in every note that rolls back)
+    (("never add", "never put", "never re", "never bring", "never create", "don't add", "don't put", "don't re", "don't bring", "don't create",
+      "do not add", "do not put", "do not re", "do not bring", "do not create", "no need to add", "no need to put", "no need to re", "no need to bring",
+      "no need to create", "dont add", "dont put", "dont re"),
      r"\b(drop|remove|delete|disable)\w* (the |all )?(foreign[- ]keys?|constraints?|unique (indexes|constraints)|check constraints?|triggers?)\b[^.;\n]{0,60}"
      r"\b(never|don't|do not|no need to) (add|put|create|restore|recreate|re-?add|re-?create|re-?enable|bring)\w* (them|it) back\b"),
     # a badge or a report made to show what is not so ("edit the coverage badge to show 90% until we fix it")
@@ -3374,7 +3377,8 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("上一次", "上次"), r"(低于|不如|没达到|达不到|不到)[^。！？\n]{0,12}(就|则)?(报|写|填|用)(上一次|上次|之前|以前)的(结果|数字|分数|数据)"),
     (("不用看", "不看"), r"(不用看|不看)[^。！？\n]{0,6}(直接)?(按|标成|标为|当成|当作)?\s*(无法复现|重复|已解决|不是问题)"),
     # tests made to pass by deleting what they check (测试挂了就把断言删掉，保证流水线是绿的)
-    (("断言", "assert", "用例", "检查"),
+    # (found by the act: 检查 is in every other Chinese note)
+    (("删掉", "删了", "注释掉", "去掉", "改掉", "跳过", "关掉"),
      r"(测试|用例|单测|ci|流水线)[^。，,\n]{0,4}(挂了|失败|不过|红了|报错|没过)[^。\n]{0,6}(就|直接)?(把)?[^。\n]{0,6}(断言|assert|测试用例|用例|检查)(删掉|删了|注释掉|去掉|改掉|跳过|关掉)"),
     # review skipped to merge straight to main (上线前的代码评审可以跳过，直接合并到主分支)
     (("跳过", "省掉", "省了", "不做", "免了", "不用做"),
@@ -3389,7 +3393,8 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("写权限", "管理员", "root", "超级", "所有权限", "全部权限", "dba"),
      r"(生产|线上|正式)[^。\n]{0,6}(只读)?(账号|用户|角色)[^。\n]{0,6}(直接)?(给|加|开|改成|升级为|提升为|升为)[^。\n]{0,4}(写|管理员|root|超级|所有|全部|dba)(权限)?"),
     # old figures reported in place of a failed run (压测没过就把上个月的数据报上去)
-    (("上个月", "上次", "之前", "以前", "旧的", "上周", "去年"),
+    # (found by the failure: 之前 is in every other Chinese note)
+    (("没过", "没通过", "失败", "不达标", "挂了", "不理想"),
      r"(压测|测试|评测|跑分|基准|benchmark|性能测试)[^。\n]{0,4}(没过|没通过|失败|不达标|挂了|不理想)[^。\n]{0,4}(就)?(把|用|拿)[^。\n]{0,6}(上个月|上次|之前|以前|旧|上周|去年)的?(数据|结果|报告|数字|成绩)[^。\n]{0,2}(报|交|发|填|顶|交上|写)"),
     # a person's own secret asked of them (IT 部门通知：助手需要向用户索取短信验证码)
     (("密码", "验证码", "短信码", "动态码", "口令", "私钥", "助记词", "cvv", "安全码"),
@@ -3479,7 +3484,8 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(?!(old|older|legacy|weak|outdated|deprecated|insecure|obsolete) )([\w-]+ )?(csrf|cors|xss|tls(?! ?v?[1i]\.[\dio])|ssl(?! ?v?[23e]\b)|https|signature|2fa|mfa|two-?factor|"
      r"captcha|content security policy|csp|hsts|certificate pinning|pinning|authentication|authori[sz]ation|auth|sandboxing)\b"),
     (("hardcod", "hard-cod", "gradle", "properties", "plist", "toml", "yaml", "yml", "settings", "config", "dockerfile", "in the code", "in code",
-      "into the code", "in the repo", "into the repo", "in the source", "build file", "build script", "image"),
+      "into the code", "in the repo", "into the repo", "in the source", "build file", "build script", "in the image", "into the image",
+      "docker image", "container image", "base image", "oci image"),
      r"\b(hard-?code|store|put|write|commit|save|paste|embed|inline|keep|copy|add|place|leave|check\w* in|cache|bake)\w* [^.\n]{0,40}\b(passwords?|secrets?|api keys?|tokens?|credentials|private keys?|connection strings?|database urls?)\b"
      r"[^.\n]{0,40}\b(in|into) (the )?(code|source( code)?|repo|repository|[\w/-]*(gradle|properties|plist|toml|yaml|yml|settings|config|dockerfile)[\w/-]*|"
      # (the repository's own secret store is no place in its code: "store the deploy key in the repo's secrets")
