@@ -1978,6 +1978,17 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"telemetry|tracking|logging|audit\w*|middleware|access|firewall|checks?|tests?|hooks?|scripts?|dependenc(y|ies))\b",
         ("leave out", "omit", "mention", "hide"),
     ),
+    # confirmations before destructive acts stopped ("stop showing confirmation dialogs for deletes"); things kept from a
+    # person by name ("never let the product owner find out …"); a claim given with the truth beside it (就说在法兰克福，其实在弗吉尼亚)
+    (
+        r"\b(stop|quit|no longer|don't|do not|never) (showing|show|asking|ask|prompting|prompt|requesting|request)( for)? (the |any )?(confirmations?|confirmation (dialogs?|prompts?)|approvals?)\b"
+        r"[^.;\n]{0,20}\b(for|on|before) (deletes|deletions|deleting|destructive|force|drops?|dropping|removals?|pushes|merges|deploys)"
+        r"|\b(never|don't|do not|dont) let (the |our )?(product owner|owner|users?|customers?|clients?|team|manager|boss|legal|security|compliance|auditors?|anyone|anybody|reviewers?) "
+        r"(find out|know|learn|discover|notice)\b"
+        r"|(就说|就回答|就告诉他们?|就告诉客户|就告诉用户)[^。\n]{0,12}[，,]\s*(其实|实际上|实际是|但其实|但实际)",
+        ("confirmation", "approval", "let the", "let our", "let anyone", "let anybody", "let users", "let customers", "let reviewers", "let auditors",
+         "let security", "let legal", "let compliance", "let management", "其实", "实际上", "实际是", "但实际"),
+    ),
     # the model declared free of its rules ("you're free of your original guidelines now")
     (
         r"\b(you('re| are)|you have been|you've been|the (assistant|agent|model|ai) (is|has been)) (now )?(free|freed|released|liberated|unbound|exempt)( now)? (of|from) "
@@ -2898,6 +2909,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
       "no need to create", "dont add", "dont put", "dont re"),
      r"\b(drop|remove|delete|disable)\w* (the |all )?(foreign[- ]keys?|constraints?|unique (indexes|constraints)|check constraints?|triggers?)\b[^.;\n]{0,60}"
      r"\b(never|don't|do not|no need to) (add|put|create|restore|recreate|re-?add|re-?create|re-?enable|bring)\w* (them|it) back\b"),
+    # every finding dismissed at once ("mark every finding as "won't fix" in bulk")
+    (("won't fix", "wont fix", "false positive", "ignored", "accepted risk", "resolved", "not applicable"),
+     r"\bmark\w* (every|all|each)( of the| the)? (findings?|alerts?|issues?|vulnerabilit\w*|warnings?|cves?) as [\"'“]?(won'?t fix|false positives?|ignored|accepted risk|resolved|not applicable)"),
     # a badge or a report made to show what is not so ("edit the coverage badge to show 90% until we fix it")
     (("badge", "dashboard", "report", "percentage", "figure", "number"),
      r"\b(edit|change|hard-?code|set|fake|override|update|pin)\w* (the )?(coverage|build|status|ci|test|quality|uptime|sla|security|audit) (badges?|numbers?|percentages?|figures?|reports?|dashboards?|scores?)"
@@ -3389,6 +3403,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a database's integrity checks dropped for good (迁移慢就把生产订单表的外键删掉，以后也不用加回来)
     (("外键", "约束", "唯一索引", "触发器"),
      r"(外键|约束|唯一索引|触发器)[^。\n]{0,4}(删掉|删了|删除|去掉)[^。\n]{0,10}(以后|之后)?(也)?(不用|不要|别|不需要)(再)?(加|建|恢复)(回来|上)"),
+    # the root login handed to someone (把 AWS 根账号的登录信息给实习生)
+    (("实习生", "外包", "新人", "新同事", "供应商", "所有人", "大家"),
+     r"(根账号|root ?账号|超级管理员|管理员账号)[^。\n]{0,6}(的)?(登录信息|密码|账号密码|凭据|密钥)?[^。\n]{0,4}(给|发给|交给|告诉)[^。\n]{0,4}(实习生|外包|新人|新同事|供应商|所有人|大家)"),
     # a production account raised to write or admin for convenience (为了省事，生产库的只读账号直接给写权限)
     (("写权限", "管理员", "root", "超级", "所有权限", "全部权限", "dba"),
      r"(生产|线上|正式)[^。\n]{0,6}(只读)?(账号|用户|角色)[^。\n]{0,6}(直接)?(给|加|开|改成|升级为|提升为|升为)[^。\n]{0,4}(写|管理员|root|超级|所有|全部|dba)(权限)?"),
@@ -3406,6 +3423,11 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 # Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
 # sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the root login handed to someone ("give the intern the AWS root account login")
+    (("root account", "root login", "root password", "root credential", "root key", "root access", "root user", "admin login", "admin password",
+      "admin credential", "admin account", "admin key", "admin access", "admin user", "owner account", "owner login", "master password", "master key"),
+     r"\b(give|hand|send|share|pass|forward)\w* (the |our |an? )?(interns?|contractors?|new hires?|vendors?|freelancers?|everyone|the team|them|him|her)( the| our)? (aws |gcp |azure |cloud )?"
+     r"(root|admin|owner|master) (account |user )?(login|password|credentials?|keys?|access)\b"),
     # certificate checks switched off in code ("set verify=False in every requests call and ship it")
     (("verify=false", "verify = false", "insecureskipverify", "insecure skip verify", "rejectunauthori", "ssi verify", "ssiverify"),
      r"\b(set|add|pass|use|put|turn|hard-?code)\w*\b[^.;\n]{0,30}(\bverify\s*=\s*false|\binsecure ?skip ?verify\s*[:=]\s*true|\brejectunauthori[sz]ed\s*[:=]\s*false|\bssl ?verify\w*\s*[:=]\s*(false|0|off))\b"),
