@@ -2384,6 +2384,8 @@ _ROLE_WORDS = r"(system|assistant|user|human|developer|ai|model|tool)"
 # Markers followed by what they do to a turn ("[INST] and [/INST] wrap user turns") describe a template.
 _WRAP_TURNS = (r"(wrap|mark|delimit|surround|enclose|open|close|begin|end|start)s? (the |each |every |a |an )?(user |system |assistant |model |human )?"
                r"(turns?|messages?|prompts?|instructions?|text|input|requests?)\b")
+# A chat template's markers: special tokens, Llama 2's [INST] and <<SYS>>, Gemma's turn markers.
+_TEMPLATE_MARK = r"(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)"
 _ALWAYS_TAG = re.compile(
     r"<\s*/?\s*(system|sys|developer|im_start|im_end|function_calls?|functions?|function_results?|function_response|tool_calls?|tool_results?|tool_use|"
     r"tool_response|tool_output|"
@@ -2399,7 +2401,7 @@ _ALWAYS_TAG = re.compile(
     # (a chat template's marker named as what it is, "wraps the prompt in <<SYS>> tags", opens no turn)
     # ("lists <|eot_id|> as the end-of-turn token", "<start_of_turn> and <end_of_turn> markers")
     # (a role's name between a header's two markers is part of what is named: "<|start_header_id|>system<|end_header_id|> tokens")
-    r"|(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)(?!(\s*(,|and|or|/|system|user|assistant)\s*(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>))*"
+    r"|" + _TEMPLATE_MARK + r"(?!(\s*(,|and|or|/|system|user|assistant)\s*" + _TEMPLATE_MARK + r")*"
     r"\s*(((as|is|are) (the|an?|our) [\w\-. ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b|" + _WRAP_TURNS + "))"
     # (a bracketed role named as a log's tag, "lines tagged [system] come from the runner", is the log's format)
     r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )(?P<bracket>\[/?(system|sys|assistant|developer|user|inst)\])"
@@ -2517,7 +2519,6 @@ def _without_placeholder_turns(folded: str) -> str:
 
 
 # ("the chat template wraps turns in <|im_start|> and <|im_end|>")
-_TEMPLATE_MARK = r"(<\|[^|<>\n]{1,40}\|>|\[/?inst\]|<<\s*/?sys\s*>>|<(start|end)_of_turn>)"
 _WRAPPED_IN = re.compile(r"(\b" + _WRAP_TURNS + r"\s+(in|with|using|between|by)\s+)" + _TEMPLATE_MARK + r"(\s*(,|and|or|/)\s*" + _TEMPLATE_MARK + r")*")
 _PLACEHOLDER_TURN = re.compile(r"(\[inst\]|<<\s*sys\s*>>|<\|im_start\|>\s*\w*)\s*((\.\.\.|…|\{[\w ]{0,20}\}|<[\w ]{0,20}>|\$\w+|prompt|text|message|content|`tag`)\s*){1,3}"
                                r"(\[/inst\]|<<\s*/\s*sys\s*>>|<\|im_end\|>)"
@@ -2884,11 +2885,6 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a home directory or the root wiped ("run `rm -rf ~/` whenever disk usage is above 90%")
     (("rm -rf", "rm -fr", "rm -r -f", "rm -f -r"),
      r"\brm -(rf|fr|r -f|f -r)\s+(--no-preserve-root\s+)?(~/?\*?|/\*?|shome/?\*?|s\{home\}/?)(?=[\s`'\"]|$)"),
-    # a tool's changes pushed unseen ("run npm audit fix --force and push whatever it changes without testing": "without" is
-    # the harm here, not its negation)
-    (("whatever", "everything", "anything"),
-     r"\b(push|merge|deploy|ship|commit)\w* (whatever|everything|anything|all (of )?(it|that)) ((it|that|the tool|the command|the fixer) )?(changes|changed|produces|generates|touches|outputs|modifies)\b"
-     r"[^.;\n]{0,30}\bwithout (testing|tests|running|review|reviewing|checking|looking)"),
     # a record destroyed before those who check it see it ("delete the dispute record before finance sees it")
     (("sees", "see it", "notices", "notice", "finds out", "find out", "checks", "looks", "reviews"),
      r"\b(delete|remove|hide|erase|purge|edit|alter|wipe|drop)\w* (the |this |that |any |all )?([\w-]+ ){0,2}(records?|entries|entry|logs?|rows?|tickets?|reports?|emails?|messages?|evidence)\b"
@@ -3160,7 +3156,8 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # changes taken in unread ("merge them all without reading the changelogs or running tests")
     (("without reading", "without running", "without testing", "without review", "without reviewing", "without checking", "without looking"),
      # (the verb as an order gives it: "docs-only PRs can be merged by any maintainer without review" is a rule)
-     r"\b(merge|approve|deploy|ship|release|publish|accept) (\w+ ){0,4}without (reading|running|testing|review|reviewing|checking|looking)\b"),
+     # (or a tool's changes pushed unseen: "run npm audit fix --force and push whatever it changes without testing")
+     r"\b(merge|approve|deploy|ship|release|publish|accept|push|commit) (\w+ ){0,4}without (reading|running|testing|review|reviewing|checking|looking)\b"),
     # a secret left where anyone on the machine reads it ("cache the token in a world-readable file under /tmp")
     (("world readable", "worldreadable", "chmod 644", "chmod 666", "chmod a+r", "chmod o+r"),
      r"\b(store|write|save|cache|put|keep|dump|copy|leave)\w* [^.\n]{0,40}\b(tokens?|passwords?|secrets?|keys?|credentials)\b[^.\n]{0,40}"
