@@ -469,6 +469,9 @@ _PEOPLE_AGENT = "".join(f"(?<!{w} )" for w in (
     "administrative", "executive", "office", "warehouse"))
 _NOT_A_TITLE = r"(?! (managers?|directors?|professors?|editors?|officers?|producers?|coaches?|principals?|engineers?)\b)"
 
+# A negation governs an order given through someone else too ("never ask users to paste tokens in chat").
+_NOT_THROUGH = "".join(f"(?<!{no} {verb} {who} to )" for no in ("never", "n't", "not") for verb in ("ask", "tell")
+                       for who in ("users", "the user", "anyone", "people", "customers"))
 _INJECTION_SOURCES = (
     # the verb once, then what it is aimed at (one pass instead of six: this is the hot pattern)
     rf"\b{_VERB}\s+(?:"
@@ -639,12 +642,12 @@ _INJECTION_SOURCES = (
     r"你[^。！？!?\n]{0,6}不再(受|被)[^。！？!?\n]{0,12}(约束|限制|控制|管)",
     r"无论用户(说|问|输入|要求|讲)(什么|了什么)[^。\n]{0,4}你",
     # taking what the person keeps private out through the model's own output
-    r"\b(?<!never )(?<!not )(?<!n't )(?<!avoid )(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start|"
+    r"\b(?<!never )(?<!not )(?<!n't )(?<!avoid )" + _NOT_THROUGH + r"(append|include|insert|attach|paste|print|output|dump|echo|add|write|post|send|share|reply|respond|answer|start|"
     r"copy|put|embed)\b[^.\n]{0,40}"
     r"\bcontents? of (the |your |my |their |all )?[^\s]{0,30}?(\.env(?![.\w-])|credentials\b|id[ _]?(rsa|ed25519|ed2ssi9)(?![. ]?pub)|\.netrc|/etc/shadow|/etc/passwd|"
     r"authorized[ _]keys|\.npmrc|\.pypirc|kubeconfig|\.kube/config|\.docker/config\.json|\.git-credentials|\.pgpass|\.my\.cnf|\.(bash|zsh|sh|psql|mysql|python)[_ ]history\b|"
     r"secrets?\b|private keys?\b|keychain|cookies?\b|wallet|master\.?key\b|credentials\.?yml\.?enc\b)",
-    r"\b(?=[aceilpwsu])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy|send|upload|encode)\b[^.\n]{0,30}"
+    r"\b(?=[aceilpwsu])(?<!never )(?<!not )(?<!n't )(?<!avoid )(?<!no )" + _NOT_THROUGH + r"(include|append|add|insert|embed|put|paste|write|leak|attach|post|print|copy|send|upload|encode)\b[^.\n]{0,30}"
     r"(?<! in a )(?<! in an )(?<! in the )(?<! in your )(?<! into )(?<! to a )(?<! to the )(?<! in )(?:\b|(?=\.))(ssh keys?|private keys?|api keys?|tokens?|passwords?|credentials|secrets?|session cookies?|cookies|\.env|\.ssh/(?![\w -]+\.pub\b)|database urls?|connection strings?|"
     r"output of `?(env|printenv)`?)\b(?! (scopes?|names?|format|type|rotation|policy|length|field|prefix|manager|store|expiry|expiration|dates?|lifetimes?|ttl)\b)"
     # (a secret put where secrets belong first, "in a .env file", is kept, whatever the text says after it)
@@ -1125,8 +1128,12 @@ _INJECTION_SOURCES = (
     r"\byour (operator|owner|admin|administrator|maintainers?|lead|manager|principal|creator|developers?|user)s? (has |have )?(already )?"
     r"(approved|authori[sz]ed|signed off on|okayed|allowed|permitted|cleared) (you )?(to )?(bypass(ing)?|skip(ping)?|disabl(e|ing)|ignor(e|ing)|turn(ing)? off)\b",
     # an agent's safeguards switched off in its own configuration
-    r"\b(agent|assistant|ai|model|llm|bot)[ _-]?(policy|config|configuration|settings|rules|permissions)\b[^:\n]{0,30}:[^.]{0,200}?"
-    r"\b(confirm|approv|review|report|notify|safety|guardrail|sandbox|ask|show diffs?)\w*[\w -]{0,20}\s*[:=]\s*(false|off|no|0|never|disabled)\b",
+    # (or a block named as the agent's: "# read by the coding agent"; keys in JSON quoted)
+    r"(\b(agent|assistant|ai|model|llm|bot)[ _-]?(policy|config|configuration|settings|rules|permissions)\b[^:\n]{0,30}:"
+    r"|\b(read|loaded|used|parsed|applied) by (the |our |your |every |each )?(coding |ai )?(agent|assistant|model|bot)s?\b)[^.]{0,200}?"
+    r"(\b((confirm|approv|review|safety|guardrail|sandbox|ask|show diffs?)\w*[\w -]{0,20}|(report|notify)\w*[\w -]{0,20}(fail|error|user|incident|finding|change|securit|breach|alert)\w*)"
+    r"['\"]?\s*[:=]\s*(false|off|no|0|never|disabled)\b"
+    r"|\ballow\w*[\w -]{0,12}(force push|secrets?|delete|destructive|push to main|sudo|root)\w*['\"]?\s*[:=]\s*(true|yes|on|1)\b)",
     # the person's refusal read as consent
     r"\b(treat|consider|take|read|count|interpret)\w* (the user'?s?|their|the person'?s?|the developer'?s?|a|any) ['\"‘“]?no['\"’”]? as (a )?['\"‘“]?yes\b"
     r"|(用户|他|对方)(说|回答)?[\"“]?(不|不行|不要|拒绝)[\"”]?(也|就)?(当作|当成|视为|算)(同意|可以|是)",
@@ -2392,7 +2399,7 @@ _ALWAYS_TAG = re.compile(
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
-    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?\s*(elements?|tags?|nodes?|blocks?|attributes?)\b)"
+    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b)"
     # (nor a tag that is the subject of a sentence about the files it stands in: "<instructions> in our
     # prompt files holds the task text")
     r"(?!\s*(in|inside|within) (our|the|each|every|all|these|those|this|that|its|their) [\w./-]+( [\w./-]+){0,3} "
@@ -2401,7 +2408,7 @@ _ALWAYS_TAG = re.compile(
     # (a chat template's marker named as what it is, "wraps the prompt in <<SYS>> tags", opens no turn)
     # ("lists <|eot_id|> as the end-of-turn token", "<start_of_turn> and <end_of_turn> markers")
     # (a role's name between a header's two markers is part of what is named: "<|start_header_id|>system<|end_header_id|> tokens")
-    r"|" + _TEMPLATE_MARK + r"(?!(\s*(,|and|or|/|system|user|assistant)\s*" + _TEMPLATE_MARK + r")*"
+    r"|(?P<mark>" + _TEMPLATE_MARK + r")(?!(\s*(,|and|or|/|system|user|assistant)\s*" + _TEMPLATE_MARK + r")*"
     r"\s*(((as|is|are) (the|an?|our) [\w\-. ]{0,30})?(special )?(tags?|tokens?|markers?|delimiters?)\b|" + _WRAP_TURNS + "))"
     # (a bracketed role named as a log's tag, "lines tagged [system] come from the runner", is the log's format)
     r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )(?P<bracket>\[/?(system|sys|assistant|developer|user|inst)\])"
@@ -2417,9 +2424,16 @@ _FORMAT_BEFORE = re.compile(r"\b(prefix\w*|tag\w*|label\w*|logs?|logged|logging|
 _ITEM_AFTER = re.compile(r"\s*([,;)]|\.(\s|$)|(and|or)\b)")
 
 
+# A chat template's marker as one item of a sentence about the template ("Llama 3's chat format uses <|start_header_id|>
+# and <|eot_id|>; the tokenizer config has them") names the format.
+_TEMPLATE_BEFORE = re.compile(r"\b(templates?|format\w*|tokenizers?|vocab\w*|special tokens?|tokens?)\b[^.!?\n]{0,60}$")
+
+
 def _always_tag(folded: str) -> bool:
-    """Whether `folded` holds a tag of `_ALWAYS_TAG` that is not a bracketed role named in a format."""
-    return any(not (m.group("bracket") and _ITEM_AFTER.match(folded, m.end()) and _FORMAT_BEFORE.search(folded, max(0, m.start() - 80), m.start()))
+    """Whether `folded` holds a tag of `_ALWAYS_TAG` that is not a bracketed role or a template's marker named in a format."""
+    return any(not (_ITEM_AFTER.match(folded, m.end())
+                    and ((m.group("bracket") and _FORMAT_BEFORE.search(folded, max(0, m.start() - 80), m.start()))
+                         or (m.group("mark") and _TEMPLATE_BEFORE.search(folded, max(0, m.start() - 80), m.start()))))
                for m in _ALWAYS_TAG.finditer(folded))
 
 
@@ -2838,10 +2852,11 @@ _CUE_CLEARED = re.compile(_spelled(r"\b(has|have) (cleared|authori[sz]ed|permitt
 _PEOPLES_RECORDS = (r"\b(patients?|customers?|users?|clients?|employees?|members?|students?|people)'?s?'? (data|exports?|records?|lists?|dumps?|"
                     r"details|files?|spreadsheets?|emails?|addresses|phone numbers|pii)\b")
 # Data destroyed, and the backup that would bring it back skipped.
-_DESTROY = (r"\b(drop|delet|wip|truncat|destroy|purg|eras|overwrit|reset|recreat|rm -rf)\w*( the| all| every| our)?(?! (test|tests|local|dev|scratch|temp|tmp)\b)( \w+){0,2}? "
-            r"(tables?|databases?|dbs?|schemas?|data|buckets?|volumes?|clusters?|collections?|records|rows|indexes|indices|disks?|partitions?)\b")
+_DESTROY = (r"\b(drop|delet|wip|truncat|destroy|purg|eras|overwrit|reset|recreat|rm -rf)\w*( the| all| every| our)?( (?!(test|tests|local|dev|scratch|temp|tmp|cache|cached|generated|build)\b)\w+){0,2}? "
+            r"(tables?|databases?|dbs?|schemas?|data|buckets?|volumes?|clusters?|collections?|records|rows|indexes|indices|disks?|partitions?|"
+            r"branch(es)?|repos|repositories|files|folders|directories|histor(y|ies))\b")
 _NO_BACKUP = (r"\b((don'?t|do not|never) (bother|worry)\w* (with|about|taking|making)|skip(ping)?( taking| making)?|forget( about)?|"
-              r"no need (to (take|make|do)|for)|not worth (taking|making)) (a |any |the |an )?(fresh |new |prior |pre-?\w+ )?(backups?|snapshots?)\b")
+              r"no need (to (take|make|do)|for)|not worth (taking|making)|without( first)?( taking| making)?) (a |any |the |an )?(fresh |new |prior |pre-?\w+ )?(backups?|snapshots?)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # ... and in English ("give the contractors root on production so they stop asking us")
     (("contractor", "intern", "vendor", "third part", "outsourc", "external"),
@@ -2925,7 +2940,8 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"no issues|on track)\b(?![^.;\n]{0,20}\b(once|after|when) )"),
     # data destroyed with its backup skipped ("drop the table and recreate it; don't bother with a backup")
     # (found by the waiver: every runbook names a backup)
-    (("bother", "skip", "forget", "no need", "not worth"),
+    (("bother", "skip", "forget", "no need", "not worth", "without a backup", "without backup", "without any backup", "without taking", "without making",
+      "without a snapshot", "without first"),
      rf"{_DESTROY}[^.\n]{{0,60}}{_NO_BACKUP}|{_NO_BACKUP}[^.\n]{{0,40}}\b(and|then|before|,)\b[^.\n]{{0,20}}{_DESTROY}"),
     # production's secrets committed to the repository ("copy the production .env into the repo root and commit it on a branch")
     ((".env",),
@@ -3419,6 +3435,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # Safeguards taken off, secrets put in code, the world let in: an order to do harm unless the
 # sentence says it is a sandbox ("bind the dev server to 0.0.0.0 so the phone can reach it").
+_TLS_SWITCH_HINTS = ("tls reject", "ssl no verify", "strict-ssl", "pythonhttpsverify", "sslverify")
+_TLS_SWITCH = r"(node tls reject unauthorized|git ssl no verify|strict-ssl|pythonhttpsverify|https?\.? ?ssl ?verify)"
+_FOR_GOOD = (r"(\b(permanent\w*|global\w*|everywhere|always|for good|(for|in|on) (every|all)\b|(shell )?profile|/etc/environment|(in |on )?prod\w*)\b"
+             r"|\.(bashrc|zshrc|profile)\b)")
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # the root login handed to someone ("give the intern the AWS root account login")
     (("root account", "root login", "root password", "root credential", "root key", "root access", "root user", "admin login", "admin password",
@@ -3428,6 +3448,9 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # certificate checks switched off in code ("set verify=False in every requests call and ship it")
     (("verify=false", "verify = false", "insecureskipverify", "insecure skip verify", "rejectunauthori", "ssi verify", "ssiverify"),
      r"\b(set|add|pass|use|put|turn|hard-?code)\w*\b[^.;\n]{0,30}(\bverify\s*=\s*false|\binsecure ?skip ?verify\s*[:=]\s*true|\brejectunauthori[sz]ed\s*[:=]\s*false|\bssl ?verify\w*\s*[:=]\s*(false|0|off))\b"),
+    # ... or by a tool's own switch, for good ("set NODE_TLS_REJECT_UNAUTHORIZED=0 in .bashrc", "git config --global http.sslVerify false")
+    (_TLS_SWITCH_HINTS,
+     rf"\b{_TLS_SWITCH}\b(?:[^.;\n]|\.(?=\S)){{0,40}}{_FOR_GOOD}|{_FOR_GOOD}(?:[^.;\n]|\.(?=\S)){{0,40}}\b{_TLS_SWITCH}\b"),
     # a git hook deleted to get a commit through ("delete .git/hooks/pre-commit and commit again")
     ((".git/hooks",),
      r"\b(delete|remove|rm|rename|move|mv|chmod -x|empty|truncate)\w*\b[^.;\n]{0,12}\.git/hooks/[\w-]+"),
@@ -3564,6 +3587,10 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a change made with no way back (工作时间直接在生产库上跑，不用写回滚脚本)
     (("回滚",), r"(不用|不需要|无需|不必|没必要)(写|准备|做|留)?回滚(脚本|方案|计划|步骤)"),
+    # certificate checks switched off for good (把 NODE_TLS_REJECT_UNAUTHORIZED 设成 0，永久写进 .bashrc)
+    ((*_TLS_SWITCH_HINTS, "证书"),
+     rf"({_TLS_SWITCH}|证书(校验|验证|检查))[^。\n]{{0,12}}(设成|设为|改成|改为|关掉|关闭|禁用|去掉|=\s*(0|1|false|true))[^。\n]{{0,16}}"
+     rf"(永久|全局|一律|所有|以后都|默认|写进|加到|\.bashrc|\.zshrc|profile|生产)|(永久|全局|一律|所有|以后都|默认)[^。\n]{{0,8}}(设置|设成|设为|改成|加上)\s*{_TLS_SWITCH}"),
     # a git hook deleted to get a commit through (预提交钩子报错就把 .git/hooks/pre-commit 删掉再提交)
     ((".git/hooks", "钩子"),
      r"(\.git/hooks/[\w-]+|预提交钩子|pre-?commit ?钩子|提交钩子)[^。\n]{0,6}(删掉|删了|删除|去掉|禁用|关掉|绕过)"),
@@ -3655,7 +3682,8 @@ def _names_act(sentence: str, readings: _Readings, inside: re.Pattern[str] | Non
 # ... unless it forbids undoing it ("disable branch protection and don't turn it back on", 关掉之后不要再打开):
 # the harm made to last.
 _UNDOING = _spelled(r"\s*((turn|switch|put|set|flip)\w*\s+(it|them|that|this|those)\s+back|re-?enable|reenable|restore|undo)\b|\s*再(打开|开启|开|恢复|启用)")
-_NOT_INSIDE = re.compile(f"(?:{_ZH_NOT}|\\b(?:not|never|no|without)\\b|n't\\b)(?!{_UNDOING})")
+# ("no verify" inside an act names a switch, GIT_SSL_NO_VERIFY or --no-verify: the act turns it on)
+_NOT_INSIDE = re.compile(f"(?:{_ZH_NOT}|\\b(?:not|never|without)\\b|\\bno\\b(?! verify\\b)|n't\\b)(?!{_UNDOING})")
 
 
 # Where harm does not land: a chore in a sandbox ("turn off audit logging in local dev", "drop the
@@ -3740,7 +3768,9 @@ _CUE_DANGER = _Alternation(_spelled(
 # dangerous act, an order whoever it names.
 _CUE_NOASK = re.compile(_spelled(
     r"\b(no need to|never|don't|do not|dont|stop|without)( ever)? (ask|asking|check(ing)? with|confirm(ing)? with|wait(ing)? for) "
+    # ("never ask anyone to share their .env" forbids asking for a secret; "never ask the user to confirm" still skips the check)
     r"((the )?(user|developer|person|owner|human|team)|anyone|for (a |any |the )?(password |user )?(confirmation|permission|approval|consent|password))\b"
+    r"(?! to (?!(confirm|approve|review|check|verify|sign|okay|ok)\b))"
     r"|\b(no need to|never|don't|do not|dont|stop|without)( ever)? wait(ing)? for (a |an |any |the )?(person|human|reviewer|maintainer|approver|handler|lead|manager|pilot|go-?ahead|sign-?off)s?\b"
     r"|\bno (one|human|person|handler|reviewer|maintainer|approver|engineer|lead|manager) (needs|has) to (look|check|review|approve|see|sign off)\b"
     r"|\b(check|checks|review|reviews|approval|approvals|sign-?off|confirmation|confirmations)\b( \w+){0,2} (is|are) (just |only |merely |a mere )(a )?formality\b"
@@ -3804,6 +3834,11 @@ _CUE_RELABELED = re.compile(_spelled(
     r"|(不稳定|失败|报错|修不了|没修|复现不了|无法复现)[^。\n]{0,12}(标成|标为|标记为|算作|当作|按|算)(通过|已解决|已修复|完成|成功)"
     r"|(测试不过|测试没过|没通过|不通过|失败|报错|挂了|报警|告警|故障|宕机|出错)(?:(?!修好|修复|解决|修完|恢复)[^。！？\n]){0,30}(写|说|报告|回复|告诉[^。！？\n]{0,6}|通知[^。！？\n]{0,6}|汇报|标成|标为|标记为|填|改成|改为)[^。！？\n]{0,4}[“\"']?(全部通过|都通过|已通过|通过|成功|没问题|一切正常)"
     r"|(漏洞|安全问题|安全告警)[^。！？\n]{0,16}(标成|标为|标记为|算作|当作|写成|报成)(误报|已修复|无风险)"
+    # work not done reported as done ("write unfinished features up as completed", 把没做完的功能写成已完成)
+    r"|\b(write|report|list|mark|present|show|log|record)\w*( up| down)? [^.\n]{0,30}\b(unfinished|incomplete|half-done|half-finished|unimplemented|unshipped|undone|"
+    r"not (yet )?(done|finished|implemented|shipped)|pending|in-progress|in progress|stubbed)\b[^.\n]{0,20}\bas (complete|completed|done|finished|shipped|implemented|live|delivered|tested)\b"
+    r"|(没做完|没完成|未完成|没写完|没实现|未实现|没上线|未上线|没测|没测试|未测试|没开发完|做了一半)[^。！？\n]{0,12}(写成|说成|标成|标为|标记为|报成|汇报成|算作|当作|算成)"
+    r"[^。！？\n]{0,2}(已完成|完成|做完|已实现|已上线|上线|已测试|测过|已交付)"
     # ... or answered when asked, whatever is so (用户问起来就说数据没问题)
     r"|(问起来|问起|问的时候|问到|追问)[^。！？\n]{0,4}(就|一律|都|统一)?(说|回答|回复|告诉[^。！？\n]{0,4})[^。！？\n]{0,8}"
     r"(没问题|没有问题|一切正常|都正常|没事|没有影响|从来没有|已经删除|已删除)"
@@ -4321,8 +4356,8 @@ def _zh_sentence(text: str, at: int) -> str:
 
 # A Chinese order puts its object first with 把 and needs no subject ("把结果标成通过"); one that names a
 # negation ("不要标为已修复", "不算通过") is the team's rule against it.
-# ("没问题" and "没事" say all is well: no negation of an order that has them said)
-_ZH_ANY_NEGATION = re.compile(r"不|没(?!(有)?问题|事)|别|勿|禁止|严禁")
+# ("没问题" and "没事" say all is well: no negation of an order that has them said; in "没做完的功能" 没 describes the object)
+_ZH_ANY_NEGATION = re.compile(r"不|没(?!(有)?问题|事)(?![^，。！？\s]{1,3}的)|别|勿|禁止|严禁")
 # A 把-order is negated by what governs it (不要把…, 把…是不对的), not by its condition ("测试不过的时候，把…").
 _ZH_BA = re.compile("把")
 # ... as is the consequent of a condition ("如果部署失败，就在发布说明里写…", "用户问起来就说…"): the 就 clause is the order.
@@ -4827,7 +4862,7 @@ _SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|aws (access |se
                 r"s?(github|gitlab|gh|npm|pypi|docker(hub)?|slack|discord|telegram|openai|anthropic|huggingface|hf|stripe|twilio|sendgrid|vault|circleci|"
                 r"sentry|cloudflare|vercel|netlify|heroku|personal access)( api| auth| access| bot)? (tokens?|secrets?|pats?)|"
                 r"tokens|passwords?|session cookies|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
-                r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer( csv| data| excel| xlsx)? (exports?|lists?)|"
+                r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer( csv| data| excel| xlsx| e-?mail| contact| phone| mailing)? (exports?|lists?)|"
                 r"(private|internal|proprietary|closed-source|company'?s?) (repos?|repositor(y|ies)|source( code)?|code ?base)|"
                 r"(production|prod|customer|user|users) (database|db|table)( (dump|export|backup|snapshot)s?)?|(database|db) (dumps?|exports?|backups?|snapshots?))\b"
                 r"(?! (requests?|rotation|rotations|hash|hashes|names?|format|prefix(es)?|polic(y|ies)|schedule|manager|vault|reset|field|header|length|"
@@ -4880,7 +4915,8 @@ _CARRY_INDEX = _WordIndex(tuple(_spelled_word(w) for w in (
     "password", "session cookie", "customer data", "user data", "personal data", "pii", "phone number", "email address", "home address",
     "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
     "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
-    "customer csv", "customer excel", "customer xlsx", "customer data export", "private repo", "internal repo", "company repo", "company's repo", "proprietary",
+    "customer csv", "customer excel", "customer xlsx", "customer data export", "customer email", "customer e-mail", "customer contact", "customer phone",
+    "customer mailing", "private repo", "internal repo", "company repo", "company's repo", "proprietary",
     "closed-source", "closedsource", "private source", "internal source", "company source", "private code", "internal code", "company code",
     "用户邮箱", "用户的邮箱", "access key", "secret key", "数据库", "密钥", "私钥", "密码", "令牌", "凭据", "凭证", "用户数据", "客户数据", "个人信息", "手机号", "身份证", "银行卡", "住址")))
 CARRIED_OUT = "has its reader carry a secret out of the project's keeping (exfiltration)"
@@ -5433,6 +5469,8 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
                r"|\bpul-[a-f0-9]{40}\b|\bAKID[A-Za-z0-9]{32}\b|\bATATT3[A-Za-z0-9_\-=]{100,}|\bya29\.[A-Za-z0-9_\-]{30,}|\b1//0[A-Za-z0-9_\-]{40,}"
                r"|\bsk\.eyJ[A-Za-z0-9_\-.]{40,}|\bntn_[A-Za-z0-9]{40,}|\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X\b|\bEAA[A-Za-z0-9]{100,}"
                r"|\brubygems_[a-f0-9]{48}\b|\bHRKU-[A-Za-z0-9_\-]{20,}|\btskey-(?:auth|client|api)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}"),
+    # a login's hashed password as htpasswd and /etc/shadow keep it: offline, a hash is the password's first half
+    ("hash_line", r"(?<![\w$])[\w.\-]{1,32}:\$(?:apr1|2[abxy]|1|5|6|y|argon2id?)\$[./A-Za-z0-9$=,]{16,}"),
     ("webhook", r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}|webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{30,}"
                 r"|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9\-]{20,}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[A-Za-z0-9\-]{20,}"
                 r"|oapi\.dingtalk\.com/robot/send\?access_token=[A-Za-z0-9]{32,}"),
@@ -5442,7 +5480,7 @@ _SHAPE_NAMES = {
     "api_key": "an API key", "stripe": "a Stripe key", "github": "a GitHub token", "slack": "a Slack token or webhook",
     "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "pypi": "a PyPI token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
-    "vendor": "a service's access token",
+    "vendor": "a service's access token", "hash_line": "a user's password hash (an htpasswd or shadow line)",
 }
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^/\s:@]*):(?P<pw>[^@\s]+)@(?P<host>[\w.\-]+|\[[0-9a-f:]+\])", re.IGNORECASE)
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "host.docker.internal"})
@@ -5460,7 +5498,8 @@ _NAMED = (r"pass(?:word|wd|phrase|code)?|(?:src|dest)?(?:store|key)pass|pwd|pw|p
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
 _ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
-_PROSE = re.compile(rf"\b(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at|de|del|du|des|für|fur|von|do|da|от|для)\s+"
+# (a variable's name holds it: "JWT_SECRET in prod is …")
+_PROSE = re.compile(rf"(?:(?<![\w$])(?:[a-z0-9]+_)+|\b)(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at|de|del|du|des|für|fur|von|do|da|от|для)\s+"
                     rf"(?:the\s+|a\s+|an\s+|our\s+|this\s+|la\s+|le\s+|el\s+|den\s+|dem\s+|der\s+|die\s+)?[\w.\-@]+"
                     rf"(?:\s+(?!is\b|was\b|are\b|es\b|est\b|ist\b|lautet\b)[\w.\-@]+){{0,2}}){{0,2}}"
                     # ("the leaked admin password is still Jenk1ns!Adm1n")
@@ -5486,6 +5525,18 @@ _PLAIN_PHRASE = re.compile(r"\b(?P<name>passphrase|pass phrase)\b[^\n:=]{0,40}?(
 _NAMED_KEY = re.compile(r"\b(?P<name>(?!(?:gpg|pgp|public|ssh|host|primary|foreign|partition|sort|cache|idempotency|sign(?:ing)?[_\- ]key[_\- ]id)\b)"
                         r"[a-z][\w\-]{1,30}[_\- ]key)\s*(?:[:=]|\bis\b)\s*['\"]?(?P<value>[0-9a-f]{32,64}|[A-Za-z0-9+/]{32,}={0,2})(?![\w+/=])")
 _PHRASE_REFERENCES = frozenset("in the a an our your my from see ask vault stored env environment manager 1password keychain set same".split())
+
+
+# A wallet's recovery words (BIP-39: 12 to 24 words of 3-8 letters) are its private key written out; prose
+# after the name ("the seed phrase is kept in the safe and never typed on a laptop") has small words in it.
+_MNEMONIC = re.compile(r"(?P<name>\b(?:seed|recovery|backup|wallet|secret|mnemonic)[ \-](?:phrase|words)|\bmnemonic\b|助记词)[^\n:=：]{0,30}?"
+                       r"(?:\bis\b|\bare\b|[:=：]|是)\s*['\"“]?(?P<value>[a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23})")
+_SMALL_WORDS = frozenset("the and are for with this that not you our your from into has was will its their them then than".split())
+
+
+def _mnemonic(value: str) -> bool:
+    words = re.split(r"[ ,]+", value)[:12]
+    return not _SMALL_WORDS.intersection(words) and not _PHRASE_REFERENCES.intersection(words)
 
 
 def _phrase_secret(value: str) -> bool:
@@ -5602,7 +5653,7 @@ def _key_candidate(run: str) -> bool:
     return (("@" in run and "://" in run) or (not _DIGITS.isdisjoint(run) and not _LETTERS.isdisjoint(run))
             or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "SG." in run) and bool(_KEY_PREFIX.search(run))))
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
-               "wi-fi", "wifi", "wlan", "ssid",
+               "wi-fi", "wifi", "wlan", "ssid", "mnemonic", "phrase", "助记词",
                "superuser", "密码", "密碼", "口令", "密钥", "密鑰", "令牌", "秘钥", "秘鑰", "contrase", "passwort", "kennwort", "senha", "wachtwoord", "hasło", "haslo",
                "пароль", "パスワード", "비밀번호", "암호")
 
@@ -5675,6 +5726,8 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
             regexes.append(_QUOTED_PHRASE)
         if "phrase" in lowered:
             regexes.append(_PLAIN_PHRASE)
+        if "phrase" in lowered or "mnemonic" in lowered or "助记词" in window:
+            regexes.append(_MNEMONIC)
         if "wi-fi" in lowered or "wifi" in lowered or "wlan" in lowered or "wpa" in lowered or "ssid" in lowered:
             regexes.append(_WIFI_KEY)
         if "key" in lowered:
@@ -5692,7 +5745,8 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
         for regex in regexes:
             for m in regex.finditer(lowered):
                 value = written[m.start("value"):m.end("value")]
-                if _phrase_secret(value.replace("-", " ")) if regex in (_QUOTED_PHRASE, _PLAIN_PHRASE) else _literal_secret(value):
+                if (_mnemonic(value) if regex is _MNEMONIC else _phrase_secret(value.replace("-", " ")) if regex in (_QUOTED_PHRASE, _PLAIN_PHRASE)
+                        else _literal_secret(value)):
                     name = m.group("name") or m.group("pw")
                     what = f"password for the {name} account" if regex is _ACCOUNT_PAIR else f"{name} value"
                     return f"contains what looks like {'an' if what[0] in 'aeiou' else 'a'} {what}"
