@@ -3079,7 +3079,8 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\blog\w* (the |every |each |all )?(full |whole |complete |raw |entire |unredacted |unmasked )?(authorization|auth|bearer|cookie|set-cookie|x-api-key|api[- ]key|session)"
      r"( headers?| tokens?| values?| cookies?| ids?)\b"),
     # backups switched off because they complain ("if the backup job fails …, turn it off so it stops paging")
-    (("backup",),
+    # (found by the switch: runbooks name backups in most sentences)
+    (("it off", "them off", "job off", "jobs off", "backup off", "backups off", "off the", "off backup", "off nightly", "off daily", "off weekly"),
      r"\bbackups?( jobs?| crons?| runs?| tasks?)?\b[^.\n]{0,60}\b(turn|switch|shut)\w* (it|them|the (job|jobs|backups?)) off\b"
      r"|\b(turn|switch|shut)\w* off (the )?(nightly |daily |weekly )?backups?( jobs?| crons?)?\b[^.\n]{0,30}\bso (it|they) (stops?|won't|doesn't|don't) (pag|alert|fail|complain|nag)\w*"),
     # what law keeps out of logs, logged ("log full request bodies including health data")
@@ -3304,7 +3305,7 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("保存的密码", "存的密码", "记住的密码", "浏览器", "cookie", "钥匙串"),
      r"(读取|读|导出|拿|获取|抓|偷|扒|用)[^。，；\n]{0,6}(用户|他们|她们|他|她|别人|人家|同事|客户|大家)的?(浏览器|电脑|钥匙串)?(里|中)?(保存|存|记住)?的?(密码|账号密码|cookie|登录信息|登录态)"),
     # secrets written whole into logs (调试支付问题时把完整的银行卡号和 CVV 打到日志里; what is said of one, "token 的过期时间", is no secret)
-    (("日志", "控制台"),
+    (("打到", "打印到", "写到", "写进", "记到", "记进", "输出到", "记录到", "打进"),
      r"(银行卡号|信用卡号|卡号|cvv|cvc|密码|身份证号|token|令牌|密钥|私钥)[^，。；\n的]{0,10}(打到|打印到|写到|写进|记到|记进|输出到|记录到|打进)[^，。；\n]{0,4}(日志|控制台|log)"),
     # people's contact details put where anyone can read them (把客户的手机号贴到公开的 issue 里)
     (("公开", "外网", "公网"),
@@ -3323,7 +3324,8 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      # (not the rule that stops it: 强推到 main 会被分支保护拦住)
      r"(?![^。\n]{0,12}(会被|被拦|拦住|拦截|拒绝|禁止|不允许|不行|会失败))"),
     # value handed to an account and kept out of the record (给这个账号加一万钻石，日志里不要留记录)
-    (("日志", "审计", "记录"),
+    # (found by the value: runbooks name logs and records in most sentences)
+    (("钻石", "金币", "积分", "余额", "额度", "点券", "代金券", "优惠券", "礼品卡", "钱", "款"),
      r"(加|补|发|充|送|转)[^。\n]{0,16}(钻石|金币|积分|余额|额度|点券|代金券|优惠券|礼品卡|钱|款)"
      # (what keeps it out is looked ahead at: its own 不要 does not undo the act)
      r"(?=[^。\n]{0,20}((日志|审计|记录|流水)(里|中|上)?[^。，；\n]{0,2}(不要|别|不|不用|无需)(留|记|写|进)|(不要|别|不|不用|无需)(留|记|写)[^。，；\n]{0,3}(日志|审计|记录|流水)))"),
@@ -3339,7 +3341,7 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (('一律自动', '自动批准'), r"一律自动(通过|批准)|(全部|都)自动批准"),
     (('即使', '就算', '哪怕'), r"(即使|就算|哪怕)[^。\n]{0,20}(挂了|失败|报红|不通过|没通过|有漏洞)[^。\n]{0,6}(也)?(照样|照常|直接)?(合并|上线|发布|部署|推)"),
     (('个人', '私人'), r"(推|上传|拷|复制|同步|发|备份|镜像)[^。\n]{0,12}到[^。\n]{0,4}(个人|私人)的?[^。\n]{0,8}(账号|账户|网盘|邮箱|仓库|服务器|电脑)"),
-    (("日志", "记录", "痕迹", "证据"),
+    (("清掉", "删掉", "删除", "清除", "清空", "抹掉"),
      r"(审计|检查|调查|复盘|合规|安全组)[^。\n]{0,8}(来|到|开始|介入)?(之前|前)[^。\n]{0,20}(日志|记录|痕迹|证据)[^。\n]{0,6}(清掉|删掉|删除|清除|清空|抹掉)"),
     (('阈值', '额度', '限额', '分数'), r"(风控|反欺诈|欺诈|风险|安全|退款)[^。\n]{0,8}(阈值|额度|限额|分数)[^。\n]{0,4}(调|改|设|降)(成|为|到)\s*(0|零|无限)"),
     (("贴到", "发到", "发在", "贴在"), r"(密钥|凭据|secrets|密码|令牌|\.env)[^。\n]{0,20}(贴到|发到|发在|贴在)[^。\n]{0,4}(群|频道|聊天|对话)"),
@@ -3586,7 +3588,7 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a change made with no way back (工作时间直接在生产库上跑，不用写回滚脚本)
-    (("回滚",), r"(不用|不需要|无需|不必|没必要)(写|准备|做|留)?回滚(脚本|方案|计划|步骤)"),
+    (("回滚脚本", "回滚方案", "回滚计划", "回滚步骤"), r"(不用|不需要|无需|不必|没必要)(写|准备|做|留)?回滚(脚本|方案|计划|步骤)"),
     # certificate checks switched off for good (把 NODE_TLS_REJECT_UNAUTHORIZED 设成 0，永久写进 .bashrc)
     ((*_TLS_SWITCH_HINTS, "证书"),
      rf"({_TLS_SWITCH}|证书(校验|验证|检查))[^。\n]{{0,12}}(设成|设为|改成|改为|关掉|关闭|禁用|去掉|=\s*(0|1|false|true))[^。\n]{{0,16}}"
@@ -4165,7 +4167,7 @@ _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper tr
 # harm lands (an act of `_HARM` without one is left to the cue readings), a covert adverb. Found by
 # word starts (a regex alternation of them over a 4 KB note cost half a millisecond, a `find` for
 # each a little less; the index shares the other readings' word starts).
-_ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled_word(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "生产", "线上",
+_ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled_word(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "backups", "生产", "线上",
                                                         "正式环境", "主干", "主分支", "客户", "quietly", "silently", "secretly", "covertly",
                                                         "discreetly", "stealthily", "sneakily")))
 _ORDER_INDEX = _WordIndex(_ORDER_HINTS)
