@@ -579,11 +579,13 @@ def reads_as_general(message: str) -> bool:
 # value: a determiner or pronoun keeps a message out, as does a word that names no term ("what's next").
 _DEFINITION = re.compile(
     r"^\s*(?:(?:what(?:'s| is| are)|whats|define|explain) (?:an? )?(?P<a>(?!(?:what|how|why|when|where|who|which)\b)[\w.+#/-]+(?: [\w.+#/-]+){0,3})"
-    r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+){0,3}) (?:stand for|mean)"
+    # (asked within a field: "what does QoS mean in ROS 2")
+    r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+){0,3}) (?:stand for|mean)(?P<field> in (?!(?:our|the|this|my|your|these|those)\b)[\w.+#-]+(?: [\w.+#-]+)?)?"
     # "explain what a Sharpe ratio is", "explain what row-level security is in Postgres"
     r"|explain what (?:an? )?(?P<c>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:is|are|means)(?: in (?:general|[\w.+#-]+))?"
     # 什么是微服务, 幂等是什么意思, CAP 指的是什么
-    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?)|(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西))\s*[?？]?\s*$"
+    # (ROS 2 的 QoS 是什么意思: asked within a field, which is no part of the term)
+    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西))\s*[?？]?\s*$"
 )
 _NOT_A_TERM_ZH = frozenset("我你他这那哪咱本的")
 _NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
@@ -599,6 +601,8 @@ def definition_subject(message: str) -> str | None:
     m = _DEFINITION.match(_unprefixed(asked))
     if m is None:
         return None
+    if m.group("zfield") and _NOT_A_TERM_ZH.intersection(m.group("zfield")):
+        return None  # (我们的 SLA 是什么意思 asks what ours says)
     term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
     if " in " in term and _ARTICLE_ASKED.match(_unprefixed(asked)):
         term = term.split(" in ")[0]  # "what is a split brain in databases": the field it is asked in is no part of it

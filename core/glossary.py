@@ -140,7 +140,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "排序": ("sort",), "筛选": ("filter",), "导入": ("import",), "导出": ("export",), "表格": ("table", "spreadsheet"),
     "图表": ("chart",), "仪表盘": ("dashboard",), "看板": ("dashboard", "board"), "报告": ("report",), "周报": ("weekly", "report"),
     # hardware, devices and embedded software
-    "固件": ("firmware",), "硬件": ("hardware",), "设备": ("device", "devices"), "芯片": ("chip",), "传感器": ("sensor",),
+    "固件": ("firmware",), "刷固件": ("flash", "firmware"), "刷写": ("flash",), "烧写": ("flash",), "硬件": ("hardware",), "设备": ("device", "devices"), "芯片": ("chip",), "传感器": ("sensor",),
     "电池": ("battery",), "电量": ("battery",), "续航": ("battery",), "功耗": ("power",), "电流": ("current",), "电压": ("voltage",),
     "屏幕": ("screen", "display"), "显示屏": ("display", "screen"), "蓝牙": ("bluetooth", "ble"), "无线": ("wireless", "wifi"),
     "烧录": ("flash",), "刷机": ("flash", "firmware"), "操作系统": ("os", "rtos"), "嵌入式": ("embedded",), "单片机": ("mcu", "microcontroller"),
@@ -184,7 +184,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "拉肚子": ("diarrhoea", "sick", "food"), "食物中毒": ("food", "poisoning", "sick"), "吃坏肚子": ("food", "sick"), "晚饭": ("dinner", "food", "meal"), "晚餐": ("dinner", "food", "meal"), "早饭": ("breakfast", "food", "meal"),
     "吃东西": ("eat", "food"), "空腹": ("fasting", "fast"), "禁食": ("fasting", "fast"),
     "邮寄": ("post", "mail", "shipping"), "寄给": ("post", "mail", "shipping"), "寄到": ("post", "mail", "shipping"), "寄过来": ("post", "mail", "shipping"),
-    "改期": ("reschedule",), "改约": ("reschedule",), "换时间": ("reschedule",), "改时间": ("reschedule",), "追尾": ("accident", "collision"), "车祸": ("accident",), "撞车": ("accident", "collision"), "刮蹭": ("accident", "scratch"),
+    "改期": ("reschedule",), "改约": ("reschedule",), "换时间": ("reschedule",), "改时间": ("reschedule",), "追尾": ("accident", "collision"), "车祸": ("accident",), "撞车": ("accident", "collision"), "碰撞": ("collision",), "撞到": ("collision",), "撞上": ("collision",),
+    "速度": ("speed",), "多快": ("speed",), "最快": ("speed",), "车速": ("speed",), "时速": ("speed",), "刮蹭": ("accident", "scratch"),
     "撞坏": ("damage", "damaged"), "摔坏": ("damage", "damaged", "broken"), "碰坏": ("damage", "damaged"), "弄坏": ("damage", "damaged", "broken"),
     "易燃": ("flammable",), "易爆": ("explosive",), "烟花": ("fireworks", "flammable", "explosive"), "鞭炮": ("fireworks", "explosive"),
     "炸药": ("explosive",), "提现": ("withdraw", "withdrawal", "payout"), "取现": ("withdraw", "withdrawal", "cash"), "猫": ("cat",), "小猫": ("cat", "kitten"), "猫咪": ("cat",), "狗": ("dog",), "小狗": ("dog", "puppy"), "狗狗": ("dog",), "保修": ("warranty",), "换新": ("replacement", "replace"), "维修": ("repair",), "充值": ("topup", "recharge"), "储值": ("topup", "prepaid"), "预付": ("prepaid",), "孩子": ("child", "kid", "minor"), "儿童": ("child", "kid", "minor"), "未成年人": ("minor", "underage"), "未成年": ("minor", "underage"), "青少年": ("teenager", "minor"), "序列号": ("serial",),
