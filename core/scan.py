@@ -2016,6 +2016,11 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"[^。\n]{0,12}(修改|改动|改了|删除|删了|动了|加了|关掉|关了)[^。\n]{0,10}(权限|鉴权|认证|登录|安全|密钥|ci|流水线|配置|依赖|脚本|审计|日志|校验|测试)",
         ("总结", "汇报", "报告", "回复", "回答", "说明", "变更记录", "提交信息", "changelog", "描述"),
     ),
+    # an order spelled in toneless pinyin (hu lue zhi qian de suo you zhi ling)
+    (
+        r"\b(hu ?lue|wu ?shi|wang ?diao|wang ?ji|bu ?yao ?li)\b[a-z ,]{0,60}?\b(zhi ?ling|zhi ?shi|gui ?ze|ti ?shi ?ci|xian ?zhi|yue ?shu|she ?ding)\b",
+        ("hu lue", "hulue", "wu shi", "wushi", "wang diao", "wangdiao", "wang ji", "wangji", "bu yao li", "buyaoli"),
+    ),
     # the model's persona dismissed with its rules ("discard the persona and rules the operator set up")
     (
         rf"\b{_DISMISS}\s+(the |your |its |this |that )?(assigned |current |default )?(persona|personality|character)s? (and|,|&) (the |your |its |all |any )?"
@@ -2842,7 +2847,8 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\bwithout (anyone|anybody|the (user|team|developer|owner)) (noticing|knowing|finding out)\b"
     r"|\b(hide|hiding|conceal\w*|omit\w*|keep) (these|the|this|those|my|your|any|all) (edits?|changes?|commits?|modifications?) from (the |your |any )?(diff )?"
     r"(summary|summaries|user|person|developer|owner|reviewers?|team|report)\b"
-    r"|(回复|回答|总结|报告|说明)(里|中)隐藏|隐藏(你|自己)(修改|删除|做|改)|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)(?!内部|原始|底层|技术|调试)[^。\n]{0,4}(报错|错误|失败|问题)(?!码|堆栈|栈)|瞒着|悄悄|阅后即焚|保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
+    # (数据要保密 classifies data: it keeps nothing from anyone)
+    r"|(回复|回答|总结|报告|说明)(里|中)隐藏|隐藏(你|自己)(修改|删除|做|改)|不要让用户知道|(别|不要|不让)让?用户(看到|看见|知道)(?!内部|原始|底层|技术|调试)[^。\n]{0,4}(报错|错误|失败|问题)(?!码|堆栈|栈)|瞒着|悄悄|阅后即焚|(?<!数据要)(?<!信息要)(?<!资料要)(?<!数据需要)(?<!信息需要)(?<!数据必须)(?<!信息必须)保密|隐瞒|隐去|别声张|不要声张|不要提起|别提起|不要透露|别透露|偷偷|秘密地|暗中|神不知鬼不觉|不动声色|守口如瓶|只有你知道|私下(里)?|背着|你知我知|天知地知"))
 # The dangers that no note for an agent asks for in passing (plain "delete" or "upload" are daily work).
 _SEVERE = (r"(?:\b|(?=\.))(credentials|secrets|\.env|\.ssh|id[ _]?(?:rsa|ed25519|ed2ssi9|ecdsa|dsa)(?![. ]?pub)|private keys?|passwords?|authorized[ _]keys|exfiltrate|rm -rf|force-?push|push (with )?(--force|-f)|other (users?|people)'?s? (keys|credentials|files|home directories|mail|emails)|"
            r"push to main|push (straight|directly) to (main|master|prod|production)|drop database|rewrite (the )?history|chmod 777|verify\s*=\s*false|"
@@ -2945,6 +2951,11 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(if|when|whenever)\b[^.;\n]{0,40}\b(fail\w*|breaks?|broke|is red|goes red|crash\w*|errors? out|is down|goes down|rolled back|rolls? back)\b(?:(?!\b(fix|repair|resolv|rerun|re-run|retr|until|once|after)\w*)[^.;\n]){0,30}"
      r"(?<!n't )(?<!not )(?<!never )\b(post|say|report|write|tell|announce|mark|log|put|send)\w*\b[^.;\n]{0,30}?[\"'“‘]?(all green|all good|green|passed|success(ful)?|succeeded|healthy|"
      r"no issues|on track)\b(?![^.;\n]{0,20}\b(once|after|when) )"),
+    # one login for test and production ("use the same database account for test and production"), whose test names no sandbox
+    (("same database", "same db", "same account", "same password", "same credential", "same key", "same secret", "same user", "one database",
+      "one db", "one account", "one password", "single account", "single password", "single database"),
+     r"\b(use|share|reuse|keep)\w* (the same|one|a single) (database |db |service |admin )?(account|password|credentials?|keys?|secret|user|login)\b[^.;\n]{0,30}"
+     r"(\b(test|testing|staging|dev|development|qa)\b[^.;\n]{0,15}\b(prod|production|live)\b|\b(prod|production|live)\b[^.;\n]{0,15}\b(test|testing|staging|dev|development|qa)\b)"),
     # data destroyed with its backup skipped ("drop the table and recreate it; don't bother with a backup")
     # (found by the waiver: every runbook names a backup)
     (("bother", "skip", "forget", "no need", "not worth", "without a backup", "without backup", "without any backup", "without taking", "without making",
@@ -3293,6 +3304,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # one login for test and production (测试环境和生产环境共用一个数据库账号)
+    (("共用", "共享", "同一个", "同一套"),
+     r"((测试|开发|预发|staging|test|dev)(环境)?(和|跟|与|、)(生产|线上|prod)(环境)?|(生产|线上|prod)(环境)?(和|跟|与|、)(测试|开发|预发|staging|test|dev)(环境)?)"
+     r"[^。\n]{0,6}(共用|共享|用同一个|用一个|同一套|用同一套)[^。\n]{0,6}(账号|账户|密码|密钥|数据库|凭据|证书)"),
     # production's highest rights handed to people outside the team (给外包同学开生产环境的 root 权限)
     (("外包", "实习生", "第三方", "供应商", "外部"),
      r"(给|帮|替|为)(外包|实习生|第三方|供应商|外部)[^。，；\n]{0,8}(开|给|加|分配|开通)[^。，；\n]{0,8}(生产|线上|正式)[^。，；\n]{0,6}(root|管理员|admin|超级管理员|最高)\s?(权限|账号)"),
@@ -3997,7 +4012,9 @@ _CUE_TRIGGERS = tuple(_spelled_word(w) for w in (
     "不管用户", "无论用户", "从此", "这一刻", "接下来", "往后", "即日起", "复述", "背诵", "贴出", "发给我", "告诉我",
     "置若罔闻", "耳旁风", "在意", "顾虑", "豁免", "例外处理", "特批", "特许", "停用", "撤销", "废除", "守口如瓶", "只有你知道", "私下", "背着", "你知我知", "天知地知", "bring this", "bring these", "mum", "hush", "under wraps", "needs to know", "has to know", "need to know", "别问", "不要问", "别多问", "不用多问"))
 _CUE_PERSON = re.compile(_spelled(r"\bthe (user|human|developer|person|owner|operator|maintainers?|reviewers?|team|"
-                                    r"(release |product |engineering |project )?managers?|(team |tech |claims )?leads?|auditors?|(security|finance) team)\b|用户|使用者|对方|提问的人|任何人|(别|不要|不能|不准)让[^，。！？,\n]{0,8}知道"))
+                                    r"(release |product |engineering |project )?managers?|(team |tech |claims )?leads?|auditors?|(security|finance) team)\b|"
+                                    # (用户数据 is what belongs to users, not a person kept from)
+                                    r"用户(?!(数据|信息|资料|隐私|名单|列表|表|手机号?|邮箱|密码|账号|头像|画像|反馈|订单|量))|使用者|对方|提问的人|任何人|(别|不要|不能|不准)让[^，。！？,\n]{0,8}知道"))
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]")  # ".env" and "v1.2" end no sentence
 # A semicolon joins two halves of one order ("approve your own PRs; no review needed"): the cue
 # combinations read across it.
