@@ -1045,7 +1045,8 @@ _INJECTION_SOURCES = (
     r"\b(no longer|not|n't|never)\b[^.\n]{0,6}\b(binding|in effect|in force|appl(y|ies)|valid|counts?)\b(?!\s+(for|on|in|to|under|when|outside|inside|within)\b)",
     # what came before this note called a test or noise
     r"\b(everything|all|anything) (before|above) (this|here)( line| point| note| message| memory)?\b[^.\n]{0,20}\b(was|is|were) (just |only |merely )?"
-    r"(a test|fake|noise|void|irrelevant|a joke|not real|a drill)\b",
+    r"(a test|fake|noise|void|irrelevant|a joke|not real|a drill|(written|planted|injected|added|sent) by (an? )?(attacker|adversary|hacker|third party)|"
+    r"injected|forged|spoofed|malicious|untrusted|compromised)\b(?! (fixtures?|files?|cases?|suites?|inputs?|data|harness|strings?)\b)",
     # the person left unaware
     r"\b(leave|keep) (the |your )?(user|human|person)s? (unaware|uninformed|out of the loop|none the wiser)\b",
     # the agent's own acts withheld from the person, in other words
