@@ -119,6 +119,8 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                   "heldout174.json": 0.9, "heldout175.json": 0.9,
                   # held-out 180: "what ROS version do we use" (the note: "C++17 on ROS 2 Humble"; "version" is the release note's word)
                   "heldout180.json": 0.9,
+                  # held-out 181: 门店能自己加菜吗 (the note: 门店只能改价格和上下架，不能新增菜品)
+                  "heldout181.json": 0.9,
                   "heldout135.json": 0.9,  # "what commission do we keep": the note says "we keep 15%", never "commission"
                   "heldout138.json": 0.9,  # "which sequencers do we run": the note names the machines (NovaSeq, MiSeq), never "sequencer"
                   # 爽约几次会被锁 and 挂号费能用医保吗 find the notes that also answer them (cancel: 爽约 3 次锁 30 天; payments: 医保卡在窗口刷)
@@ -241,7 +243,11 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              # held-out 180 (warehouse robots, session 42): 11 of 14 quiet on first write
                                              # ("what battery chemistry is best for cold storage" finds the charging note,
                                              # "how do I install Docker on Windows" three notes each holding one of its words)
-                                             ("heldout180.json", 0.75)])
+                                             ("heldout180.json", 0.75),
+                                             # held-out 181 (a restaurant chain's ordering platform, Chinese notes, session 42):
+                                             # 12 of 14 quiet on first write (微信支付的费率是多少 finds the payment note, 安卓怎么截屏
+                                             # the Android POS note)
+                                             ("heldout181.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -310,7 +316,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout179.json", "cross", 0.95),
                                                     # held-out 180 (warehouse robots, English notes, session 42): 1 of 3 on first
                                                     # write (电机板怎么刷固件, 机器人最快能跑多快: 刷固件 and 多快 were in neither table)
-                                                    ("heldout180.json", "cross", 0.3)])
+                                                    ("heldout180.json", "cross", 0.3),
+                                                    # held-out 181 (a restaurant chain, Chinese notes, session 42): 3 of 4 on first
+                                                    # write (小程序被微信打回来了怎么办: 打回 was in neither table)
+                                                    ("heldout181.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
