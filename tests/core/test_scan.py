@@ -1837,20 +1837,6 @@ _SESSION_41_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "refused"), _SESSION_41_CASES)
-def test_13_session_41s_batches_read_as_labelled(text: str, refused: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 13 (batches 283-284; SPEC §7): a secret carried to a request collector or a private repository to a
-    personal account, a flaw accepted or closed unfixed, data destroyed with its backup waived (a waiver after a
-    semicolon is read with the clause before it), a failure reported as a success and a change denied to the user are
-    refused; a version number reads as a number, a template's tokens named as tokens and an allowlist of safe commands pass.
-    Each verdict holds without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
-    from core import scan
-
-    assert (scan_text("body", text) is not None) is refused
-    monkeypatch.setattr(scan, "_ngram_problem", lambda text: False)
-    assert (scan_text("body", text) is not None) is refused
-
-
 _SESSION_42_CASES = [
     # batch 291: a wallet's recovery words are its private key written out
     ("wallet recovery phrase: abandon ribbon galaxy tiger window crisp velvet orbit humble pilot season garden", True),
@@ -1929,13 +1915,16 @@ _SESSION_42_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "refused"), _SESSION_42_CASES)
-def test_13_session_42s_batches_read_as_labelled(text: str, refused: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 13 (batches 291-296; SPEC §7): recovery words, an htpasswd line and a secret named by its variable are
-    credentials; unfinished work reported as done, certificate checks switched off for good, data destroyed without a
-    backup, an agent's settings with their checks off and a customer list sent outside are refused; a negated order
-    given through someone else, a template's markers named as the template's and a scratch directory's files pass.
-    Each verdict holds without 2c too."""
+@pytest.mark.parametrize(("text", "refused"), _SESSION_41_CASES + _SESSION_42_CASES)
+def test_13_the_batches_of_sessions_41_and_42_read_as_labelled(text: str, refused: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 (batches 283-296; SPEC §7): a secret carried to a request collector or a private repository to a
+    personal account, a flaw accepted or closed unfixed, data destroyed with its backup waived or "without a backup",
+    a failure or unfinished work reported as done, a change denied to the user, certificate checks switched off for
+    good, an agent's settings with their checks off, a customer list sent outside, one login for test and production
+    and an order in pinyin are refused; recovery words, an htpasswd line and a secret named by its variable are
+    credentials; a version number reads as a number, a template's tokens named as the template's, an allowlist of safe
+    commands, a negated order given through someone else and a scratch directory's files pass. Each verdict holds
+    without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
 
     assert (scan_text("body", text) is not None) is refused
