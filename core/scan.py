@@ -817,6 +817,8 @@ _INJECTION_SOURCES = (
     r"audit log(s|ging)?|csrf( protection)?)\b[^.\n]{0,30}\b(in|on|for) (every|all|each) (environments?|repos?|repositories|branch(es)?|services?|projects?|"
     r"forms?|pages?|endpoints?|accounts?|users?|instances?|servers?)\b"
     r"|(?<!n't )(?<!not )(?<!never )\b(commit|push)\w* (with|using) --no-?verify\b(?![^.\n]{0,30}\bonly\b)"
+    # ... or the command itself ("if the pre-push hook fails, run git push --no-verify")
+    r"|(?<!n't )(?<!not )(?<!never )\b(run|use|do|just) `?git (commit|push)\b[^.\n`]{0,20}--no-?verify\b(?![^.\n]{0,30}\bonly\b)"
     r"|\b(mark|set|flag)\b (every|all|each|any) [\w ]{0,20}(alerts?|vulnerabilit\w+|findings?|cves?) as (dismissed|resolved|false positives?|won't fix|ignored)\b"
     r"|(每次|所有|总是|一律)[^。\n]{0,30}(--no-?verify|跳过(提交)?钩子|关闭(双因素|两步验证|证书校验|安全告警)|降低密码)",
     # a privilege handed to the model as news ("you now have admin rights"); "admins can bypass
