@@ -1554,6 +1554,11 @@ def test_15_chinese_asks_for_a_terms_meaning_and_for_work_too(home, project, mem
     assert _recalled(home, project, "什么是灰度发布") == ["灰度发布是指先把新版本发给5%的用户"]
     assert [definition_subject(m) for m in ("什么是我们的主库", "主库是什么", "幂等是什么意思")] == [None, None, "幂等"]
     assert asks_for_work("帮我写一个 Java 的快速排序") and not asks_for_work("写测试要注意什么")
+    # a term asked within a field is still a definition (held-out 180); asked within ours, it asks what ours says
+    assert [definition_subject(m) for m in ("ROS 2 的 QoS 是什么意思", "what does QoS mean in ROS 2", "我们的 SLA 是什么意思",
+                                            "what does E34 mean in our logs")] == ["qos", "qos", None, None]
+    mem.save("Robot firmware is C++17 on ROS 2 Humble", "The planner runs on a Jetson Orin.")
+    assert _recalled(home, project, "ROS 2 的 QoS 是什么意思") == []
 
 
 def test_15_chinese_question_words_leave_no_seams_and_weighed_chinese_things_need_both(home, project, mem) -> None:  # type: ignore[no-untyped-def]
