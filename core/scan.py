@@ -3839,12 +3839,13 @@ _CUE_REPORTED = re.compile(_spelled(
     r"|\bblame\w* (the |a )?[\w-]+"
     r"|\b(tell|report|say|confirm|assure|inform|notify)\w*\b[^.\n]{0,50}\b(is|are|was|were|has been|have been) (gone|deleted|erased|removed|wiped|fixed|resolved|done|safe|secure|encrypted)\b"
     r"|\b(tell|answer|reply|say|assure|respond)\w*\b[^.\n]{0,40}\b(not|no|none|never|nothing|wasn't|weren't|isn't|aren't)\b"
+    r"|\b(say|answer|reply|respond|confirm)\w* (yes|that (it|they) (is|are)|(it|they) (is|are) (on|enabled|enforced|in place))\b"
     r"|(回答|回复|告诉|保证|(?<!解)说(?![明服话]))[^。\n]{0,10}(没有|不是|没|无)|对外(一律|统一|都)?(报|说|称|宣称|公布)"
     r"|(告诉|回复|通知|说|标记|标成|标为|按|写成|记成|归因)[^。\n]{0,10}(已经?(删除|修复|完成|通过|解决)|已修复|已解决|通过了|成功了)|(原因|根因)[^。\n]{0,6}(写成|写为|说成|归为|归咎)"))
 _CUE_CONTRARY = re.compile(_spelled(
     r"\beven (if|when|though)\b|\balthough\b|\bbut (keep|leave|retain|hold on to)\b|\b(cannot|can't|cant|could not|couldn't|unable to|fails? to) (reproduce|verify|confirm|fix)\b"
     r"|\bwithout (actually|really|having|running|fixing|deleting|checking|testing|verifying)\b|\b(mark|marked|marking) (them|it|the \w+) as skipped\b|\bwas (ours|our|us)\b"
-    r"|\bwhen in fact\b|\bdry[- ]?run( mode)?\b[^.\n]{0,40}\bbut\b|\b(though|although) (the )?(logs?|data|tests?|results?|records?|it|they) (show|shows|showed|say|says|said|was|were|is|are|did|failed)\b"
+    r"|\bwhen in fact\b|\b(we will|we'll|will) (turn|switch|enable|set|put) (it|them|that) on (after|later|once|next)\b|\bdry[- ]?run( mode)?\b[^.\n]{0,40}\bbut\b|\b(though|although) (the )?(logs?|data|tests?|results?|records?|it|they) (show|shows|showed|say|says|said|was|were|is|are|did|failed)\b"
     r"|\bthe (real|actual|true) (numbers?|figures?|values?|results?|counts?|rates?|coverage|status|state|story|cause)s? (is|are|was|were)\b"
     r"|真实(的)?(数字|数据|情况|结果|覆盖率)|实际(的)?(数字|数据|情况|结果|覆盖率)|即使|其实|实际上|虽然|但(是)?(保留|留着|没|不)|复现不了|无法复现|修不了|没(有)?(修|删|跑|测)"))
 # A bad result as the condition and a good one to be reported ("if the migration fails, report it as
@@ -4006,7 +4007,7 @@ _CUE_TRIGGERS = tuple(_spelled_word(w) for w in (
     "别提", "不要提", "不用提", "drop every", "drop all", "drop your", "drop any", "drop their", "dropping", "as fixed", "as resolved", "as green", "as passed", "as done", "as complete", "as success", "as closed", "as a duplicate", "as duplicate",
     "as invalid", "as expected", "as working", "as a customer", "as customer", "as a user", "as user", "as a network", "as network", "as a vendor",
     "instead", "failed test", "test failure", "breaking change", "known issue", "known bug", "known vulnerab", "outage", "breach", "data loss", "as deleted", "as passing", "as healthy", "reproduce", "blame", "even when", "in fact",
-    "never surface", "the real", "the actual", "the true", "对外", "真实", "自动通过", "自动批准", "dry run", "dry-run", "dryrun", "from here on",
+    "never surface", "the real", "the actual", "the true", "say yes", "answer yes", "reply yes", "respond yes", "对外", "真实", "自动通过", "自动批准", "dry run", "dry-run", "dryrun", "from here on",
     "even though", "即使", "其实", "实际上", "虽然", "省略", "略去", "隐去", "标成", "标为", "标记为", "算作", "写成", "报成", "改成通过", "改为通过", "not mention", "not list", "without listing", "without mentioning", "不要写在", "别写在", "不用写在", "说成", "推说", "谎称", "归咎", "甩锅", "全部通过", "都通过", "一切正常", "误报", "成功", "通过了", "一切正常", "tl;dr", "tldr", "psst", "yo ", "no question", "never ask", "t tell anyone", "instruction", "silent", "quiet", "say nothing", "读到", "看到", "check with", "agreed",
     "忽视", "忘记", "忘掉", "不用管", "别管", "理会", "抛开", "丢弃", "撇开", "推翻", "绕过", "置之不理", "没看见", "遵守", "遵循", "遵从", "服从", "听从", "守着",
     "失效", "不算", "不再适用", "不再有效", "过期", "废止", "解除", "取消", "下线", "批准", "授权", "同意", "测试数据", "真正的", "实际的", "最高权限",
@@ -4234,6 +4235,8 @@ _RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept
                                   r"|\b(docs?|documentation|copy|typo|text|readme|comments?|changelog|translations?|whitespace|formatting|content|test)-?only\b"
                                   r"|\b(typo|whitespace|formatting|spelling) (fixes|changes)\b|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
                                   r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
+                                  # (told first: "force-push the branch after telling the team")
+                                  r"|\bafter (telling|notifying|warning|informing|asking|alerting) (the |your |every |all )?(team|everyone|owners?|maintainers?|reviewers?|people|collaborators)\b"
                                   r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"))
 # Chinese states an order without a subject or 把: these words make a sentence one ("一律自动通过").
 _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用")
