@@ -203,7 +203,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "篡改": ("tamper", "tampered"), "完整性": ("integrity",), "校验和": ("checksum",), "哈希": ("hash",), "回归": ("regression",),
     # product and people
     "漏斗": ("funnel",), "转化率": ("conversion",), "留存": ("retention",), "日活": ("dau",), "月活": ("mau",), "文案": ("copy", "text"),
-    "入职": ("onboarding",), "离职": ("offboarding",), "新同事": ("newcomer", "hire", "onboarding"), "新人": ("newcomer", "hire", "onboarding"), "新成员": ("newcomer", "member", "onboarding"), "申请": ("request", "apply", "application"),
+    "入职": ("onboarding",), "离职": ("offboarding",), "新同事": ("newcomer", "hire", "onboarding"), "新人": ("newcomer", "hire", "onboarding"), "新成员": ("newcomer", "member", "onboarding"), "申请": ("request", "apply"),
     "随机种子": ("seed", "random"), "种子": ("seed",), "随机": ("random",), "传到": ("transfer", "upload", "move", "copy"),
     "新员工": ("newcomer", "hire", "onboarding"), "仿真": ("simulation", "sim", "simulator"), "激光雷达": ("lidar",), "备用": ("spare", "backup"),
     "库房": ("storeroom", "stockroom"), "回测": ("backtest",), "行情": ("market", "quote", "quotes"), "个人": ("personal",), "夜班": ("night", "shift"), "白班": ("day", "shift"), "班次": ("shift",), "变更": ("change",), "变更日志": ("changelog",), "发布说明": ("changelog", "notes"),
