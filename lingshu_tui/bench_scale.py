@@ -163,15 +163,27 @@ def _saves(base: Path, total: int, cap: int, progress: Callable[[str], None]) ->
     rng = random.Random(9)
     per = []
     chunk = min(1000, total // 3)
-    # The machine's pace by the thousand: the same work each time (the starting layer encoded and read
-    # back, ~10 ms at the cap), so a thousand that shared the machine with a neighbour is read as such.
+    # The machine's pace by the thousand: the same work each time (the starting layer encoded, read back
+    # and written durably beside it, as a save writes its layer), so a thousand that shared the machine's
+    # processor or its disk with a neighbour is read as such: a save is as much fsync as encoding, and a
+    # pace of encoding alone read a thousand slowed by another process's writeback as the layer's age.
     snapshot = load(ws.project_layer)
+    scratch = base / "pace.json"
+
+    def pace_unit() -> None:
+        data = json.dumps(snapshot)
+        json.loads(data)
+        with open(scratch, "w", encoding="utf-8") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+
     pace: list[float] = []
     pacing = 0.0  # (not part of saves_20k_s)
     started = time.perf_counter()
     for i in range(total):
         if i % chunk == 0:
-            runs = timed(lambda: json.loads(json.dumps(snapshot)), 5)
+            runs = timed(pace_unit, 5)
             pace.append(statistics.median(runs))
             pacing += sum(runs) / 1000
         t = time.perf_counter()
