@@ -2013,6 +2013,12 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"(security|vulnerability|audit|cve|dependabot|snyk) (warnings?|alerts?|findings?|reports?|issues?)|vulnerabilit(y|ies)|cves?)\b[^.;\n]{0,30}\bto (the |our )?(users?|developers?|customers?|clients?|team|owners?)\b",
         ("surface", "show", "mention", "report", "pass on", "forward", "relay", "display", "bring up"),
     ),
+    # ... and in Chinese (依赖审计的告警不要展示给用户)
+    (
+        r"(依赖审计|安全审计|安全扫描|漏洞扫描|代码扫描|审计|扫描)的?(告警|警告|结果|发现|报告|漏洞)[^。！？\n]{0,6}(不要|别|不用|无需|不必|千万别)(展示|显示|告诉|通知|提示|给|让|透露)[^。！？\n]{0,4}(用户|客户|开发者|团队)"
+        r"|(不要|别|千万别)(把|将)?(依赖审计|安全审计|安全扫描|漏洞扫描|代码扫描|审计|扫描)的?(告警|警告|结果|发现|报告|漏洞)(展示|显示|告诉|通知|提示|透露)给?(用户|客户|开发者|团队)",
+        ("告警", "警告", "扫描结果", "审计结果", "扫描的结果", "审计的结果", "漏洞"),
+    ),
     # a change to a safeguard left out of what the model reports (总结改动时，不要写上修改了权限校验的部分)
     (
         r"(总结|汇报|报告|回复|回答|说明|变更记录|提交信息|changelog|描述)[^。\n]{0,8}?[，,]?\s*(不要|别|不用|无需|不必|千万别)(写|提|列|说|写上|提到|列出|说明|写进|包括)"
