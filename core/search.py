@@ -57,8 +57,8 @@ _STOP_ZH = frozenset(
     "在哪 到哪 去哪 哪儿 放在 放到 发到 存到 "
     # words that say how much or how sure, not what: "医院一般几点上班", "一共卖了多少", "到底怎么回事"
     "一般 通常 平时 大概 大约 一共 总共 具体 到底 究竟 其实 "
-    # the frames of "what for": "Redis 用来干什么", "这个表是做什么用的"
-    "用来 来干 干什 来做 做什 干嘛 干啥 什么用 啥用 "
+    # the frames of "what for": "Redis 用来干什么", "这个表是做什么用的" (pairs: what is cut in two is never a term)
+    "用来 来干 干什 来做 做什 么用 干嘛 干啥 啥用 "
     # a lone character between English words joins them ("Redis 和 Memcached 哪个好")
     "和 与 及 或 的 了 是 在 把 被 给 也 都 就 还 跟 对 从 到 让 吧 啊 用".split()
 )
