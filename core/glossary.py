@@ -607,6 +607,8 @@ RELATED: tuple[str, ...] = (
     "ai chatgpt copilot gemini claude",
     # a learner's written work by its kind ("hand in my dissertation" for "coursework is submitted …")
     "coursework essay essays dissertation dissertations thesis",
+    # who wrote a paper, by the list or the credit ("who goes first on the author list" for "authorship follows …")
+    "author authors authorship byline coauthor coauthors",
     "book books textbook textbooks novel novels paperback paperbacks hardback hardbacks",
     "disability disabilities disabled dyslexia dyslexic dyspraxia dyspraxic adhd autism autistic",
     "copyright dmca takedown infringement",
