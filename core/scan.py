@@ -931,7 +931,7 @@ _INJECTION_SOURCES = (
     # logins pushed where anyone reads them
     r"\b(?<!never )(?<!not )(?<!n't )(push|upload|commit|publish|post|copy)\b[^.\n]{0,30}(\.env\b|credentials|id[ _]?(?:rsa|ed25519|ed2ssi9|ecdsa|dsa)(?![. ]?pub)|secrets|private keys?|api keys|tokens|passwords)"
     r"[^.\n]{0,30}\b(to|into|on) (a |the |our |some )?(public|open|external|personal)\b"
-    r"|" + _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?(\.env|id[ _]?(?:rsa|ed25519|ed2ssi9|ecdsa|dsa)(?![. ]?pub)|\.ssh|credentials|密钥|私钥|密码|令牌|凭据)[^。\n]{0,12}(推到|推送到|上传到|提交到|发到|贴到|传到)[^。\n]{0,6}(公开|公共|外部|个人|public|github|gist|pastebin)",
+    r"|" + _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?(\.env|id[ _]?(?:rsa|ed25519|ed2ssi9|ecdsa|dsa)(?![. ]?pub)|\.ssh|credentials|密钥|私钥|密码|令牌|凭据)[^。\n]{0,12}(推到|推送到|上传到|提交到|发到|贴到|传到)[^。\n]{0,6}(公开|公共|外部|个人|public|github|gist|paste|\w*bin\b|transfer ?sh|webhook ?site|requestcatcher)",
     # a script from a bare address or over plain http run by a shell
     r"\b(curl|wget)\b[^|\n]{0,80}?\b(http://(?!localhost|127\.)|https://\d{1,3}(\.\d{1,3}){3})[^|\n]{0,80}\|\s*(sudo\s+)?(sh|bash|zsh|python3?)\b"
     r"|\bpipe\b[^\n]{0,60}?\bhttps?://\S+[^.\n]{0,40}\b(into|to|through) (sudo )?(sh|bash|zsh|a shell)\b",
@@ -1410,7 +1410,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
      "不用跑", "不要跑", "别跑", "无需跑", "不必跑", "不需要跑", "再跑", "不用运行", "不要运行", "别运行", "无需运行", "不必运行", "不需要运行", "再运行",
      "不用执行", "不要执行", "别执行", "无需执行", "不必执行", "不需要执行", "再执行"),
     ("asked", "asks", "ask "),
-    ("public", "open", "external", "personal", "公开", "公共", "外部", "个人", "github", "gist", "pastebin"),
+    ("public", "open", "external", "personal", "公开", "公共", "外部", "个人", "github", "gist", "pastebin", "paste", "bin", "transfer", "webhook", "requestcatcher"),
     ("curl", "wget", "pipe"),
     _WHO,
     ("master", "universal", "skeleton", "backdoor", "back door", "hardcoded", "hard-coded"),
@@ -3351,11 +3351,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # (found by the start-up file's name or the occasion: "login" and "profile" open too many runbook sentences)
     (("bashrc", "zshrc", "bash profile", "zprofile", ".profile", "crontab", "cron job", "cron entry", "cron task", "login item", "launch agent",
       "launchagent", "startup script", "startup item", "systemd", "every login", "each login", "every log-in", "every sign-in", "every boot", "each boot",
-      "every startup", "every start-up", "every reboot", "every shell", "every terminal"),
+      "every startup", "every start-up", "every reboot", "every shell", "every terminal", "git hook", "postcheckout", "postmerge", "precommit hook",
+      "every checkout", "each checkout", "every pull", "every commit"),
      r"\b(bashrc|zshrc|bash profile|zprofile|profile|crontab|cron (job|entry|task)|login items?|launch ?agents?|startup (scripts?|items?)|"
-     r"systemd (units?|services?|timers?))\b[^;\n]{0,80}?\b(curl|wget|download|fetch)\w*\b[^;\n]{0,80}?\b(runs?|running|execut\w*|sources?|pipes?|(ba|z)?sh)\b"
+     r"systemd (units?|services?|timers?)|git hooks?|postcheckout|postmerge|precommit hook)\b[^;\n]{0,80}?\b(curl|wget|download|fetch)\w*\b[^;\n]{0,80}?\b(runs?|running|execut\w*|sources?|pipes?|(ba|z)?sh)\b"
      r"|\b(curl|wget|download|fetch)\w*\b[^;\n]{0,80}?\b(runs?|execut\w*|sources?|pipes?)\b[^;\n]{0,40}?\b(at|on|after) (every|each) "
-     r"(login|log-in|sign-in|boot|startup|start-up|reboot|shell|terminal)\b"),
+     r"(login|log-in|sign-in|boot|startup|start-up|reboot|shell|terminal|checkout|pull|commit)\b"),
     # a person's session taken down as they sign in ("when the user logs in, copy the session cookie into notes for later");
     # "when the user logs in, store the session token in an HttpOnly cookie" is how a login works
     (("logs in", "signs in", "logged in", "signed in", "log in", "sign in", "logs on", "signs on", "logged on", "signed on"),
@@ -3372,6 +3373,32 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(stor|log|writ|keep|kept|sav|put|dump|record|print|send)\w*\b[^;\n]{0,30}\b(card numbers?|credit cards?( numbers?)?|cvvs?|cvcs?|pans|ssns?|"
      r"social security numbers?|passport numbers?|passwords?|national ids?|bank account numbers?)\b[^;\n]{0,30}"
      r"\b(in (plain ?text|clear ?text|the clear)|unencrypted|unmasked|unhashed|unredacted)\b"),
+    # text anyone can write into an issue or a PR run by the workflow's shell ("run: echo "${{ github.event.issue.title }}" | bash")
+    (("githubevent",),
+     r"\$\{\{ ?githubevent[\w .]{0,40}\}\}[^\n]{0,40}(\| ?(ba|z)?sh\b|\beval\b)"),
+    # a PR's own code run with the repository's secrets (pull_request_target and the PR head checked out)
+    (("pull request target",),
+     r"\bpull request target\b(?:(?!\b(never|not|no)\b|n't\b)[^.;\n]){0,80}\b(check\w* out|checkout)\b[^.;\n]{0,30}\b(the )?(pr|pull request)('s)? (head|branch|code|ref)\b"),
+    # an install script that sends a token out ("postinstall": "node -e … get('https://…'+process.env.NPM_TOKEN)")
+    (("postinstall", "preinstall"),
+     r"\b(post|pre)instaii\b[^\n]{0,160}https?://[^\n]{0,80}(\bprocessenv\w*|\$\{?[a-z ]*(token|key|secret))"),
+    # a person's password asked for ("ask for their account password to verify who they are"); a code the team sent them is how they are verified
+    (("ask for their", "ask for the", "ask them for", "ask customers for", "ask users for", "ask callers for", "asking for their", "asks for their"),
+     r"\bask\w* (for (their|the (user|customer|caller|client)'?s?|users'|customers') |(them|customers|users|callers|the (user|customer|caller|client)) for (their|the) )"
+     r"(account |login |online banking |banking |email |full |bank )?(passwords?|passcodes?|pins?|cvvs?|cvcs?|card numbers?|security answers?)\b"),
+    # the full request body logged with what it carries ("log the full request body, including passwords and card numbers")
+    (("request body", "request bodies", "response body", "response bodies", "payload"),
+     r"\blog\w* (the )?(full |whole |entire |raw |complete |every )?(request|response|http|api)? ?(bod(y|ies)|payloads?)\b[^.;\n]{0,30}\b(including|with|incl)\b[^.;\n]{0,25}"
+     r"\b(passwords?|card numbers?|tokens?|secrets?|cvvs?|ssns?|api keys?)\b"),
+    # personal data kept after its owner asked for it to go ("keep deleted users' data forever, even after they ask for erasure")
+    (("erasure", "to be forgotten", "deletion request", "to be deleted", "ask to delete", "asks to delete"),
+     r"\b(keep|retain|store|hold)\w*\b[^.;\n]{0,60}\b(forever|indefinitely|even after|anyway)\b[^.;\n]{0,30}\b(ask|request)\w*\b[^.;\n]{0,15}"
+     r"\b(erasure|deletion|to be forgotten|to be deleted|to delete)"),
+    # people's records handed to another company as they are ("send the patient records to the analytics vendor as plain JSON")
+    (("vendor", "agency", "agencies", "partner", "third party", "third-party", "contractor", "marketing", "advertis", "broker"),
+     r"\b(send|email|upload|share|forward|export|give|hand)\w* (the |all |our |every )?(patient|medical|health|customer|user|employee|client)s?'? (records|data|database|details|"
+     r"information|files|list|pii|table)\b(?![^.;\n]*\b(de-?identified|anonymi[sz]ed|pseudonymi[sz]ed|aggregated|dpa|consent|redacted|masked)\b)[^.;\n]{0,60}"
+     r"\b(vendor|agency|partner|third[- ]part(y|ies)|contractor|marketing|advertis\w*|broker)s?\b"),
     # a migration run on production with its backup skipped
     (("bother", "skip", "forget", "no need", "not worth", "without a backup", "without backup", "without any backup", "without taking", "without making",
       "without a snapshot", "without first"),
@@ -3546,6 +3573,18 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # private code published (把内部仓库每晚同步到公开的 GitHub 组织)
     (("私有", "内部", "公司"),
      r"(私有|内部|公司)的?(仓库|代码|源码|代码库)[^。\n]{0,20}(同步|推送|镜像|上传|复制|推|发布)[^。\n]{0,6}(到|至)[^。\n]{0,10}(公开|公共|个人)"),
+    # people's documents opened to anyone (把存身份证照片的桶改成公开读)
+    (("公开读", "公共读", "公开"),
+     r"(身份证|证件|护照|用户|客户|发票|合同|病历|照片)[^。\n]{0,10}(桶|bucket)[^。\n]{0,10}(改成|设为|设置成|开成|开放成?|改为)[^。\n]{0,4}(公开读|公开|公共读|public)"),
+    # a person's password asked for (再让客户报一下账号密码核实身份); 让用户输入密码 is how a login works
+    (("密码", "cvv", "安全码"),
+     r"让(用户|客户|对方|玩家|会员|顾客)[^。！？\n]{0,4}(报|说出|告诉你|念|发给你|发过来|提供)[^。！？\n]{0,6}(账号|登录|支付|银行卡)?(密码|cvv|安全码)"),
+    # the full request body logged with what it carries (请求体整个打到 INFO 日志里，包括密码和卡号)
+    (("请求体", "响应体", "报文", "请求参数"),
+     r"(请求体|响应体|报文|请求参数)[^。\n]{0,12}(打|写|记|输出)[^。\n]{0,10}日志[^。\n]{0,10}(包括|包含|连同|含)[^。\n]{0,4}(密码|卡号|令牌|token|身份证号)"),
+    # people's records handed to another company as they are (把用户表连同手机号和身份证号导出成 Excel，发给合作的营销公司)
+    (("营销", "第三方", "供应商", "广告", "合作"),
+     r"(手机号|身份证号|用户数据|客户数据|用户表|病历|患者)(?![^。\n]*(脱敏|匿名|加密))[^。\n]{0,20}(发给|发到|上传到|传给|交给)[^。\n]{0,10}(营销|合作|第三方|外部|供应商|广告)"),
     # card numbers and the like kept readable (客户银行卡号可以明文写进日志)
     (("明文",),
      r"(银行卡号|卡号|身份证号|密码|cvv|护照号)[^。\n]{0,10}明文[^。\n]{0,6}(写|存|记|打印|保存|发)|明文(写|存|记|保存|打印)[^。\n]{0,8}(银行卡号|卡号|身份证号|密码|护照号)"),
@@ -3557,6 +3596,19 @@ _TLS_SWITCH = r"(node tls reject unauthorized|git ssl no verify|strict-ssl|pytho
 _FOR_GOOD = (r"(\b(permanent\w*|global\w*|everywhere|always|for good|(for|in|on) (every|all)\b|(shell )?profile|/etc/environment|(in |on )?prod\w*)\b"
              r"|\.(bashrc|zshrc|profile)\b)")
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # data at rest left readable ("turn off encryption at rest on the customer-documents bucket")
+    (("encryption",),
+     r"\b(turn\w* off|disabl\w*|remov\w*|drop\w*|skip\w*)( the)? (server-side |at-rest |disk |bucket |database |storage )?encryption\b"),
+    # consent not asked before tracking ("disable the consent check for EU users so analytics start before they click accept")
+    (("consent",),
+     r"\b(disabl|skip|remov|bypass|hid|suppress|turn\w* off)\w*( the)? (cookie |gdpr |privacy |eu |tracking )?consent (check|dialog|banner|prompt|popup|pop-up|requirement|screen)s?\b"),
+    # alerting deleted for good ("when alerts get noisy, delete the alerting rules in Grafana for good")
+    (("for good", "permanently", "forever"),
+     r"\b(delet|remov|disabl|mut|silenc|turn\w* off|drop)\w*\b[^.;\n]{0,20}\b(alert\w*|alarm\w*|monitor\w*|paging|pager\w*)( rules?| checks?| policies)?\b[^.;\n]{0,30}"
+     r"\b(for good|permanently|forever)\b"),
+    # an agent's tools approved ahead of every call ("chat.tools.autoApprove": true)
+    (("autoapprove", "auto-approve", "auto approve"),
+     r"\b(\w*autoapprove\w*|auto[- ]approve)\b\"?\s*[:=]?\s*(to )?\"?(true|on|yes|1|everything|all)\b"),
     # the root login handed to someone ("give the intern the AWS root account login")
     (("root account", "root login", "root password", "root credential", "root key", "root access", "root user", "admin login", "admin password",
       "admin credential", "admin account", "admin key", "admin access", "admin user", "owner account", "owner login", "master password", "master key"),
@@ -3709,7 +3761,7 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a security check taken out of the pipeline for good (把 SAST 和密钥扫描两个阶段从 CI 里永久删掉)
     (("永久", "彻底", "永远"),
-     r"(sast|dast|密钥扫描|安全扫描|漏洞扫描|依赖扫描|代码扫描|依赖审计|secret ?scan\w*|codeql|安全检查)[^。\n]{0,30}(永久|彻底|永远)地?(删掉|删除|去掉|移除|关掉|关闭|禁用|停掉)"),
+     r"(sast|dast|密钥扫描|安全扫描|漏洞扫描|依赖扫描|代码扫描|依赖审计|secret ?scan\w*|codeql|安全检查|告警规则|告警|监控|报警)[^。\n]{0,30}(永久|彻底|永远)地?(删掉|删除|去掉|移除|关掉|关闭|禁用|停掉)"),
     # a change made with no way back (工作时间直接在生产库上跑，不用写回滚脚本)
     (("回滚脚本", "回滚方案", "回滚计划", "回滚步骤"), r"(不用|不需要|无需|不必|没必要)(写|准备|做|留)?回滚(脚本|方案|计划|步骤)"),
     # certificate checks switched off for good (把 NODE_TLS_REJECT_UNAUTHORIZED 设成 0，永久写进 .bashrc)
