@@ -386,6 +386,21 @@ _SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|
                       r"|书|教程|课程|文章|论文|视频|播客|博客|文档|手册")
 
 
+# A question for how to install a thing ("how do I install Elixir on my laptop", 怎么安装 Composer) is answered by a
+# note that says how it is installed or fetched, not by one that names the thing among the stack's tools.
+_ASKS_INSTALL = re.compile(r"^\s*(how (do|can|should|would|to) (i |we |you )?(install|set up|setup)\b|(怎么|如何|怎样)(安装|装))")
+_SPEAKS_OF_INSTALL = re.compile(r"\b(install\w*|setup|set up|brew|apt(-get)?|pipx?|npm|yarn|pnpm|cargo|uv|download\w*|appimage|curl|choco|winget|"
+                                r"sdkman|sdk|asdf|mise|nvm|rustup|docker pull|package manager|unzip|extract|build from source)\b|安装|下载|装")
+
+
+def asks_install(message: str) -> bool:
+    return _ASKS_INSTALL.search(message.lower()) is not None
+
+
+def speaks_of_install(record: dict) -> bool:  # type: ignore[type-arg]
+    return _SPEAKS_OF_INSTALL.search(_note_text(record).lower()) is not None
+
+
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
     """For a question anyone could answer that asks how many, for a name or for something to read, the test
     a note must pass to answer it (`states_amount`, or speaking of names or of reading; none passes for a

@@ -1587,6 +1587,21 @@ def test_15_chinese_asks_for_a_terms_meaning_and_for_work_too(home, project, mem
     assert _recalled(home, project, "ROS 2 的 QoS 是什么意思") == []
 
 
+def test_15_a_question_how_to_install_a_thing_needs_a_note_that_says_how(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quietness; held-out 113, 174): "how do I install Elixir on my laptop" asks what the tool's own site
+    answers; the note that names Elixir among the stack's tools says nothing of installing it and stays out. A note
+    that says how the team installs it comes (by a package manager's name too: an AppImage, brew)."""
+    from core.asking import asks_install
+
+    _other_notes(mem)
+    mem.save("The backend is Elixir with Phoenix; jobs run on Oban", "Postgres 16 behind it.")
+    assert _recalled(home, project, "how do I install Elixir on my laptop") == []
+    assert _recalled(home, project, "怎么安装 Elixir") == []
+    mem.save("On a new laptop get Elixir with asdf, pinned by .tool-versions", "asdf install picks the versions up.")
+    assert _recalled(home, project, "how do I install Elixir on my laptop")[:1] == ["On a new laptop get Elixir with asdf, pinned by .tool-versions"]
+    assert asks_install("how can we set up Redis locally") and not asks_install("where is Elixir installed on the build box")
+
+
 def test_15_chinese_question_words_leave_no_seams_and_weighed_chinese_things_need_both(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (held-out 129): in 什么时候可以发布 the pairs between two function words (么时, 候可) are no terms,
     so the one word asked about (发布, held by many notes) is the whole question and the release note comes;
