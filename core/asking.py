@@ -222,7 +222,8 @@ def without_opening(message: str) -> str:
 _SHORTHAND = {"u": "you", "ur": "your", "pls": "please", "plz": "please", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before",
               "ppl": "people", "msg": "message", "msgs": "messages", "w/": "with", "w/o": "without", "dont": "don't",
               "doesnt": "doesn't", "isnt": "isn't", "cant": "can't", "wont": "won't", "didnt": "didn't", "shouldnt": "shouldn't"}
-_SHORT_WORD = (r"(?<![\w'/-])(?P<w>u|ur|pls|plz|tmrw|tmr|b4|ppl|msgs?|w/o|w/|dont|doesnt|isnt|cant|wont|didnt|shouldnt)(?![\w/-])"
+# (U 盘 is a USB stick, no "you")
+_SHORT_WORD = (r"(?<![\w'/-])(?P<w>u(?!\s*盘)|ur|pls|plz|tmrw|tmr|b4|ppl|msgs?|w/o|w/|dont|doesnt|isnt|cant|wont|didnt|shouldnt)(?![\w/-])"
                r"|\b(?P<q>how|what|where|when|which|why|who) r(?= )|(?<![\w'/-])r(?= (you|we|they|there|these|those|the|our)\b)")
 
 

@@ -99,7 +99,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "工程师": ("engineer", "engineers"), "技术人员": ("technician", "technicians"), "名字": ("name", "names"), "姓名": ("name", "names"),
     "分析": ("analytics", "analysis"), "平均": ("average", "mean"), "平均值": ("average", "mean"), "访客": ("visitor", "visitors", "guest"),
     "车辆": ("vehicle", "vehicles"), "备件": ("spare", "spares", "parts"), "零件": ("part", "parts"),
-    "保存": ("save", "keep", "store"), "存档": ("save", "savegame"), "钓鱼": ("phishing",), "钓鱼邮件": ("phishing",), "举报": ("report",), "病毒": ("virus", "malware"),
+    "保存": ("save", "keep", "store"), "存档": ("save", "savegame"), "钓鱼": ("phishing",), "钓鱼邮件": ("phishing",), "举报": ("report",), "病毒": ("virus", "malware"), "影像": ("imaging", "image"),
     "恶意软件": ("malware",), "勒索软件": ("ransomware",), "入侵": ("intrusion", "breach"), "攻击": ("attack",), "隔离": ("isolate", "quarantine"),
     "取证": ("forensics",), "情报": ("intel", "intelligence"), "威胁": ("threat",), "泄露": ("leak", "breach"), "外泄": ("exfiltration", "leak"),
     "演练": ("drill", "exercise"),

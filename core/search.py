@@ -987,6 +987,9 @@ def _latin_fold() -> dict[int, str]:
     return {c: f for c, f in table.items() if f.isascii() and f.isalpha() and f != chr(c)}
 
 
+_USB_STICK = re.compile(r"(?<![a-z])u\s*盘")
+
+
 def tokens(text: str) -> list[str]:
     """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as
     itself, unless it is a function word). A letter with a mark is read as its plain letter: "café"
@@ -999,6 +1002,8 @@ def tokens(text: str) -> list[str]:
         low = low.translate(_latin_fold())
     if "点" in low:
         low = re.sub(_CLOCK_ZH, _clock_zh, low)
+    if "盘" in low:
+        low = _USB_STICK.sub(" usb ", low)  # U 盘 is a USB stick: its letter alone is no word, its 盘 no pair
     low = _spans(low)
     out = _words(low)
     if "岁" in low:

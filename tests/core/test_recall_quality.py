@@ -264,7 +264,11 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              # held-out 185 (a payments API, session 43): 10 of 14 quiet on first write ("what
                                              # does PCI DSS level 1 require" finds the PCI note, "how do chargebacks work for Apple
                                              # Pay" the chargeback note)
-                                             ("heldout185.json", 0.7)])
+                                             ("heldout185.json", 0.7),
+                                             # held-out 186 (a hospital's information department, Chinese notes, session 43): 8 of
+                                             # 14 quiet on first write (爱普生打印机怎么换色带 finds the invoice printer note,
+                                             # 电子病历的法律效力怎么认定 the EMR note)
+                                             ("heldout186.json", 0.55)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -345,7 +349,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # write ("which warehouse ships to South China": 华南 is in neither table)
                                                     ("heldout184.json", "cross", 0.65),
                                                     # held-out 185 (a payments API, English notes, session 43): 3 of 3
-                                                    ("heldout185.json", "cross", 0.95)])
+                                                    ("heldout185.json", "cross", 0.95),
+                                                    # held-out 186 (a hospital, Chinese notes, session 43): 2 of 3 on first write
+                                                    # ("how long are the imaging studies kept": 影像 was in neither table), then 3 of 3
+                                                    ("heldout186.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
