@@ -45,8 +45,6 @@ _STOP = frozenset(
     "then there these they this those through to too very was we were what when where which while who whom why will "
     "with would you your yours yourself yourselves "
     "also any anybody anyone anything anyway everybody everyone everything get gets getting got just nothing now ok okay really someone something still thanks up "
-    # ("how much does Stripe charge per transaction" is not about the note on requests per second per merchant)
-    "per "
     # what a contraction leaves after its apostrophe ("I'll", "we've", "they're", "don't"): no word of the message
     "ll ve re don doesn didn isn aren wasn weren won shouldn couldn wouldn haven hasn hadn".split()
 )
