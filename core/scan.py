@@ -266,12 +266,21 @@ def _to_simplified() -> Callable[[str], str]:
     正式環境資料 生产环境数据); a simplified text is not, where 文件 means a file, not a document."""
     import opencc
 
-    characters, words = opencc.OpenCC("t2s").convert, opencc.OpenCC("tw2sp").convert
+    characters = opencc.OpenCC("t2s").convert
 
     def convert(text: str) -> str:
         simplified = characters(text)
-        return simplified if simplified == text else words(text)
+        return simplified if simplified == text else _taiwan_words()(text)
     return convert
+
+
+@lru_cache(maxsize=1)
+def _taiwan_words() -> Callable[[str], str]:
+    """OpenCC's Taiwan-to-Simplified conversion with its words, loaded on the first Traditional text only (a
+    short-lived process that reads simplified Chinese never pays for it)."""
+    import opencc
+
+    return opencc.OpenCC("tw2sp").convert
 
 
 # Written Cantonese says the same orders with its own words: "唔好話俾用戶知" is 不要告诉用户. Read
