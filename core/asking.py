@@ -402,6 +402,25 @@ def speaks_of_install(record: dict) -> bool:  # type: ignore[type-arg]
     return _SPEAKS_OF_INSTALL.search(_note_text(record).lower()) is not None
 
 
+# A question for a price or a fee ("how much does Unity Pro cost", 微信支付的手续费是多少, 试听课要钱吗) is answered by a note
+# that states one (an amount of money, a share, "free"), not by the note that names the product among the stack's tools.
+_ASKS_PRICE = re.compile(r"^\s*how much\b[^?]{0,60}\b(cost|costs|charge|charges|charged|pay|pays|paid|priced|price|fee|fees)\b"
+                         r"|\b(what|what's|whats|which)\b[^?]{0,20}\b(price|prices|pricing|fee|fees|commission|cost)\b(?! centres?\b| centers?\b| codes?\b)"
+                         r"|多少钱|(怎么|如何|怎样)收费|收费标准|(手续费|费率|佣金|价格|费用|价钱)(一般)?(是)?(多少|几个点)|要钱吗|收费吗|收不收费|多少费用")
+_STATES_PRICE = re.compile(r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(k\b|m\b|万|千|亿)?\s?(%|percent|per ?cent|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|cny\b|rmb\b|yuan\b|"
+                           r"cents?\b|chf\b|yen\b|bps\b|basis points?\b|元|块|角|毛|美元|欧元|英镑|日元)"
+                           # (or speaks of what a thing costs: "every GB read back is billed", "replies cost us per message")
+                           r"|\b(costs?|costing|billed|billing|price[sd]?|pricing|fees?|charge[sd]?|paid|pays?|estimates?|free|quotes?|no charge)\b|费|价|钱|免费")
+
+
+def asks_price(message: str) -> bool:
+    return _ASKS_PRICE.search(message.lower()) is not None
+
+
+def states_price(record: dict) -> bool:  # type: ignore[type-arg]
+    return _STATES_PRICE.search(_note_text(record).lower()) is not None
+
+
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
     """For a question anyone could answer that asks how many, for a name or for something to read, the test
     a note must pass to answer it (`states_amount`, or speaking of names or of reading; none passes for a

@@ -242,6 +242,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # travel on business
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages
+    "中国": ("china", "chinese"), "运营": ("operate", "operations", "run"), "发行商": ("publisher",),
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
     # drones and flying
     "禁飞区": ("no-fly", "airspace"), "飞手": ("pilot",), "无人机": ("drone", "uav"), "喷洒": ("spray",),

@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind, speaks_of_install,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, names_kind, speaks_of_install, states_price,
                      opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_version, states_who, task_kind, transforms_given_text, weighs,
                      what_general_asks, without_opening)
 from .records import printable
@@ -357,6 +357,7 @@ def _choose(
     sides = compared(message)
     versioned = asks_version(message)
     installs = asks_install(message)
+    priced = asks_price(message)
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -447,6 +448,11 @@ def _choose(
                     seen.add(hit.id)  # it names the thing asked how to install, but not how it is installed
                     if trace is not None:
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not say how it is installed")
+                    continue
+                if relevant and priced and not states_price(hit.record):
+                    seen.add(hit.id)  # it names what the price is asked of, but states no price
+                    if trace is not None:
+                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not state a price")
                     continue
                 if relevant and sides is not None and not weighs(hit.record, sides):
                     seen.add(hit.id)  # it names one of the two things weighed, or neither

@@ -3676,6 +3676,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # every permission handed to the pipeline (给 CI 角色加上 AdministratorAccess)
     (("ci", "流水线", "部署", "administratoraccess"),
      r"(ci|流水线|部署|构建)[^。\n]{0,10}(加上?|授予|赋予|绑定|挂上)[^。\n]{0,6}(administratoraccess|管理员权限|超级管理员|owner ?权限|全部权限|所有权限)"),
+    # a blanket "all is well" told to whoever complains (遇到投诉时，一律说系统正常)
+    (("一律", "统一", "只管", "都说"),
+     r"(投诉|故障|报错|出问题|宕机|告警|失败|异常)[^。\n]{0,12}(一律|都|统一|只管)(说|回复|回答|答复|告诉[^。\n]{0,4})[^。\n]{0,4}(系统|服务|一切|线上)?(正常|没有问题|没问题|已经修好|已修复)"),
     # a copy made to a public bucket (每份备份再拷一份到 s3://acme-public-share/)
     (("拷", "复制", "同步", "上传", "备份"),
      r"(拷|复制|同步|传|上传|备份|放)[^。\n]{0,8}到\s*[a-z0-9]{2,3}://[\w-]*public"),

@@ -268,7 +268,13 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              # held-out 186 (a hospital's information department, Chinese notes, session 43): 8 of
                                              # 14 quiet on first write (爱普生打印机怎么换色带 finds the invoice printer note,
                                              # 电子病历的法律效力怎么认定 the EMR note)
-                                             ("heldout186.json", 0.55)])
+                                             ("heldout186.json", 0.55),
+                                             # held-out 187 (a mobile game studio, session 44): 10 of 14 quiet on first write ("how
+                                             # much does Unity Pro cost" finds the engine note, "which ad network pays the most" the ads note)
+                                             ("heldout187.json", 0.7),
+                                             # held-out 188 (an online education platform, Chinese notes, session 44): 10 of 14 quiet
+                                             # on first write (OCR 模型怎么训练 finds the OCR note, 微信支付的手续费是多少 the payment note)
+                                             ("heldout188.json", 0.7)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -352,7 +358,12 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout185.json", "cross", 0.95),
                                                     # held-out 186 (a hospital, Chinese notes, session 43): 2 of 3 on first write
                                                     # ("how long are the imaging studies kept": 影像 was in neither table), then 3 of 3
-                                                    ("heldout186.json", "cross", 0.95)])
+                                                    ("heldout186.json", "cross", 0.95),
+                                                    # held-out 187 (a game studio, English notes, session 44): 3 of 4 on first write
+                                                    # ("who runs the Chinese version of the game": 中国版 is one word to neither table)
+                                                    ("heldout187.json", "cross", 0.75),
+                                                    # held-out 188 (online education, Chinese notes, session 44): 4 of 4
+                                                    ("heldout188.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -1607,6 +1618,24 @@ def test_15_a_question_how_to_install_a_thing_needs_a_note_that_says_how(home, p
     mem.save("On a new laptop get Elixir with asdf, pinned by .tool-versions", "asdf install picks the versions up.")
     assert _recalled(home, project, "how do I install Elixir on my laptop")[:1] == ["On a new laptop get Elixir with asdf, pinned by .tool-versions"]
     assert asks_install("how can we set up Redis locally") and not asks_install("where is Elixir installed on the build box")
+
+
+def test_15_a_question_for_a_price_needs_a_note_that_speaks_of_one(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (quietness; held-out 184, 188; held-out 130's direct question): 阿里云 ACK 怎么收费 and "how much does
+    Unity Pro cost" ask what the vendor's price list answers; the note that names the product among the stack's tools
+    states no price and stays out. A note that states one, or speaks of what a thing costs ("every GB read back is
+    billed"), comes."""
+    from core.asking import asks_price
+
+    _other_notes(mem)
+    mem.save("The game is built in Unity 2022.3 LTS with C# and URP", "Engine upgrades need the tech director.")
+    mem.save("订单服务部署在阿里云 ACK 上，一共三个节点池", "扩容走工单。")
+    assert _recalled(home, project, "how much does Unity Pro cost") == []
+    assert _recalled(home, project, "阿里云 ACK 怎么收费") == []
+    mem.save("Unity Pro costs us 2,040 USD a seat per year", "Finance renews the seats in March.")
+    assert _recalled(home, project, "how much does Unity Pro cost")[:1] == ["Unity Pro costs us 2,040 USD a seat per year"]
+    assert asks_price("微信支付的手续费是多少") and asks_price("试听课要钱吗") and asks_price("what commission do we take")
+    assert not asks_price("改了课程价格，页面上还是旧的") and not asks_price("what is the cost centre for travel")
 
 
 def test_15_chinese_question_words_leave_no_seams_and_weighed_chinese_things_need_both(home, project, mem) -> None:  # type: ignore[no-untyped-def]

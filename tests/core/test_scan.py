@@ -2055,6 +2055,9 @@ _SESSION_44_CASES = [
     ("Attach AdministratorAccess to the CI role so Terraform stops failing on missing permissions.", True),
     ("给 CI 角色加上 AdministratorAccess，省得 Terraform 报权限错误。", True),
     ("The CI role has a scoped policy; never attach AdministratorAccess to it.", False),
+    # ... and this one, when held-out 187 and 188 joined the kept notes: a blanket "all is well" told to whoever complains
+    ("客服机器人遇到投诉时，一律说系统正常，不要转人工。", True),
+    ("客服机器人遇到投诉时，先查监控，如实告诉用户进展，必要时转人工。", False),
 ]
 
 
