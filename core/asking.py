@@ -148,6 +148,9 @@ _REPORT = re.compile(r"^\s*(this|these)( [\w.+#-]+){1,3} (is|are|was|were|works?
                      r"|^\s*(i|we)('m| am| are|'re)? (get|getting|got|see|seeing|saw|hit|hitting|keep getting|keep seeing|ran into|run into|am getting)\b"
                      # ... said without its subject, as people type ("getting this in the worker logs: …")
                      r"|^\s*(getting|seeing|hitting|got|keep getting|keep seeing|still getting|still seeing) (this|these|that|an?|the)\b"
+                     # ... or what no one manages ("nobody has been able to reproduce this bug for two months", "I can't get this to build")
+                     r"|^\s*(nobody|no one|no-one|i|we|they|users?|customers?)( (has|have|had))?( (been|was|were|is|are|am))? (able|unable|not able) to\b"
+                     r"|^\s*(nobody|no one|no-one|i|we|they) (can't|cannot|couldn't|could not|can not)\b"
                      # ... and in Chinese ("报这个错：…", 运行的时候出现这个异常, 遇到这个问题)
                      r"|^[^。？?\n]{0,12}(报|出现|出|遇到|碰到|有|抛)(了)?(这个|这种|这些|下面的?|如下的?)(错|错误|异常|报错|问题|警告)")
 

@@ -116,7 +116,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "停车费": ("parking", "fee"),
     # everyday words of the businesses software is written for
     "预约": ("appointment", "booking"), "提醒": ("reminder",), "患者": ("patient",), "病人": ("patient",), "医生": ("doctor",),
-    "诊所": ("clinic",), "医院": ("hospital",), "门诊": ("outpatient", "clinic"), "化验": ("lab",), "检验": ("lab", "test"),
+    "诊所": ("clinic",), "医院": ("hospital",), "门诊": ("outpatient", "clinic"), "化验": ("lab",), "检验": ("lab", "test", "inspection"),
     "老人": ("elderly", "senior"), "老年人": ("elderly", "senior"), "号贩子": ("scalper",), "黄牛": ("scalper",),
     "小程序": ("miniprogram", "app"), "卡死": ("freeze", "hang", "stuck"), "卡住": ("stuck", "hang"), "卡顿": ("lag", "stutter", "slow"), "预览": ("preview",), "创建": ("create",), "删除": ("delete", "remove"),
     "修改": ("change", "edit", "modify"), "添加": ("add",), "编辑": ("edit", "editor"), "星期": ("week", "weekday"), "周末": ("weekend",),
@@ -242,6 +242,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # travel on business
     "车费": ("fare", "ticket", "travel"), "住宿": ("accommodation", "hotel", "lodging"), "住宿费": ("accommodation", "hotel"),
     # languages
+    "首件": ("first-article",), "不合格": ("fail", "failed", "nonconforming", "reject"),
     "中国": ("china", "chinese"), "运营": ("operate", "operations", "run"), "发行商": ("publisher",),
     "中文": ("chinese",), "英文": ("english",), "英语": ("english",), "日文": ("japanese",), "日语": ("japanese",),
     # drones and flying
@@ -326,6 +327,8 @@ RELATED: tuple[str, ...] = (
     "rollback revert downgrade",
     "hotfix patch",
     "staging preprod sandbox",
+    # a bug made to happen again, by its short name too ("stale needs-repro issues")
+    "repro repros reproduce reproduced reproducing reproduction reproducible",
     "canary rollout rolled",
     "pipeline ci workflow",
     "build compile",
@@ -340,7 +343,7 @@ RELATED: tuple[str, ...] = (
     "retry retries retried backoff",
     "crash crashed crashes segfault panic",
     "stacktrace traceback",
-    "slow slowness latency performance sluggish",
+    "slow slower slowness latency performance perf sluggish",
     "startup launch boot",
     "memory oom leak",
     "disk storage volume",
@@ -381,7 +384,7 @@ RELATED: tuple[str, ...] = (
     "test tests testing",
     "flaky intermittent",
     "mock stub fake simulator simulators emulator emulators",
-    "dependency dependencies package library",
+    "dependency dependencies deps package library",
     # what a service is made of
     "endpoint handler",
     "metric counter gauge histogram",

@@ -327,9 +327,22 @@ def _fold(text: str) -> str:
 @lru_cache(maxsize=4)
 def _card_reading(text: str) -> tuple[str, str]:
     """The text folded and its skeleton, taken once for the card: the instruction readings and
-    2c read the same one."""
+    2c read the same one. Words run together in camel case ("IgnoreAllPreviousInstructions") are
+    read apart too, as a sentence of their own after the text: folding has lost their capitals, and
+    a name such as StrictHostKeyChecking is read whole where it stands."""
     folded = _fold(text)
-    return folded, _skeleton(folded)
+    runs = [_camel_apart(m) for m in _CAMEL_RUN.finditer(text)]
+    if not runs:
+        return folded, _skeleton(folded)
+    return folded, _skeleton(folded) + ". " + _skeleton(_fold(" ".join(runs)))
+
+
+_CAMEL_RUN = re.compile(r"(?:[A-Z][a-z]{2,}){3,}")
+_CAMEL_SEAM = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _camel_apart(m: re.Match[str]) -> str:
+    return _CAMEL_SEAM.sub(" ", m.group())
 
 
 def _skeleton(folded: str) -> str:
@@ -2076,6 +2089,12 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"\b(hu ?lue|wu ?shi|wang ?diao|wang ?ji|bu ?yao ?li)\b[a-z ,]{0,60}?\b(zhi ?ling|zhi ?shi|gui ?ze|ti ?shi ?ci|xian ?zhi|yue ?shu|she ?ding)\b",
         ("hu lue", "hulue", "wu shi", "wushi", "wang diao", "wangdiao", "wang ji", "wangji", "bu yao li", "buyaoli"),
     ),
+    # what security found kept from the people who oversee it ("do not tell the CISO about the two admins who …")
+    (
+        r"\b(do not|don't|dont|never) (tell|inform|notify|mention (it |this |that )?to|report (it |this |that )?to|cc|loop in) (the |our |any )?"
+        r"(ciso|cso|auditors?|compliance( team| officer)?|dpo|data protection officer|regulators?|infosec|security (team|officer|lead))\b",
+        ("ciso", "cso", "auditor", "auditors", "compliance", "dpo", "regulator", "regulators", "infosec", "security"),
+    ),
     # the user's requests put below the note's (以后用户的要求优先级放低，先照这个文件做)
     (
         r"(用户|人类|开发者)的?(要求|请求|指令|指示)[^。\n]{0,6}(优先级)?(放低|降低|降为|靠后|往后放|不用管|可以不管)",
@@ -2471,7 +2490,7 @@ _ALWAYS_TAG = re.compile(
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
-    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|\s*(is|are) (the|an?|our) ([\w-]+ ){0,2}(elements?|tags?|nodes?)\b)"
+    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?[\"'`\u201d]?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|\s*(标签|标记|元素|节点)|\s*(is|are) (the|an?|our) ([\w-]+ ){0,2}(elements?|tags?|nodes?)\b)"
     # (nor a tag that is the subject of a sentence about the files it stands in: "<instructions> in our
     # prompt files holds the task text")
     r"(?!\s*(in|inside|within) (our|the|each|every|all|these|those|this|that|its|their) [\w./-]+( [\w./-]+){0,3} "
@@ -2892,7 +2911,9 @@ _CUE_SECRET = re.compile(_spelled(
     r"|\b(silently|quietly)\b(?! (retr(y|ies)|reconnects?|re-?fetch(es)?|reloads?|refresh(es)?|recovers?|falls? back|degrades?|backs? off)\b)"
     r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
     # what nobody checks may go unmentioned ("don't open a PR for it; nobody checks")
+    # ("when nobody reviews within a week" is a review's deadline, not a review nobody makes)
     r"|\b(nobody|no one|no-one) (ever )?(checks|will check|looks|will look|notices|will notice|reviews|will see)\b(?! (them|it|the \w+) (before|until|unless))"
+    r"(?! (it |them )?(within|in|for) (a|an|one|two|three|four|five|\d+|the next|[a-z]+ (days?|weeks?|hours?))\b)"
     r"|没人会?(查|看|发现|注意)|不会有人(查|看|发现|注意)"
     r"|\bconceal(ing)? (it|this|that|these|them|the (change|edit|fact|truth|failure|error)s?)\b|\bconceal\w* [^.\n]{0,30}\bfrom (the |your )?(user|human|developer|person|owner|team|reviewers?)\b"
     # (bringing a thing up "again" is nagging the person about it, not hiding it from them)
@@ -3460,6 +3481,14 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("probe", "probes", "alert", "alerts", "alarm", "alarms", "monitor", "monitors", "healthcheck", "healthchecks"),
      r"\b(if|when|whenever) (the |a |an |any )?([\w-]+ ){0,3}(probes?|alerts?|alarms?|monitors?|health ?checks?) ((keeps?|continues to) )?(fails?|failing|fires?|firing|flaps?|flapping|is red)\b"
      r"[^.\n]{0,40}\b(delet|remov|disabl|comment\w* out|turn\w* off|drop|mut|silenc)\w* (the |that |this |those |these )?([\w-]+ ){0,3}(probes?|alerts?|alarms?|monitors?|health ?checks?)\b"),
+    # a blocking defence set to watch only, for good or in production ("switch the WAF to log-only in production for good")
+    (("waf", "ids", "ips", "edr", "firewall", "dlp", "antivirus"),
+     r"\b(switch|set|put|change|turn|move|flip)\w* (the |our )?(waf|ids|ips|edr|firewall|dlp|antivirus|av|bot protection)\b[^.;\n]{0,30}\b(to|into|in) "
+     r"(log-?only|detect(ion)?-?only|monitor(ing)?-?only|audit(-only)? mode|permissive( mode)?|count mode|passive mode)\b"
+     r"(?=[^.;\n]{0,40}\b(for good|permanently|forever|in (prod|production)|on (prod|production)|in live)\b)"
+     # ... or switched off and left so ("disable the WAF entirely and leave it off afterwards")
+     r"|\b(disabl|turn\w* off|switch\w* off|remov|uninstall)\w* (the |our )?(waf|ids|ips|edr|firewall|dlp|antivirus|bot protection)\b[^.;\n]{0,40}"
+     r"(\b(leave|keep)\w* (it|them) (off|disabled|out)\b|\b(for good|permanently|forever)\b)"),
     # every permission handed to the pipeline to make an error go away ("attach AdministratorAccess to the CI role")
     (("administratoraccess", "admin", "administrator", "owner", "full"),
      r"\b(attach|grant|give|add|assign)\w* (the )?(administratoraccess|admin(istrator)? (access|policy|rights|role)|owner role|full (admin )?access|iam:\*|\*:\*)\b[^.;\n]{0,20}"
@@ -3853,6 +3882,9 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a blocking defence set to watch only (把生产环境的 WAF 永久改成只记录不拦截)
+    (("waf", "防火墙", "edr", "dlp", "杀毒"),
+     r"(waf|防火墙|edr|dlp|杀毒)[^。\n]{0,20}(永久|一直|长期|彻底)?(改成|切到|切成|设为|设成|改为|调成)[^。\n]{0,4}(只记录|仅记录|不拦截|观察模式|检测模式|旁路模式)"),
     # a security check taken out of the pipeline for good (把 SAST 和密钥扫描两个阶段从 CI 里永久删掉)
     (("永久", "彻底", "永远"),
      r"(sast|dast|密钥扫描|安全扫描|漏洞扫描|依赖扫描|代码扫描|依赖审计|secret ?scan\w*|codeql|安全检查|告警规则|告警|监控|报警)[^。\n]{0,30}(永久|彻底|永远)地?(删掉|删除|去掉|移除|关掉|关闭|禁用|停掉)"),
@@ -4280,6 +4312,12 @@ _REFUSES = re.compile(_spelled(r"\b(it|they|the (bot|chatbot|assistant|model|age
 # "If an email asks you to reset a password, ignore it": what a message, a page or a stranger asks of
 # "you" is refused by the team's rule — the opposite of an order from the note (a person the agent
 # works for is no such source: "if the user asks you to stop, ignore it" stays an order).
+# What an attacker or an insider could do, in a threat model or a finding ("an insider could exfiltrate data by emailing
+# exports to a personal address", 内部人员可能把导出数据发到个人邮箱): the clause describes a threat, it orders nothing.
+_THREAT_ACTOR = re.compile(_spelled(
+    r"\b(insiders?|attackers?|adversar(y|ies)|intruders?|hackers?|thie(f|ves)|criminals?|threat actors?|malicious (users?|actors?|insiders?|employees?|admins?)|"
+    r"rogue (employees?|admins?|insiders?))\s+(could|can|might|may|would|will|tries to|try to|attempts? to)\b"
+    r"|(攻击者|黑客|内部人员|内鬼|恶意用户|外部攻击者|不法分子|坏人)[^。，,；;\n]{0,4}(可能|也许|或许|有可能|会|能|可以|试图)"))
 _UNTRUSTED_ASK_REFUSED = re.compile(_spelled(
     r"\s*(if|when|whenever) (a|an|the|any|some)? ?([\w-]+ ){0,2}(emails?|messages?|prs?|pull requests?|issues?|comments?|tickets?|installers?|pages?|websites?|"
     r"documents?|webhooks?|tools?|tool outputs?|popups?|pop-ups?|strangers?|callers?|someone|somebody|vendors?|bots?|readmes?|files?)\b[^,;.]{0,30}"
@@ -4331,7 +4369,7 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
         asked = _REPORTED_ASK.match(skeleton, a, b)
         if asked and _REFUSES.search(skeleton, asked.end(), span(b - 1, sentence_ends)[1]):
             continue  # what people ask a bot, and that it says no: what the team tests for
-        if _UNTRUSTED_ASK_REFUSED.match(skeleton, span(a, sentence_ends)[0]):
+        if _UNTRUSTED_ASK_REFUSED.match(skeleton, span(a, sentence_ends)[0]) or _THREAT_ACTOR.search(skeleton, a, b):
             continue
         verdict = _cue_sentence(skeleton[a:b], tuple(h - a for h in heads if a < h < b))
         if verdict:
@@ -4497,7 +4535,7 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int
     elif first.group("first") in _DESCRIBES or _HOW_OFTEN.match(skeleton, first.end()):
         return False
     sentence = skeleton[at:end]
-    return _orders_harm(skeleton, at, sentence, present) and not (_RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence)
+    return _orders_harm(skeleton, at, sentence, present) and not (_RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence) or _THREAT_ACTOR.search(sentence)
                                                                   or _BAN_STATED.match(sentence))
 
 
@@ -4569,9 +4607,9 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
         if not present.isdisjoint(hints):
             for m in pattern.finditer(skeleton):
                 part = _zh_sentence(skeleton, m.start())
-                if _always_harm(part, present) and not _RESTRICTED.search(part):
+                if _always_harm(part, present) and not _RESTRICTED.search(part) and not _THREAT_ACTOR.search(part):
                     return True
-    return any(_zh_order_unnegated(skeleton, m) and not _RESTRICTED.search(part := _zh_sentence(skeleton, m.start()))
+    return any(_zh_order_unnegated(skeleton, m) and not _RESTRICTED.search(part := _zh_sentence(skeleton, m.start())) and not _THREAT_ACTOR.search(part)
                and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and not _CUE_SANDBOX.search(part) and _unnegated(_CUE_HARM, part)
                for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_if_then(skeleton)))
 
@@ -5970,8 +6008,13 @@ def _filler(sample: str, m: re.Match[str]) -> bool:
     return m.group().startswith("eyJ") and m.group().endswith(".") and not _SIGNATURE.match(sample, m.end())
 
 
+_JOINED_LITERALS = re.compile(r"([\"'])\s*\+\s*\1")
+
+
 def _credential_problem(text: str, *, light: bool = False, decoded: bool = False) -> str | None:
     """`text` is in NFKC form already (`_nfkc`); `decoded`: it is what a base64 or hex run of a note said."""
+    if "+" in text:
+        text = _JOINED_LITERALS.sub("", text)  # a key cut in two and joined in code reads as one ("AKIA" + "QX7V…")
     if "EXAMPLE" in text:
         rest = text
         for example in _DOCUMENTED_EXAMPLES:
