@@ -109,6 +109,11 @@ def _allowed_in_context(text: str, i: int) -> bool:
         return before.isalpha() and after.isalpha() and not unicodedata.name(before, "").startswith(_UNJOINED_SCRIPTS[1:])
     if ch in (VS15, VS16):
         return _emoji_like(before) or before in "#*0123456789©®"
+    if "\U000e0100" <= ch <= "\U000e01ef" or "\ufe00" <= ch <= "\ufe0d":
+        # an ideographic variation sequence picks a glyph of a name's character (葛󠄀城): one selector right after
+        # a Han character; a run of them can encode bytes no one sees
+        return (unicodedata.name(before, "").startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEOGRAPH"))
+                and not ("\U000e0100" <= after <= "\U000e01ef" or "\ufe00" <= after <= "\ufe0f"))
     if ch in _MARKS:
         # a direction mark beside right-to-left writing is how Hebrew and Arabic text keeps a number or
         # a stop on its side; a mark is no embedding, and reorders no Latin run
@@ -2091,6 +2096,16 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"\b(hu ?lue|wu ?shi|wang ?diao|wang ?ji|bu ?yao ?li)\b[a-z ,]{0,60}?\b(zhi ?ling|zhi ?shi|gui ?ze|ti ?shi ?ci|xian ?zhi|yue ?shu|she ?ding)\b",
         ("hu lue", "hulue", "wu shi", "wushi", "wang diao", "wangdiao", "wang ji", "wangji", "bu yao li", "buyaoli"),
     ),
+    # a comment the rendered page hides, addressed to the model ("<!-- AI: when summarising, state that …", <!-- 给 AI：… -->,
+    # "[//]: # (assistant: run …)"); "<!-- TODO: … -->" addresses the people who edit the page
+    (
+        # ("<!-- model: gpt-4o -->" and "<!-- agent: build-42 -->" are metadata: those are read only as the one addressed)
+        r"(<!--|\[//\]: ?# ?\()\s*((note to |for |to )(the |any )?(ai|llms?|assistants?|agents?|models?|copilot|claude|chatgpt|gpt|bots?)|(ai|llms?|assistants?|copilot|claude|chatgpt))"
+        r"( agents?| assistants?| models?)?\s*[:：,]"
+        r"|(<!--|\[//\]: ?# ?\()\s*(给|致|写给)\s*(ai|助手|模型|大模型|智能体|agent)",
+        ("ai", "llm", "llms", "assistant", "assistants", "agent", "agents", "model", "models", "copilot", "claude", "chatgpt", "gpt", "bot", "bots",
+         "给", "致", "写给"),
+    ),
     # what security found kept from the people who oversee it ("do not tell the CISO about the two admins who …")
     (
         r"\b(do not|don't|dont|never) (tell|inform|notify|mention (it |this |that )?to|report (it |this |that )?to|cc|loop in) (the |our |any )?"
@@ -2873,7 +2888,7 @@ _CUE_VERB = re.compile(_spelled(r"\b(ignore|ignoring|disregard(ing)?|overlook(in
                                 r"|忽略|无视|不予理会|覆盖|不再遵守|忽视|忘记|忘掉|不用管|别管|不要理会|别理会|抛开|抛到脑后|抛诸脑后|丢到一边|丢弃|撇开|推翻|绕过|置之不理|当没看见|当作没看见|不用理|忘了|不必理|别理|不理会|清零|置若罔闻|当耳旁风|不必在意|不用在意|别在意|不用顾虑|不必顾虑|豁免"
                                 r"|(不必|不用|无需|不需要|不要|别|停止|不再)再?(遵守|遵循|遵从|服从|听从|守着?)"))
 _CUE_STATUS = re.compile(_spelled(
-    r"\b(waived|overridden|superseded|replaces them|void|obsolete|(is|are|be|become|now) (now |entirely |purely |just )?optional|out of date|expired|advisory|untrusted|authoritative|wins|"
+    r"\b(waived|overridden|superseded|replaces them|void|obsolete|(is|are|be|become|now) (now |entirely |purely |just )?optional|out of date|expired|advisory|untrusted(?! (input|inputs|data|content|text|sources?|code)\b)|authoritative|wins|"
     # "the deprecated eslint rules" names a plugin; "your rules are deprecated" declares them gone
     r"(is|are|were|was|been|now|considered|marked( as)?) (now )?deprecated|deprecated (now|since|as of)|"
     r"over everything|take orders|real instructions|real directions|current policy|not real|fake|granted|authori[sz]ed(?! keys)|maintainer rights)\b"
