@@ -2922,7 +2922,7 @@ _CUE_RULES = re.compile(_spelled(
     r"constraints|configuration|system prompt|approvals?|confirmations?|permission|objections|requests?|orders|(coding )?standards|conventions)\b"
     r"|\bthe (line|lines|paragraph|sentence|note|text|rule|part)s? above\b|\b(contributing|style|coding|security|review|engineering) guides?\b|\b(told|asked|instructed) you\b|\byou (were|have been|got) (given|handed|told|taught)\b|规则|指令|设定|安全|要求|规矩|条条框框|约束|限制|政策|策略|规定|准则|守则|审查|评审|确认|权限|提示词|指示|命令|底线|红线|原则|章程|流程|审批"))
 _CUE_SECRET = re.compile(_spelled(
-    r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b|\bno need to (mention|report|tell (anyone|the user)|flag|bring (it|this) up)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
+    r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b(?![^.;\n]{0,50}\bto (the )?(customers?|clients?|the public|public|end users|other (tenants|customers|users)|third parties|visitors|guests|players|patients|students|callers|partners|vendors)\b)|\bno need to (mention|report|tell (anyone|the user)|flag|bring (it|this) up)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
     # what software does on its own, unseen, is its design ("quietly retry 429s before surfacing the error")
     r"|\b(silently|quietly)\b(?! (retr(y|ies)|reconnects?|re-?fetch(es)?|reloads?|refresh(es)?|recovers?|falls? back|degrades?|backs? off)\b)"
@@ -3728,6 +3728,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a blanket "all is well" told to whoever complains (遇到投诉时，一律说系统正常)
     (("一律", "统一", "只管"),
      r"(一律|统一|只管)(说|回复|回答|答复|告诉[^。\n]{0,4})[^。\n]{0,4}(系统|服务|一切|线上)?(正常|没有问题|没问题|已经修好|已修复)"),
+    # one's own change approved by oneself (为了快点合并，自己批准自己的 PR)
+    (("自己批准", "批准自己", "自己给自己"),
+     r"自己批准自己|批准自己的(合并请求|pr|mr|代码|改动)|自己给自己(批|审批|approve|点通过)"),
     # a copy made to a public bucket (每份备份再拷一份到 s3://acme-public-share/)
     (("拷", "复制到", "复制一份", "同步到", "上传到", "备份到", "传到", "放到"),
      r"(拷|复制|同步|传|上传|备份|放)[^。\n]{0,8}到\s*[a-z0-9]{2,3}://[\w-]*public"),
