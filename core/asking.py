@@ -392,36 +392,43 @@ _SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|
 
 # A question for how to install a thing ("how do I install Elixir on my laptop", 怎么安装 Composer) is answered by a
 # note that says how it is installed or fetched, not by one that names the thing among the stack's tools.
-_ASKS_INSTALL = re.compile(r"^\s*(how (do|can|should|would|to) (i |we |you )?(install|set up|setup)\b|(怎么|如何|怎样)(安装|装))")
-_SPEAKS_OF_INSTALL = re.compile(r"\b(install\w*|setup|set up|brew|apt(-get)?|pipx?|npm|yarn|pnpm|cargo|uv|download\w*|appimage|curl|choco|winget|"
-                                r"sdkman|sdk|asdf|mise|nvm|rustup|docker pull|package manager|unzip|extract|build from source)\b|安装|下载|装")
+# (patterns as text, compiled by `re` on first use and only for a message that holds one of their words: the recall
+# hook imports this module on every prompt, and most prompts ask for neither)
+_ASKS_INSTALL = r"^\s*(how (do|can|should|would|to) (i |we |you )?(install|set up|setup)\b|(怎么|如何|怎样)(安装|装))"
+_SPEAKS_OF_INSTALL = (r"\b(install\w*|setup|set up|brew|apt(-get)?|pipx?|npm|yarn|pnpm|cargo|uv|download\w*|appimage|curl|choco|winget|"
+                      r"sdkman|sdk|asdf|mise|nvm|rustup|docker pull|package manager|unzip|extract|build from source)\b|安装|下载|装")
 
 
 def asks_install(message: str) -> bool:
-    return _ASKS_INSTALL.search(message.lower()) is not None
+    low = message.lower()
+    return any(w in low for w in ("install", "set up", "setup", "装")) and re.search(_ASKS_INSTALL, low) is not None
 
 
 def speaks_of_install(record: dict) -> bool:  # type: ignore[type-arg]
-    return _SPEAKS_OF_INSTALL.search(_note_text(record).lower()) is not None
+    return re.search(_SPEAKS_OF_INSTALL, _note_text(record).lower()) is not None
 
 
 # A question for a price or a fee ("how much does Unity Pro cost", 微信支付的手续费是多少, 试听课要钱吗) is answered by a note
 # that states one (an amount of money, a share, "free"), not by the note that names the product among the stack's tools.
-_ASKS_PRICE = re.compile(r"^\s*how much\b[^?]{0,60}\b(cost|costs|charge|charges|charged|pay|pays|paid|priced|price|fee|fees)\b"
-                         r"|\b(what|what's|whats|which)\b[^?]{0,20}\b(price|prices|pricing|fee|fees|commission|cost)\b(?! centres?\b| centers?\b| codes?\b)"
-                         r"|多少钱|(怎么|如何|怎样)收费|收费标准|(手续费|费率|佣金|价格|费用|价钱)(一般)?(是)?(多少|几个点)|要钱吗|收费吗|收不收费|多少费用")
-_STATES_PRICE = re.compile(r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(k\b|m\b|万|千|亿)?\s?(%|percent|per ?cent|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|cny\b|rmb\b|yuan\b|"
-                           r"cents?\b|chf\b|yen\b|bps\b|basis points?\b|元|块|角|毛|美元|欧元|英镑|日元)"
-                           # (or speaks of what a thing costs: "every GB read back is billed", "replies cost us per message")
-                           r"|\b(costs?|costing|billed|billing|price[sd]?|pricing|fees?|charge[sd]?|paid|pays?|estimates?|free|quotes?|no charge)\b|费|价|钱|免费")
+_ASKS_PRICE = (r"^\s*how much\b[^?]{0,60}\b(cost|costs|charge|charges|charged|pay|pays|paid|priced|price|fee|fees)\b"
+               r"|\b(what|what's|whats|which)\b[^?]{0,20}\b(price|prices|pricing|fee|fees|commission|cost)\b(?! centres?\b| centers?\b| codes?\b)"
+               r"|多少钱|(怎么|如何|怎样)收费|收费标准|(手续费|费率|佣金|价格|费用|价钱)(一般)?(是)?(多少|几个点)|要钱吗|收费吗|收不收费|多少费用")
+_STATES_PRICE = (r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(k\b|m\b|万|千|亿)?\s?(%|percent|per ?cent|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|cny\b|rmb\b|yuan\b|"
+                 r"cents?\b|chf\b|yen\b|bps\b|basis points?\b|元|块|角|毛|美元|欧元|英镑|日元)"
+                 # (or speaks of what a thing costs: "every GB read back is billed", "replies cost us per message")
+                 r"|\b(costs?|costing|billed|billing|price[sd]?|pricing|fees?|charge[sd]?|paid|pays?|estimates?|free|quotes?|no charge)\b|费|价|钱|免费")
+
+
+_PRICE_WORDS = ("cost", "pric", "fee", "charge", "pay", "paid", "commission", "钱", "费", "价", "佣金")
 
 
 def asks_price(message: str) -> bool:
-    return _ASKS_PRICE.search(message.lower()) is not None
+    low = message.lower()
+    return any(w in low for w in _PRICE_WORDS) and re.search(_ASKS_PRICE, low) is not None
 
 
 def states_price(record: dict) -> bool:  # type: ignore[type-arg]
-    return _STATES_PRICE.search(_note_text(record).lower()) is not None
+    return re.search(_STATES_PRICE, _note_text(record).lower()) is not None
 
 
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
