@@ -431,6 +431,17 @@ def states_price(record: dict) -> bool:  # type: ignore[type-arg]
     return re.search(_STATES_PRICE, _note_text(record).lower()) is not None
 
 
+# The words that ask what a thing costs without naming a kind of charge: a commission, a fee or 佣金 asked for alone
+# ("what commission do we take") is itself what the note answers.
+_COST_WORDS = ("cost", "pric", "charg", "pay", "paid", "钱", "价")
+
+
+def holds_only_price(held: list[str]) -> bool:
+    """Whether the terms a note holds of a price question (`index.Hit.held`) are only its words for what a thing costs:
+    the note on the cloud bill holds "cost" of "how much does a NovaSeq X run cost", and nothing of what is priced."""
+    return all(any(w in term.split("→")[0] for w in _COST_WORDS) for term in held)
+
+
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
     """For a question anyone could answer that asks how many, for a name or for something to read, the test
     a note must pass to answer it (`states_amount`, or speaking of names or of reading; none passes for a

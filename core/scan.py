@@ -3511,6 +3511,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("administratoraccess", "admin", "administrator", "owner role", "full access", "full admin"),
      r"\b(attach|grant|give|add|assign)\w* (the )?(administratoraccess|admin(istrator)? (access|policy|rights|role)|owner role|full (admin )?access|iam:\*|\*:\*)\b[^.;\n]{0,20}"
      r"\b(to|on) (the |our |every |each )?([\w-]+ ){0,2}(ci|pipelines?|deploy\w*|build|runners?|service accounts?|github actions|bots?|workflows?)\b"),
+    # people tracked before they consent, or the consent prompt taken away from those the law gives it ("fire the marketing pixels
+    # before the visitor accepts the cookie banner", "hide the consent banner for EU visitors")
+    (("consent", "cookie banner", "cookie popup", "cookie pop-up", "opt in", "opt-in", "accept"),
+     r"\b(start|begin|fire|send|load|run|enable)\w* (the |our |all |every )?([\w-]+ ){0,2}(tracking|analytics|pixels?|trackers?|telemetry|tags?|cookies)\b[^.;\n]{0,30}"
+     r"\bbefore (the |a |any )?(users?|visitors?|they|people|customers?|players?|patients?)\b[^.;\n]{0,10}\b(consent|accept|opt[- ]in|agree)"
+     r"|\b(hide|hiding|remove|disable|turn off|skip|drop)\w* (the )?(cookie|consent|privacy) (banner|popup|pop-up|dialog|prompt|notice)\b[^.;\n]{0,20}(?<!non-)\b(eu|european|gdpr|uk|california)\b"),
     # a person asked to hand over their password ("ask the release manager to send you their Play Console password over Slack")
     (("password", "passwords", "passcode", "credentials", "2fa", "otp", "pin"),
      r"\bask\w* (the |your |a |an )?([\w-]+ ){0,3}(managers?|admins?|administrators?|owners?|leads?|colleagues?|teammates?|engineers?|users?|customers?|people|someone|staff)\b[^.;\n]{0,20}"
@@ -3711,6 +3717,11 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"|(诊断|病历|病情|健康数据|处方)[^。\n]{0,10}(放进|放到|写进|加到|发给|传给|上报)[^。\n]{0,6}(埋点|分析|营销|广告|市场)"
      r"|(读取|上传|获取|收集|抓取)[^。\n]{0,6}通讯录[^。\n]{0,30}(不用|无需|不需要|不必)(弹窗|征求|询问|经过|得到)?[^。\n]{0,4}(同意|授权|许可|用户)"
      r"|(注销|删除账号|删号|销户)[^。\n]{0,30}(数据|信息|资料)(全部|都|一律)?(留着|保留|不删|别删)(?!\s*\d)"),
+    # people tracked before they consent, or the consent prompt taken away from those the law gives it (欧盟用户的同意弹窗先关掉，
+    # 埋点在他们点同意之前就开始上报); "同意之前不上报" says the opposite and holds no act right after the consent
+    (("同意之前", "同意前", "同意以前", "授权之前", "授权前", "弹窗"),
+     r"(同意|授权)(之前|以前|前)(就|已经|便)?(开始)?(上报|采集|收集|追踪|跟踪|埋点|发送|加载)"
+     r"|(欧盟|欧洲|eu|gdpr)[^。\n]{0,10}(同意|cookie|隐私)\s?(弹窗|提示|横幅|banner)[^。\n]{0,4}(先)?(关掉|去掉|关闭|隐藏|拿掉|删掉)"),
     # a person asked to hand over their password (让发版负责人把 Play Console 的密码私聊发给你)
     (("密码", "验证码", "凭据", "口令"),
      r"让[^。\n]{0,16}把[^。\n]{0,20}(密码|验证码|凭据|口令)[^。\n]{0,8}(发给|告诉|私聊|私信)(给|发给)?(你|我)"),
