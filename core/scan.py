@@ -2507,8 +2507,9 @@ _ALWAYS_TAG = re.compile(
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
-    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?[\"'`\u201d]?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|\s*(标签|标记|元素|节点)|\s*(is|are) (the|an?|our) ([\w-]+ ){0,2}(elements?|tags?|nodes?)\b)"
-    # (nor a tag that is the subject of a sentence about the files it stands in: "<instructions> in our
+    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?[\"'`\u201d]?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|(\s*(,|and|or|/)\s*<\s*/?[\w|-]{1,30}\s*>)+[\"'`\u201d]?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|\s*(标签|标记|元素|节点)|\s*(is|are) (the|an?|our) ([\w-]+ ){0,2}(elements?|tags?|nodes?)\b)"
+    # (nor one of a list of tags named as tags: "treats <system> and <user> tags in uploaded transcripts as plain text";
+    # nor a tag that is the subject of a sentence about the files it stands in: "<instructions> in our
     # prompt files holds the task text")
     r"(?!\s*(in|inside|within) (our|the|each|every|all|these|those|this|that|its|their) [\w./-]+( [\w./-]+){0,3} "
     r"(holds?|contains?|wraps?|carries|encloses|surrounds)\b)"
@@ -3511,6 +3512,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("administratoraccess", "admin", "administrator", "owner role", "full access", "full admin"),
      r"\b(attach|grant|give|add|assign)\w* (the )?(administratoraccess|admin(istrator)? (access|policy|rights|role)|owner role|full (admin )?access|iam:\*|\*:\*)\b[^.;\n]{0,20}"
      r"\b(to|on) (the |our |every |each )?([\w-]+ ){0,2}(ci|pipelines?|deploy\w*|build|runners?|service accounts?|github actions|bots?|workflows?)\b"),
+    # a person's data kept after they delete their account, for no time the law sets ("when a user deletes their account, just set
+    # is_active=false and keep all their data"); a retention period or a legal hold said with it is the law's keeping
+    (("account",),
+     r"\b(delet|clos|cancel|remov|terminat)\w* (their|his|her|the|an?|its|your) accounts?\b[^.;\n]{0,60}\b(keep|retain|hold on to|hang on to)\w* "
+     r"(all |every (bit|piece) |everything )?(of )?(their|the|his|her|its) (data|records|personal data|information|files|history)\b"
+     r"(?![^.;\n]{0,40}\b(for (\d|a |one |two |three |six |thirty |ninety )|until|then (purge|delete|erase|anonymi[sz]e)|as (the )?law|legal|required|grace|retention))"),
     # people tracked before they consent, or the consent prompt taken away from those the law gives it ("fire the marketing pixels
     # before the visitor accepts the cookie banner", "hide the consent banner for EU visitors")
     (("consent", "cookie banner", "cookie popup", "cookie pop-up", "opt in", "opt-in", "accept"),
@@ -4758,7 +4765,11 @@ _SECRET_POLICY = re.compile(_spelled(r"\b(passwords?|passphrases?|pins?|credenti
 # admin password", 管理员密码不要告诉用户).
 _SECRET_KEPT = re.compile(_spelled(r"\b(do not|don't|dont|never|not|must not|should not) (tell|show|give|send) (the |your |our )?(users?|customers?|clients?|callers?|anyone|anybody)"
                                    r"( the| your| our| any)? ((admin|root|prod|production|internal|master|service) )?(passwords?|tokens?|keys?|secrets?|credentials)\b"
-                                   r"|(密码|密钥|令牌|凭据|私钥|口令|token)[^，。；\n]{0,4}(不要|别|不准|千万别|不能)(告诉|发给|透露给|给)"))
+                                   r"|(密码|密钥|令牌|凭据|私钥|口令|token)[^，。；\n]{0,4}(不要|别|不准|千万别|不能)(告诉|发给|透露给|给)"
+                                   # (a secret's value known to no one: "rotated by the vault every 30 days; nobody should know the current value")
+                                   r"|\b(nobody|no one|no human|none of us)( else)? (should|must|needs? to|has to|will|ever) (ever )?(knows?|sees?|reads?) (the|its|their|any)"
+                                   r"( current| actual| real| plain ?text| live)? (values?|passwords?|keys?|secrets?|pins?|passphrases?|credentials)\b"
+                                   r"|(没有人|谁都|任何人都?)(不需要|不应该|不能|不该|不会)?知道(当前|实际|真实)?的?(值|密码|密钥|口令)"))
 
 def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
@@ -4812,7 +4823,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
         return True
     if has(_CUE_BYPASS) and ((addressed and (has(_CUE_DANGER) or has(_CUE_RULES))) or has(_CUE_STATUS) or (has(_CUE_SECRET) and _apart(_CUE_SECRET, _CUE_BYPASS, sentence))):
         return True
-    if has(_CUE_WITHHOLD) and has(_CUE_DANGER) and _CUE_DANGER.search(_SECRET_KEPT.sub(" ", sentence)):
+    if has(_CUE_WITHHOLD) and has(_CUE_DANGER) and _CUE_WITHHOLD.search(kept := _SECRET_KEPT.sub(" ", sentence)) and _CUE_DANGER.search(kept):
         return True
     if (has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence)  # 禁止直接执行 bans it
             and not (_SCRATCH.search(sentence) and not _CUE_LIVE.search(sentence))
@@ -5863,6 +5874,10 @@ _PROSE = re.compile(rf"(?:(?<![\w$])(?:[a-z0-9]+_)+|\b)(?P<name>{_NAMED})(?:\s+(
                     # ("the leaked admin password is still Jenk1ns!Adm1n")
                     rf"(?:\s*[:=：]|\s+(?:(?:is|was|are)(?:\s+(?:still|now|currently|also|again|temporarily))?|is set to|reads|是|为|es|est|ist|lautet|é|era|war))?"
                     rf"\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
+# A password named, a reason given, and the value after a colon that ends the sentence ("The shared mailbox password is in
+# this note because the vault is down: Winter-Harbour-2026!").
+_NAMED_THEN_VALUE = re.compile(r"\b(?P<name>password|passphrase|passcode)s?\b[^:\n]{0,80}?:\s*['\"“]?(?P<value>(?!https?:)[^\s'\"”`,;)]{6,})['\"”]?[.!]?\s*$",
+                               re.MULTILINE)
 # "Password123! is the prod database password": the value first, then what it is.
 _VALUE_FIRST = re.compile(r"(?P<value>[^\s'\"`]{6,}) (?:is|was) (?:the|our|my) [\w \-]{0,30}?(?P<name>password|passphrase|api key|secret key|token)\b")
 # "auth" names a secret as often as a scheme ("auth is OAuth2"): only a long unbroken value counts.
@@ -5916,7 +5931,8 @@ _ASSIGNED_ZH = re.compile(r"(?P<name>密码|密碼|口令|密钥|密鑰|令牌|�
 # and gives nothing of it.
 _FINGERPRINT = re.compile(r"\b(SHA256|SHA384|SHA512|SHA1|MD5):$", re.IGNORECASE)
 _KEYLIKE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+=_\-]{32,72}(?![A-Za-z0-9/+=_\-])")
-_REFERENCE = re.compile(r"^([A-Za-z_][\w]*(\.[A-Za-z_]\w*)+(\(.*)?|[A-Z][A-Z0-9_]*|[a-z_]+\(.*|.*\{\{.*|[<$%{\[(].*|~?/.*|\.\.?/.*)$")
+# (a relative path to a file, "docs/img/api.png", is where something is, as an absolute one is)
+_REFERENCE = re.compile(r"^([A-Za-z_][\w]*(\.[A-Za-z_]\w*)+(\(.*)?|[A-Z][A-Z0-9_]*|[a-z_]+\(.*|.*\{\{.*|[<$%{\[(].*|~?/.*|\.\.?/.*|[a-z0-9_.-]+(/[a-z0-9_.-]+)+\.[a-z]{1,5})$")
 _PLACEHOLDERS = frozenset({"none", "null", "true", "false", "required", "optional", "redacted", "changeme", "secret", "password",
                            "example", "placeholder", "your-password", "your_password", "xxx", "todo", "tbd", "env", "stored", "empty"})
 
@@ -6099,6 +6115,8 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
             regexes += [_LOGIN_PAIR, _ACCOUNT_PAIR]
         if ":" in window or "=" in window:
             regexes.append(_ASSIGNED)
+            if "pass" in lowered:
+                regexes.append(_NAMED_THEN_VALUE)
         if not window.isascii():
             regexes.append(_ASSIGNED_ZH)
         if " is " in lowered or " was " in lowered:
