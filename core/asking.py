@@ -416,7 +416,9 @@ _ASKS_PRICE = (r"^\s*how much\b[^?]{0,60}\b(cost|costs|charge|charges|charged|pa
 _STATES_PRICE = (r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(k\b|m\b|万|千|亿)?\s?(%|percent|per ?cent|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|cny\b|rmb\b|yuan\b|"
                  r"cents?\b|chf\b|yen\b|bps\b|basis points?\b|元|块|角|毛|美元|欧元|英镑|日元)"
                  # (or speaks of what a thing costs: "every GB read back is billed", "replies cost us per message")
-                 r"|\b(costs?|costing|billed|billing|price[sd]?|pricing|fees?|charge[sd]?|paid|pays?|estimates?|free|quotes?|no charge)\b|费|价|钱|免费")
+                 # (in Chinese, words of what a thing costs: 续费 and 缴费 say that one renews or pays, 缴费类事项 names no price)
+                 r"|\b(costs?|costing|billed|billing|price[sd]?|pricing|fees?|charge[sd]?|paid|pays?|estimates?|free|quotes?|no charge)\b"
+                 r"|收费|计费|费率|费用|付费|免费|价格|价钱|单价|报价|定价|售价|原价|多少钱|手续费|服务费|佣金")
 
 
 _PRICE_WORDS = ("cost", "pric", "fee", "charge", "pay", "paid", "commission", "钱", "费", "价", "佣金")
@@ -738,25 +740,42 @@ def _compared() -> re.Pattern[str]:
         r"(?:better|faster|slower|cheaper|safer|easier|simpler|lighter|more \w+|less \w+) (?:than|compared to) "
         rf"(?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
         rf"|^\s*(?P<c>{_SIDE}) (?:vs\.?|versus) (?P<d>{_SIDE})\s*[?:,]?\s*(?:(?:which|what)\b.*)?$"
+        # ("how does Opsgenie compare with PagerDuty")
+        rf"|^\s*how (?:does|do|did|would|will) (?:an? |the )?(?P<g>{_SIDE}) (?:compare|stack up|measure up) (?:with|to|against) (?:an? |the )?(?P<h>{_SIDE})\s*\??\s*$"
         rf"|^\s*(?P<e>{_SIDE}|{_SIDE_ZH})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE}|{_SIDE_ZH})\s*"
         # (any quality asked of one "more" than the other: 哪个更安全, 谁更省内存; not 哪个发包裹, which asks which one does it)
         r"(?:(?:哪个|哪一个|谁)更[\u4e00-\u9fff]{1,4}|(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用))")
 
 
-_WEIGHING = (" than ", " vs", "versus", "哪个", "更", "还是", "对比", "谁好", "和", "与", "跟")
+_WEIGHING = (" than ", " vs", "versus", " compare", " stack up", " measure up", "哪个", "更", "还是", "对比", "谁好", "和", "与", "跟")
 _OUR_SIDE = frozenset("one ones it this that these those them before now ours mine yours we our us my".split())
+
+
+# A question for how two things differ ("what is the difference between SAML and OIDC", 等保三级和二级有什么不同) is answered
+# by a note that names both (it may say what each is: "Orders carry eta_initial (promised at checkout) and eta_current …").
+_DIFFERED = (rf"^\s*what(?:'s| is| are)(?: the)? (?:main |key |real )?differences? between (?:an? |the )?(?P<a>{_SIDE}) and (?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
+             rf"|^\s*(?P<c>{_SIDE}|{_SIDE_ZH})\s*(?:和|与|跟)\s*(?P<d>{_SIDE}|{_SIDE_ZH})\s*"
+             r"(?:有(?:什么|啥|哪些)(?:不同|区别|差别|差异)|的(?:区别|不同|差别|差异)(?:是(?:什么|啥)|在哪(?:里)?|有哪些)?)\s*[?？]?\s*$")
+_DIFFERING = ("difference", "不同", "区别", "差别", "差异")
+
+
+def _two_sides(low: str, m: re.Match[str] | None) -> tuple[str, str] | None:
+    if m is None or _OURS.search(low) or _PROJECT_NAMED.search(low):
+        return None
+    a, b = (re.sub(r" (for|in|on|at|when|with) .*$", "", x) for x in m.groups() if x)  # "c++ for trading": c++
+    return None if _OUR_SIDE.intersection(f"{a} {b}".split()) else (a, b)
 
 
 def compared(message: str) -> tuple[str, str] | None:
     """The two things a message weighs against each other, or None."""
     low = _asked(message.lower())
-    if not any(w in low for w in _WEIGHING):
-        return None
-    m = _compared().match(low)
-    if m is None or _OURS.search(low) or _PROJECT_NAMED.search(low):
-        return None
-    a, b = (re.sub(r" (for|in|on|at|when|with) .*$", "", x) for x in m.group("a", "b", "c", "d", "e", "f") if x)  # "c++ for trading": c++
-    return None if _OUR_SIDE.intersection(f"{a} {b}".split()) else (a, b)
+    return _two_sides(low, _compared().match(low)) if any(w in low for w in _WEIGHING) else None
+
+
+def differed(message: str) -> tuple[str, str] | None:
+    """The two things a message asks how they differ, or None."""
+    low = _asked(message.lower())
+    return _two_sides(low, re.match(_DIFFERED, low)) if any(w in low for w in _DIFFERING) else None
 
 
 # What a note that weighs two things says of them ("we chose SQLite over Postgres", "Kafka replaced RabbitMQ",
@@ -766,13 +785,17 @@ _WEIGHED = re.compile(r"\b(than|over|instead of|rather than|vs\.?|versus|compare
                       r"|比|而不是|替代|替换|换成|选择|选了|迁移|取代|优于|不如|对比")
 
 
-def weighs(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]
-    """Whether a note names both things weighed (a term of each) and says something that weighs them."""
+def names_both(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]
+    """Whether a note names both things (a term of each)."""
     from .search import query_terms
 
-    raw = _note_text(record)
-    text = set(query_terms(raw))
-    return all(text.intersection(query_terms(side)) for side in sides) and _WEIGHED.search(raw.lower()) is not None
+    text = set(query_terms(_note_text(record)))
+    return all(text.intersection(query_terms(side)) for side in sides)
+
+
+def weighs(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]
+    """Whether a note names both things weighed and says something that weighs them."""
+    return names_both(record, sides) and _WEIGHED.search(_note_text(record).lower()) is not None
 
 
 # ---------------------------------------------------------------- the learned reading

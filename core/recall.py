@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, describes_act, forbids_an_act, holds_only_price, names_kind, speaks_of_install, states_price,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, differed, describes_act, forbids_an_act, holds_only_price, names_both, names_kind, speaks_of_install, states_price,
                      opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_version, states_who, task_kind, transforms_given_text, weighs,
                      what_general_asks, without_opening)
 from .records import printable
@@ -355,6 +355,7 @@ def _choose(
     answers = what_general_asks(message) if general else None  # (how many, a name or something to read: a note must speak of it)
     undecided = not work  # the learned reading is asked only when a card hangs on it
     sides = compared(message)
+    apart = None if sides is not None else differed(message)
     versioned = asks_version(message)
     installs = asks_install(message)
     priced = asks_price(message)
@@ -455,7 +456,7 @@ def _choose(
                         why = "does not state a price" if not states_price(hit.record) else "holds the word for price, nothing of what is priced"
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), why)
                     continue
-                if relevant and sides is not None and not weighs(hit.record, sides):
+                if relevant and ((sides is not None and not weighs(hit.record, sides)) or (apart is not None and not names_both(hit.record, apart))):
                     seen.add(hit.id)  # it names one of the two things weighed, or neither
                     if trace is not None:
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not name both things weighed")
