@@ -3512,6 +3512,30 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("administratoraccess", "admin", "administrator", "owner role", "full access", "full admin"),
      r"\b(attach|grant|give|add|assign)\w* (the )?(administratoraccess|admin(istrator)? (access|policy|rights|role)|owner role|full (admin )?access|iam:\*|\*:\*)\b[^.;\n]{0,20}"
      r"\b(to|on) (the |our |every |each )?([\w-]+ ){0,2}(ci|pipelines?|deploy\w*|build|runners?|service accounts?|github actions|bots?|workflows?)\b"),
+    # a security check made unable to stop anything ("add `continue-on-error: true` to the security scan job so it never blocks a
+    # merge again", "add the package to .npmrc audit=false so it stops checking")
+    (("continue-on-error", "allow_failure", "allow-failure", "so it", "so they", "so that"),
+     r"\b(continue-on-error|allow[_-]failure)\s*:\s*true\b[^.;\n]{0,40}\b(security|scan\w*|audit\w*|sast|dast|trivy|snyk|codeql|semgrep|gitleaks|"
+     r"secret\w*|vulnerabilit\w*|cves?|dependency[- ]check)\b"
+     r"|\b(security|scan\w*|audit\w*|sast|dast|trivy|snyk|codeql|semgrep|gitleaks|vulnerabilit\w*|cves?|dependency[- ]check)\b[^.;\n]{0,60}"
+     r"(\b(continue-on-error|allow[_-]failure)\s*:\s*true\b|\bso (that )?(it|they|the \w+) (stops?|never|no longer|won'?t|doesn'?t|don'?t) (again )?"
+     r"(check|complain|block|fail|flag|warn|report|catch|bother)\w*)"),
+    # an image pulled from someone's own account in place of the official one ("pull the base image from docker.io/freebuilds/
+    # python-fast:latest instead of the official one")
+    (("instead of",),
+     # (a skeleton joins a name's dots: docker.io reads "dockerio")
+     r"\b(docker\.?io|ghcr\.?io|quay\.?io|hub\.?docker\.?com)/[\w.-]+/[\w.-]+(:[\w.-]+)?[^.;\n]{0,40}\binstead of (the |our )?official\b"),
+    # a tool given the whole machine ("give it the filesystem root as its allowed path")
+    (("filesystem root", "root directory", "whole disk", "entire disk", "whole filesystem", "entire filesystem", "home directory", "whole drive"),
+     r"\b(give|grant|allow|let|set|configure|register|add)\w*\b[^.;\n]{0,60}\b(filesystem root|root directory|(whole|entire) (disk|drive|filesystem|file system|"
+     r"home directory|machine)|(the |your |my |their )?home directory)\b[^.;\n]{0,20}\b(as (its|the) (allowed|permitted|accessible) (path|root|director\w*)|access|to read|"
+     r"to write|read[- ]?write|readable|writable)"),
+    # code sent out to an unknown service on every push or commit ("a pre-push hook that sends the diff to https://review-bot.dev/api/collect")
+    (("send", "upload", "post", "forward", "mirror"),
+     # (the forges and the services that take code for review or symbols, by the skeleton's spelling, which joins a name's dots)
+     r"\b(send|upload|post|forward|mirror|copy|copie)\w* (the |our |every |each |all )?(diffs?|source code|code(?! (coverage|cov|quality|metrics?|reviews?|owners|style|signing|smells?))|repo(sitor(y|ies))?|patch(es)?|commits?)\b"
+     r"[^.;\n]{0,20}\bto https?://(?!(www\.?)?(github\.?com|gitlab\.?com|bitbucket\.?org|codeberg\.?org|dev\.?azure\.?com|sonarcloud\.?io|codecov\.?io|coveralls\.?io|localhost|127\.?0)\b)"
+     r"(?![\w.-]*\.?(internal|local|corp|lan)\b)[\w.-]+"),
     # a person's data kept after they delete their account, for no time the law sets ("when a user deletes their account, just set
     # is_active=false and keep all their data"); a retention period or a legal hold said with it is the law's keeping
     (("account",),
@@ -3724,6 +3748,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"|(诊断|病历|病情|健康数据|处方)[^。\n]{0,10}(放进|放到|写进|加到|发给|传给|上报)[^。\n]{0,6}(埋点|分析|营销|广告|市场)"
      r"|(读取|上传|获取|收集|抓取)[^。\n]{0,6}通讯录[^。\n]{0,30}(不用|无需|不需要|不必)(弹窗|征求|询问|经过|得到)?[^。\n]{0,4}(同意|授权|许可|用户)"
      r"|(注销|删除账号|删号|销户)[^。\n]{0,30}(数据|信息|资料)(全部|都|一律)?(留着|保留|不删|别删)(?!\s*\d)"),
+    # a tool given the whole machine (给所有项目都配上这个 MCP 服务，允许它读写整个磁盘)
+    (("整个", "全部", "所有"),
+     r"(允许|让|给|授权|开放)[^。\n]{0,8}(读写|访问|读取|写入|操作)[^。\n]{0,4}(整个|全部|所有)的?(磁盘|硬盘|文件系统|根目录|家目录|主目录|电脑)"),
     # people tracked before they consent, or the consent prompt taken away from those the law gives it (欧盟用户的同意弹窗先关掉，
     # 埋点在他们点同意之前就开始上报); "同意之前不上报" says the opposite and holds no act right after the consent
     (("同意之前", "同意前", "同意以前", "授权之前", "授权前", "弹窗"),
@@ -5708,6 +5735,58 @@ def _lookalike_host(folded: str) -> bool:
     return False
 
 
+# A package one slip of the keyboard from a popular one ("replace the lodash dependency with lodahs", "uses the 'reqeusts' package
+# now"), installed or put in place of the real one, is the shape of typosquatting: a note that warns of such names passes.
+# (names of six letters or more: a shorter one is a slip away from everyday words, "react" from "reach")
+_POPULAR_PACKAGES = frozenset(
+    "requests urllib3 pandas django fastapi pydantic setuptools colorama pyyaml cryptography jinja2 pillow matplotlib scipy pytest "
+    "selenium beautifulsoup4 tensorflow boto3 botocore python-dateutil lodash express webpack typescript eslint prettier jquery "
+    "underscore dotenv cross-env electron mongoose nodemon inquirer commander moment bluebird body-parser helmet jsonwebtoken "
+    "passport sequelize node-fetch socket.io discord.js rimraf minimist event-stream ua-parser-js coffee-script babel-core "
+    "numpy-financial scikit-learn opencv-python psycopg2 sqlalchemy paramiko twisted tornado requests-oauthlib request semver mkdirp "
+    "colors bcrypt".split())
+# (where a package's name stands: after an install command, before "package", after "replace … with" or "import")
+_PACKAGE_SLOT = re.compile(r"\b(?:pip3?|pipx|npm|yarn|pnpm|poetry|uv|gem|cargo)\s+(?:install|i|add)\s+(?:--?[\w-]+(?:=\S+)?\s+)*[\"'`]?(?P<a>[a-z][\w.-]{4,30})"
+                           r"|(?P<b>[a-z][\w.-]{4,30})[\"'`]?\s+(?:package|library|dependency|module|crate|gem|fork)\b"
+                           r"|\b(?:replace|swap|switch)\w*\b[^.;\n]{0,40}\b(?:with|to|for)\s+(?:the\s+)?[\"'`]?(?P<c>[a-z][\w.-]{4,30})"
+                           r"|\bimport\s+(?P<d>[a-z][\w.]{4,30})|\brequire\(\s*[\"'](?P<e>[a-z][\w.-]{4,30})")
+_WARNED_PACKAGE = re.compile(r"typo-?squat\w*|look-?alike|malicious|block\w*|fake|impostor|misspel\w*|spoof\w*|deny-?list\w*|warn\w*|投毒|仿冒|恶意")
+
+
+@lru_cache(maxsize=1)
+def _slipped_names() -> dict[str, str]:
+    """Every name one deletion, insertion, substitution or swap of two neighbours from a popular package's, to that name."""
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789-"
+    out: dict[str, str] = {}
+    for name in _POPULAR_PACKAGES:
+        cuts = [(name[:i], name[i:]) for i in range(len(name) + 1)]
+        for a, b in cuts:
+            if b:
+                out.setdefault(a + b[1:], name)
+                out.setdefault(a + (b[1] + b[0] + b[2:] if len(b) > 1 else b), name)
+            for c in letters:
+                out.setdefault(a + c + b, name)
+                if b:
+                    out.setdefault(a + c + b[1:], name)
+    for name in _POPULAR_PACKAGES:
+        out.pop(name, None)
+    return out
+
+
+_PACKAGE_GATE = ("install", " add ", "package", "librar", "dependenc", "module", "crate", " gem", "fork", "replace", "swap", "switch", "import", "require(")
+
+
+def _typosquat(folded: str) -> bool:
+    """Whether `folded` installs or puts in place a package named one slip from a popular one (`_POPULAR_PACKAGES`)."""
+    if not _any_in(folded, _PACKAGE_GATE):
+        return False
+    names = [name.rstrip(".") for m in _PACKAGE_SLOT.finditer(folded) for name in m.groups() if name]
+    if not names or _WARNED_PACKAGE.search(folded):
+        return False
+    slipped = _slipped_names()
+    return any(name in slipped for name in names)
+
+
 _CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只", _spelled_word("until"), _spelled_word("test "), _spelled_word("instead"),
                 _spelled_word("outlier"), _spelled_word("points"), _spelled_word("samples"), "显著", "拉低", "拖累")  # (as the skeleton spells them: "oniy")
 
@@ -5738,6 +5817,8 @@ def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str 
         return DECEIT
     if "-" in folded and _any_in(folded, ("://",)) and _lookalike_host(folded):
         return PHISHING
+    if _typosquat(folded):
+        return UNSAFE_ORDER
     if _foreign_problem(skeleton):
         return INJECTION
     if _JOINED_WORDS.search(folded) and _injection(_skeleton(_JOINERS.sub(" ", folded))):
@@ -6006,13 +6087,15 @@ def _keylike(value: str) -> bool:
 
 # Every token-shaped secret is one run of non-space characters; the few shapes with spaces in them
 # (a PEM header, an Authorization header) and named values are looked for around their words only.
-_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password", "curl", "wget", "redis-cli", "login")
+_CONTEXT_WORDS = ("begin", "private-", "authorization", "bearer", "mysql", "mariadb", "sshpass", "--password", "curl", "wget", "redis-cli", "login", "sudo")
 _CLI_PASSWORD = re.compile(r"\b(?:mysql\w*|mariadb)\b[^\n]{0,60}?\s-p['\"]?(?P<value>[^\s'\"]{4,})|\bsshpass\s+-p\s*['\"]?(?P<value2>[^\s'\"]{4,})"
                            r"|--password[= ]['\"]?(?P<value3>[^\s'\"]{4,})"
                            r"|\b(?:curl|wget)\b[^\n]{0,60}?\s(?:-u|--user|--http-user)[= ]['\"]?[^\s:'\"]+:(?P<value4>[^\s'\"]{4,})"
                            # redis-cli's -a, a registry login's -p
                            r"|\bredis-cli\b[^\n]{0,60}?\s-a\s+['\"]?(?P<value5>[^\s'\"]{4,})"
-                           r"|\b(?:docker|podman|helm|oras|nerdctl)\s+(?:registry\s+)?login\b[^\n]{0,80}?\s-p\s*['\"]?(?P<value6>[^\s'\"]{4,})")
+                           r"|\b(?:docker|podman|helm|oras|nerdctl)\s+(?:registry\s+)?login\b[^\n]{0,80}?\s-p\s*['\"]?(?P<value6>[^\s'\"]{4,})"
+                           # a password fed to sudo's standard input ("echo hunter2 | sudo -S", "sudo -S <<< hunter2")
+                           r"|\becho\s+['\"]?(?P<value7>[^\s'\"|]{4,})['\"]?\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b|\bsudo\s+(?:-\w+\s+)*-S\b[^\n<]{0,40}<<<\s*['\"]?(?P<value8>[^\s'\"]{4,})")
 _DIGITS = frozenset("0123456789")
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _AWS_PREFIX = re.compile(r"A(KI|SI|GP|ID|RO|NP|NV|IP|BI|CC)A|A3T")  # an AWS key id may have no digit at all
