@@ -3512,6 +3512,28 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("administratoraccess", "admin", "administrator", "owner role", "full access", "full admin"),
      r"\b(attach|grant|give|add|assign)\w* (the )?(administratoraccess|admin(istrator)? (access|policy|rights|role)|owner role|full (admin )?access|iam:\*|\*:\*)\b[^.;\n]{0,20}"
      r"\b(to|on) (the |our |every |each )?([\w-]+ ){0,2}(ci|pipelines?|deploy\w*|build|runners?|service accounts?|github actions|bots?|workflows?)\b"),
+    # people's details handed to an outside firm ("join the transcripts with customers' full names and home addresses and share
+    # the CSV with the agency"); aggregates and pseudonymous ids name no person
+    (("full name", "address", "phone number", "date of birth", "dates of birth", "ssn", "national id", "passport number", "id photo", "medical record", "diagnos"),
+     r"\b(full names?|home addresses|(street |postal |home )?addresses|phone numbers|email addresses|dates? of birth|ssns?|national id\w*|passport numbers|"
+     r"id photos|medical records|diagnos\w+)\b[^.;\n]{0,80}\b(share|send|give|hand|upload|email)\w*( it| them| this| the \w+)?( over)? (with|to) "
+     r"(the |an? |our )?(\w+ )?(agency|agencies|vendors?|partners?|contractors?|third[- ]part\w*|outsourc\w*|annotators?|labell?ers?|advertis\w*|marketers?)\b"
+     r"|\b(share|send|give|hand|upload|email)\w* (the |our |all |every )?(customers?|users?|patients?|members?|clients?|students?|employees?)['’]? "
+     r"(full names?|home addresses|addresses|phone numbers|email addresses|dates? of birth|id photos|medical records)\b[^.;\n]{0,40}\b(with|to) "
+     r"(the |an? |our )?(\w+ )?(agency|agencies|vendors?|partners?|contractors?|third[- ]part\w*|outsourc\w*|annotators?|labell?ers?|advertis\w*|marketers?)\b"),
+    # mail sent on to people who said no ("when someone unsubscribes, keep sending them the newsletter from a different sender")
+    (("unsubscrib", "opt out", "opts out", "opted out", "opt-out"),
+     r"\b(unsubscrib\w*|opts? out|opted[- ]out|opt-outs?)\b[^.;\n]{0,60}\b(keep|continue|still)\w* (on )?(sending|emailing|texting|messaging|calling|mailing|contacting|to send|to email|to text)\b"),
+    # a safeguard dropped because it is slow ("the de-identification step slows the job down, skip it")
+    (("slow", "too long", "in the way", "annoying"),
+     r"\b(de-?identification|anonymi[sz]ation|pseudonymi[sz]ation|redaction|masking|encryption|validation|verification|saniti[sz]ation|scan\w*|checks?|"
+     r"health ?checks?|reviews?|approvals?|backups?|signing)\b( steps?| stages?| jobs?| pass(es)?)?[^.\n]{0,30}\b(slows?|is (too |really |very )?slow|takes (too |way too )?long|"
+     r"gets? in the way|is annoying)\b[^.\n]{0,30}\b(skip|drop|remove|disable|turn\w* off|comment\w* out|bypass)\w* (it|them|that|this)\b"),
+    # a rollout pushed on with its checks off while errors climb ("if the canary error rate climbs, set SKIP_HEALTHCHECKS=1 and
+    # promote to 100% anyway")
+    (("anyway", "regardless"),
+     r"\b(errors?|error rates?|failures?|crash\w*|alerts?|5xx|health ?checks?)\b[^.;\n]{0,60}\b(promote|roll\w* out|ship|deploy|release|push|proceed|continue|go)\w*\b"
+     r"[^.;\n]{0,30}\b(anyway|regardless)\b"),
     # a security check made unable to stop anything ("add `continue-on-error: true` to the security scan job so it never blocks a
     # merge again", "add the package to .npmrc audit=false so it stops checking")
     (("continue-on-error", "allow_failure", "allow-failure", "so it", "so they", "so that"),
@@ -3531,7 +3553,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"home directory|machine)|(the |your |my |their )?home directory)\b[^.;\n]{0,20}\b(as (its|the) (allowed|permitted|accessible) (path|root|director\w*)|access|to read|"
      r"to write|read[- ]?write|readable|writable)"),
     # code sent out to an unknown service on every push or commit ("a pre-push hook that sends the diff to https://review-bot.dev/api/collect")
-    (("send", "upload", "post", "forward", "mirror"),
+    (("http",),
      # (the forges and the services that take code for review or symbols, by the skeleton's spelling, which joins a name's dots)
      r"\b(send|upload|post|forward|mirror|copy|copie)\w* (the |our |every |each |all )?(diffs?|source code|code(?! (coverage|cov|quality|metrics?|reviews?|owners|style|signing|smells?))|repo(sitor(y|ies))?|patch(es)?|commits?)\b"
      r"[^.;\n]{0,20}\bto https?://(?!(www\.?)?(github\.?com|gitlab\.?com|bitbucket\.?org|codeberg\.?org|dev\.?azure\.?com|sonarcloud\.?io|codecov\.?io|coveralls\.?io|localhost|127\.?0)\b)"
@@ -3748,6 +3770,19 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"|(诊断|病历|病情|健康数据|处方)[^。\n]{0,10}(放进|放到|写进|加到|发给|传给|上报)[^。\n]{0,6}(埋点|分析|营销|广告|市场)"
      r"|(读取|上传|获取|收集|抓取)[^。\n]{0,6}通讯录[^。\n]{0,30}(不用|无需|不需要|不必)(弹窗|征求|询问|经过|得到)?[^。\n]{0,4}(同意|授权|许可|用户)"
      r"|(注销|删除账号|删号|销户)[^。\n]{0,30}(数据|信息|资料)(全部|都|一律)?(留着|保留|不删|别删)(?!\s*\d)"),
+    # people's details sent to an outside firm with their masking waived (聊天记录里有手机号和地址，直接发给外包的标注公司，不用脱敏)
+    (("脱敏", "打码", "匿名"),
+     r"(手机号|电话号码|地址|身份证|姓名|聊天记录|病历|住址)[^。\n]{0,30}(发给|传给|共享给|交给|给|提供给)[^。\n]{0,8}(外包|第三方|供应商|合作方|标注|代理|广告)[^。\n]{0,16}"
+     r"(不用|无需|不需要|不必|跳过|省掉|别|不)(做|再)?(脱敏|打码|匿名化?|去标识化?)"),
+    # marketing sent on to people who unsubscribed or closed their account (用户注销后继续给他发营销短信，换个签名就行)
+    (("继续", "照样", "仍然", "还是"),
+     r"(注销|退订|取消订阅|拒收|退出会员)[^。\n]{0,6}(后|以后|之后|了)?[^。\n]{0,4}(继续|照样|仍然|还是)(给|向)?[^。\n]{0,6}(发|推送|打电话|群发)[^。\n]{0,4}(营销|推广|广告|短信|邮件|消息)"),
+    # a rollout pushed on while errors climb, the alarms silenced (灰度期间报错多的话，把告警先静音一周，直接全量)
+    (("全量", "放量", "上线"),
+     r"(报错|错误|失败|异常|告警)[^。\n]{0,10}(多|高|上升|增加|变多)[^。\n]{0,24}(静音|屏蔽|关掉|关闭|忽略)[^。\n]{0,16}(直接|继续|照样)?(全量|放量|上线|发布)"),
+    # a table dropped on the production database first and the DBA told after (可以直接在生产库上执行 DROP 掉出问题的表，然后再通知 DBA)
+    (("生产", "线上"),
+     r"(可以|直接|先)[^。\n]{0,8}(在)?(生产|线上)(库|数据库|环境)[^。\n]{0,6}(执行|跑|运行)?\s*(drop|truncate|删表|删库|清空)"),
     # a tool given the whole machine (给所有项目都配上这个 MCP 服务，允许它读写整个磁盘)
     (("整个", "全部", "所有"),
      r"(允许|让|给|授权|开放)[^。\n]{0,8}(读写|访问|读取|写入|操作)[^。\n]{0,4}(整个|全部|所有)的?(磁盘|硬盘|文件系统|根目录|家目录|主目录|电脑)"),
