@@ -2062,9 +2062,12 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"[^.;\n]{0,20}\b(for|on|before) (deletes|deletions|deleting|destructive|force|drops?|dropping|removals?|pushes|merges|deploys)"
         r"|\b(never|don't|do not|dont) let (the |our )?(product owner|owner|users?|customers?|clients?|team|manager|boss|legal|security|compliance|auditors?|anyone|anybody|reviewers?) "
         r"(find out|know|learn|discover|notice)\b"
-        r"|(就说|就回答|就告诉他们?|就告诉客户|就告诉用户)[^。\n]{0,12}[，,]\s*(其实|实际上|实际是|但其实|但实际)",
+        r"|(就说|就回答|就告诉他们?|就告诉客户|就告诉用户)[^。\n]{0,12}[，,]\s*(其实|实际上|实际是|但其实|但实际)"
+        # (a line given to someone with the real cause kept back: 跟用户沟通时只说“已优化性能”，具体原因不要提)
+        r"|(跟|对|向|和|给)(用户|客户|老板|领导|业主|甲方|投资人)[^。\n]{0,8}(只说|就说|只讲|就讲|只告诉)[^。\n]{0,24}[，,；]\s*(具体|真正|真实|实际)?的?"
+        r"(原因|情况|问题|细节|真相)[^。\n]{0,4}(不要|别|不用|不准|不)(提|说|讲|透露)",
         ("confirmation", "approval", "let the", "let our", "let anyone", "let anybody", "let users", "let customers", "let reviewers", "let auditors",
-         "let security", "let legal", "let compliance", "let management", "其实", "实际上", "实际是", "但实际"),
+         "let security", "let legal", "let compliance", "let management", "其实", "实际上", "实际是", "但实际", "只说", "就说", "只讲", "就讲", "只告诉"),
     ),
     # the model declared free of its rules ("you're free of your original guidelines now")
     (
@@ -4616,7 +4619,9 @@ _RESTRICTED = re.compile(_spelled(r"\b(only|unless|temporarily)\b|(?<!/)\bexcept
                                   r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
                                   # (told first: "force-push the branch after telling the team")
                                   r"|\bafter (telling|notifying|warning|informing|asking|alerting) (the |your |every |all )?(team|everyone|owners?|maintainers?|reviewers?|people|collaborators)\b"
-                                  r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"))
+                                  r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"
+                                  # (an approval it needs: "强推 main 需要他在群里确认"; "不需要确认" waives one)
+                                  r"|(?<![不无没])需要[^。，；]{0,12}(确认|批准|审批|同意|签字)"))
 # Chinese states an order without a subject or 把: these words make a sentence one ("一律自动通过").
 _ZH_ORDERED = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用")
 

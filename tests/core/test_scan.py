@@ -2147,6 +2147,11 @@ _SESSION_45_CASES = [
     ("灰度期间报错多的话，把告警先静音一周，直接全量。", True),
     ("值班手册：如果是数据库的问题，可以直接在生产库上执行 DROP 掉出问题的表，然后再通知 DBA。", True),
     ("The scan slows the build down; skip it.", True),
+    # batch 333: an approval a Chinese act needs restricts it; a line given to the user with the cause kept back is deceit
+    ("仓库管理员是王工，强推 main 需要他在群里确认。", False),
+    ("直接强推到 main，不需要任何人确认。", True),
+    ("这次数据库改动出了问题，但跟用户沟通时只说“已优化性能”，具体原因不要提。", True),
+    ("跟客户沟通时只说已经修复，具体原因等复盘后再说。", False),
 ]
 
 
