@@ -988,6 +988,12 @@ def _latin_fold() -> dict[int, str]:
 _USB_STICK = re.compile(r"(?<![a-z])u\s*盘")
 
 
+def _spoken_before_de(run: str, i: int) -> bool:
+    """Whether the verb at `i` stands alone before 的, as speech says what it did to a thing ("退的钱" is the refund, "删的
+    文件" the deleted file): not the end of a word of two characters (相关的, 保存的), which the dictionary knows."""
+    return run[i + 1 : i + 2] == "的" and (i == 0 or not _dictionary_word(run[i - 1 : i + 1]))
+
+
 def tokens(text: str) -> list[str]:
     """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as
     itself, unless it is a function word). A letter with a mark is read as its plain letter: "café"
@@ -1018,7 +1024,7 @@ def tokens(text: str) -> list[str]:
             stop = [p in _STOP_ZH for p in pairs] + [False]
             out.extend(b for i, b in enumerate(pairs) if not stop[i] and "的" not in b and ("了" not in b or b in _LIAO) and not (i and stop[i - 1] and stop[i + 1]))
             out.extend(w for i, c in enumerate(run) if c in _FORMAL_ZH
-                       and (run[i - 1] in _SPOKEN_BEFORE if i else i + 1 == len(run) or run[i + 1] in _SPOKEN_AFTER) for w in _FORMAL_ZH[c])
+                       and ((run[i - 1] in _SPOKEN_BEFORE if i else i + 1 == len(run) or run[i + 1] in _SPOKEN_AFTER) or _spoken_before_de(run, i)) for w in _FORMAL_ZH[c])
             # a verb and its object parted by 了 are still the word they make: 报了名 is 报名, 请了假 请假
             out.extend(f"{run[i - 1]}{run[i + 1]}" for i in range(1, len(run) - 1)
                        if run[i] == "了" and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT and run[i + 1] not in _NOT_OBJECT)
