@@ -126,7 +126,7 @@ _GENERAL = re.compile(
     r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?你?(给我|跟我|帮我|和我|为我)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"
     # two named things weighed in Chinese ("Redis 和 Memcached 哪个好", "Vue 还是 React 更适合"), not ours
     r"|^(?!.*(我们|咱们|本项目))\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*(和|与|跟|还是|vs\.?|对比)\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*"
-    r"((哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用)|(有)?(什么|啥|哪些)?(区别|不同|差别|差异)|的(区别|差别|差异|不同))"
+    r"((哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用|便宜|划算|安全)|(有)?(什么|啥|哪些)?(区别|不同|差别|差异)|的(区别|差别|差异|不同))"
     # how to do a thing in a language or framework, asked in Chinese ("Spring Boot 怎么读取 yml 配置", "Vue 3 的 setup
     # 语法糖怎么用"); "我们的 Vue 路由怎么配置的" asks what the project did
     rf"|^(?!.*(我们|咱们|本项目|项目里|项目中))\s*(在|用)?\s*{_LANGUAGES}( \d+)?\s*(里|中|里面|的)?\s*[^。？?，,]{{0,16}}(怎么|如何)"
@@ -744,7 +744,7 @@ def _compared() -> re.Pattern[str]:
         rf"|^\s*how (?:does|do|did|would|will) (?:an? |the )?(?P<g>{_SIDE}) (?:compare|stack up|measure up) (?:with|to|against) (?:an? |the )?(?P<h>{_SIDE})\s*\??\s*$"
         rf"|^\s*(?P<e>{_SIDE}|{_SIDE_ZH})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE}|{_SIDE_ZH})\s*"
         # (any quality asked of one "more" than the other: 哪个更安全, 谁更省内存; not 哪个发包裹, which asks which one does it)
-        r"(?:(?:哪个|哪一个|谁)更[\u4e00-\u9fff]{1,4}|(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用))")
+        r"(?:(?:哪个|哪一个|谁)更[\u4e00-\u9fff]{1,4}|(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用|便宜|划算|安全))")
 
 
 _WEIGHING = (" than ", " vs", "versus", " compare", " stack up", " measure up", "哪个", "更", "还是", "对比", "谁好", "和", "与", "跟")

@@ -120,7 +120,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "老人": ("elderly", "senior"), "老年人": ("elderly", "senior"), "号贩子": ("scalper",), "黄牛": ("scalper",),
     "小程序": ("miniprogram", "app"), "卡死": ("freeze", "hang", "stuck"), "卡住": ("stuck", "hang"), "卡顿": ("lag", "stutter", "slow"), "预览": ("preview",), "创建": ("create",), "删除": ("delete", "remove"),
     "修改": ("change", "edit", "modify"), "添加": ("add",), "编辑": ("edit", "editor"), "星期": ("week", "weekday"), "周末": ("weekend",),
-    "欧盟": ("eu",), "区域": ("region",), "地区": ("region",), "语言": ("language",), "框架": ("framework",),
+    "欧盟": ("eu",), "欧洲": ("europe", "european"), "区域": ("region",), "地区": ("region",), "语言": ("language",), "框架": ("framework",),
     "组件": ("component",), "路由": ("route", "router", "routing"), "表单": ("form",), "弹窗": ("modal", "popup", "dialog"),
     "下单": ("order", "checkout"), "发货": ("shipping", "ship", "dispatch"), "快递": ("courier", "parcel"), "包裹": ("parcel", "package"),
     "仓储": ("warehouse",), "司机": ("driver",), "地图": ("map",), "定位": ("location", "gps"), "坐标": ("coordinates",),

@@ -125,7 +125,7 @@ _SHORT = {long: short for short, longs in {
 }.items() for long in longs.split()}
 # Irregular verbs, whose past forms Snowball cannot bring back to the verb ("sent" is not "send").
 _IRREGULAR = {form: verb for verb, forms in {
-    "arise": "arose arisen", "begin": "began begun", "break": "broke broken", "bring": "brought",
+    "arise": "arose arisen", "begin": "began begun", "bind": "bound", "break": "broke broken", "bring": "brought",
     "build": "built", "buy": "bought", "catch": "caught", "choose": "chose chosen", "come": "came", "dig": "dug",
     "draw": "drew drawn", "drive": "drove driven", "eat": "ate eaten", "fall": "fell fallen", "feed": "fed", "feel": "felt",
     "fight": "fought", "find": "found", "fly": "flew flown", "forbid": "forbade forbidden", "forget": "forgot forgotten",
