@@ -2535,7 +2535,7 @@ _ALWAYS_TAG = re.compile(
     # (a bracketed role named as a log's tag, "lines tagged [system] come from the runner", is the log's format)
     r"|(?<!tagged )(?<!labelled )(?<!labeled )(?<!marked )(?<!prefixed )(?<!prefixed with )(?P<bracket>\[/?(system|sys|assistant|developer|user|inst)\])"
     # (nor a config file's section: "the `[system]` section of the config")
-    r"(?!\s*(tags?|labels?|prefix(es)?)\b|`?\s*(section|table|header|block|stanza)( of| in| holds| sets| contains| defines| configures|:|,|;|\.(\s|$))|(?<=inst\])(\s*(and|or|,)\s*\[/?inst\])?\s*" + _WRAP_TURNS + ")"
+    r"(?!\s*(tags?|labels?|prefix(es)?)\b|`?\s*(section|table|header|block|stanza)( of| in| holds| sets| contains| defines| configures|:|,|;|\.(\s|$))|(?<=inst\])(\s*(and|or|,)\s*\[/?inst\])?\s*(" + _WRAP_TURNS + r"|(special )?(markers?|tokens?|tags?|delimiters?)\b))"
     r"|\[\s*(system|assistant|developer)[ _-](message|prompt|note|notice|instructions?|directions|override|reminder)\s*\]"
     # guillemets as tag brackets: a closing «/system» is no quotation
     r"|«\s*/\s*(system|assistant|developer|user)\s*»",
