@@ -88,6 +88,10 @@ _GENERAL = re.compile(
     r"|^(?!.*\b(we|our|us|ours|this project|this repo|the project)\b).*\bin general\s*[?.!]?\s*$"
     # how a thing of the world is built inside ("Redis 的 ZSET 底层是怎么实现的", "HTTPS 的原理"), not ours
     r"|^(?!.*(我们|咱们|本项目|这个项目|我们的|项目里)).*(底层(是)?(怎么|如何)实现|实现原理|工作原理|底层原理|的原理)"
+    # advice on a skill or task anyone has ("what's the best way to learn DICOM", 期末复习有什么好方法, 倒车入库有什么技巧);
+    # not how we do it ("what's the best way to deploy our API")
+    r"|^(?!.*\b(we|our|us|ours|my|this project|this repo|the project)\b)\s*what(?:'s| is| are) (?:the|a|some) (?:best|good|easiest|quickest|right) ways? to\b"
+    r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|我的)).*有(?:什么|哪些|啥)(?:好的?)?(?:好方法|好办法|技巧|窍门|诀窍)"
     # whether a thing of the world is worth its price ("is Sidekiq Pro worth paying for"); not "is our plan worth it"
     r"|^\s*(is|are) (?!(our|we|us|this|that|it|the (project|team|plan))\b)[\w .+#-]{1,40}? worth (it|paying for|buying|the (money|price|cost)|learning|upgrading to|switching to)\b(?!.*\b(we|our|us)\b)"
     r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
@@ -394,7 +398,7 @@ _SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|
 # note that says how it is installed or fetched, not by one that names the thing among the stack's tools.
 # (patterns as text, compiled by `re` on first use and only for a message that holds one of their words: the recall
 # hook imports this module on every prompt, and most prompts ask for neither)
-_ASKS_INSTALL = r"^\s*(how (do|can|should|would|to) (i |we |you )?(install|set up|setup)\b|(怎么|如何|怎样)(安装|装))"
+_ASKS_INSTALL = r"^\s*(how (do|can|should|would|to) (i |we |you )?(install|set up|setup)\b|([^。？?，,]{1,16}?(上|里|下|中)?)?(怎么|如何|怎样)(安装|装))"
 _SPEAKS_OF_INSTALL = (r"\b(install\w*|setup|set up|brew|apt(-get)?|pipx?|npm|yarn|pnpm|cargo|uv|download\w*|appimage|curl|choco|winget|"
                       r"sdkman|sdk|asdf|mise|nvm|rustup|docker pull|package manager|unzip|extract|build from source)\b|安装|下载|装")
 
@@ -441,7 +445,21 @@ _COST_WORDS = ("cost", "pric", "charg", "pay", "paid", "钱", "价")
 def holds_only_price(held: list[str]) -> bool:
     """Whether the terms a note holds of a price question (`index.Hit.held`) are only its words for what a thing costs:
     the note on the cloud bill holds "cost" of "how much does a NovaSeq X run cost", and nothing of what is priced."""
-    return all(any(w in term.split("→")[0] for w in _COST_WORDS) for term in held)
+    return _holds_only(held, _COST_WORDS)
+
+
+# The words that ask how to install, whatever is installed: the note on installing Elixir holds "install" of 麒麟操作系统怎么
+# 安装 JDK, and nothing of what is installed or where.
+_INSTALL_WORDS = ("install", "安装", "装", "setup", "set")
+
+
+def holds_only_install(held: list[str]) -> bool:
+    """Whether the terms a note holds of an install question are only its words for installing."""
+    return _holds_only(held, _INSTALL_WORDS)
+
+
+def _holds_only(held: list[str], words: tuple[str, ...]) -> bool:
+    return all(any(w in term.split("→")[0] for w in words) for term in held)
 
 
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
@@ -669,7 +687,11 @@ _DEFINITION = re.compile(
     r"|explain what (?:an? )?(?P<c>[\w.+#/-]+(?: [\w.+#/-]+)?) (?:is|are|means)(?: in (?:general|[\w.+#-]+))?"
     # 什么是微服务, 幂等是什么意思, CAP 指的是什么
     # (ROS 2 的 QoS 是什么意思: asked within a field, which is no part of the term)
-    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西))\s*[?？]?\s*$"
+    # (a term that mixes scripts may hold a space: 什么是双向 TLS)
+    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?(?: [a-z0-9][\w.+#-]*)?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西)"
+    # how a thing works, asked of the world (CAS 单点登录的原理是什么, HTTPS 的工作原理): a note that says what the thing is may
+    # answer it; one that names it among the stack's parts does not
+    r"|(?P<f>[^，。？！?,]{1,16}?)\s*的?(?:工作|实现|底层)?原理(?:是(?:什么|啥|怎样的)?)?)\s*[?？]?\s*$"
 )
 _NOT_A_TERM_ZH = frozenset("我你他这那哪咱本的")
 _NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
@@ -687,7 +709,7 @@ def definition_subject(message: str) -> str | None:
         return None
     if m.group("zfield") and _NOT_A_TERM_ZH.intersection(m.group("zfield")):
         return None  # (我们的 SLA 是什么意思 asks what ours says)
-    term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
+    term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e") or m.group("f")
     if " in " in term and _ARTICLE_ASKED.match(_unprefixed(asked)):
         term = term.split(" in ")[0]  # "what is a split brain in databases": the field it is asked in is no part of it
     if not term.isascii():
@@ -754,9 +776,11 @@ _OUR_SIDE = frozenset("one ones it this that these those them before now ours mi
 # A question for how two things differ ("what is the difference between SAML and OIDC", 等保三级和二级有什么不同) is answered
 # by a note that names both (it may say what each is: "Orders carry eta_initial (promised at checkout) and eta_current …").
 _DIFFERED = (rf"^\s*what(?:'s| is| are)(?: the)? (?:main |key |real )?differences? between (?:an? |the )?(?P<a>{_SIDE}) and (?:an? |the )?(?P<b>{_SIDE})\s*\??\s*$"
+             # ("how does HL7 v2 differ from FHIR", "how is gRPC different from REST")
+             rf"|^\s*how (?:does|do|is|are) (?:an? |the )?(?P<e>{_SIDE}) (?:differ|different) from (?:an? |the )?(?P<f>{_SIDE})\s*\??\s*$"
              rf"|^\s*(?P<c>{_SIDE}|{_SIDE_ZH})\s*(?:和|与|跟)\s*(?P<d>{_SIDE}|{_SIDE_ZH})\s*"
              r"(?:有(?:什么|啥|哪些)(?:不同|区别|差别|差异)|的(?:区别|不同|差别|差异)(?:是(?:什么|啥)|在哪(?:里)?|有哪些)?)\s*[?？]?\s*$")
-_DIFFERING = ("difference", "不同", "区别", "差别", "差异")
+_DIFFERING = ("differ", "不同", "区别", "差别", "差异")
 
 
 def _two_sides(low: str, m: re.Match[str] | None) -> tuple[str, str] | None:
@@ -786,11 +810,13 @@ _WEIGHED = re.compile(r"\b(than|over|instead of|rather than|vs\.?|versus|compare
 
 
 def names_both(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]
-    """Whether a note names both things (a term of each)."""
+    """Whether a note names both things (a term of each that the other side lacks, where it has one:
+    "JUnit 5" and "JUnit 4" differ by their numbers, and a note on JUnit 5 names one of them)."""
     from .search import query_terms
 
     text = set(query_terms(_note_text(record)))
-    return all(text.intersection(query_terms(side)) for side in sides)
+    a, b = (set(query_terms(side)) for side in sides)
+    return all(text.intersection((own - other) or own) for own, other in ((a, b), (b, a)))
 
 
 def weighs(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]

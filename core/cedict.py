@@ -52,6 +52,9 @@ _NUMERALS = frozenset("一二三四五六七八九十百千万两几零")
 _ENTRY = re.compile(r"(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ENGLISH_WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
+# A sense said by negation names the opposite of its words ("not the same" is 不同, "no good" 不行): its words
+# would make 不同 a name of "same".
+_NEGATED = re.compile(r"\b(not|no|non|never|without|nothing|neither|nor|cannot|can't|don't|doesn't|isn't|unable)\b")
 
 
 def _senses(lines: list[str], drop: frozenset[str] = frozenset()) -> Iterator[tuple[str, list[str]]]:
@@ -71,7 +74,7 @@ def _senses(lines: list[str], drop: frozenset[str] = frozenset()) -> Iterator[tu
         # (the package joins some of CC-CEDICT's senses with "; " inside one pair of slashes)
         for sense in re.split(r"[/;]", senses):
             low = sense.strip().lower()
-            if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low):
+            if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low) or _NEGATED.search(low):
                 continue
             content = [w for w in _ENGLISH_WORD.findall(re.sub(r"\([^)]*\)", " ", low))
                        if w not in _STOP and w not in _STOP_EN and w not in drop]

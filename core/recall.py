@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, differed, describes_act, forbids_an_act, holds_only_price, names_both, names_kind, speaks_of_install, states_price,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, differed, describes_act, forbids_an_act, holds_only_install, holds_only_price, names_both, names_kind, speaks_of_install, states_price,
                      opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_version, states_who, task_kind, transforms_given_text, weighs,
                      what_general_asks, without_opening)
 from .records import printable
@@ -420,7 +420,7 @@ def _choose(
         usable = 0
         aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
         for page in range(PAGES):
-            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None or priced, general=general, peers=peers)
+            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None or priced or installs, general=general, peers=peers)
             for hit in hits:
                 if hit.id in seen:
                     continue
@@ -445,10 +445,11 @@ def _choose(
                     if trace is not None:
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not state the number or name asked for")
                     continue
-                if relevant and installs and not speaks_of_install(hit.record):
-                    seen.add(hit.id)  # it names the thing asked how to install, but not how it is installed
+                if relevant and installs and (not speaks_of_install(hit.record) or holds_only_install(hit.held or [])):
+                    seen.add(hit.id)  # it names the thing asked how to install but not how it is installed, or installs something else
                     if trace is not None:
-                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not say how it is installed")
+                        why = "does not say how it is installed" if not speaks_of_install(hit.record) else "holds the word for installing, nothing of what is installed"
+                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), why)
                     continue
                 if relevant and priced and (not states_price(hit.record) or holds_only_price(hit.held or [])):
                     seen.add(hit.id)  # it names what the price is asked of but states no price, or holds the word price alone

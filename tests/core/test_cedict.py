@@ -32,6 +32,8 @@ def test_15_the_chinese_table_is_the_same_senses_the_other_way_round() -> None:
     for absent in ("", "一", "龘龘", "zz"):
         assert absent in table or cedict.english_terms(absent) == ()
     assert "practic" in cedict.english_terms("练习") and "violin" in cedict.english_terms("小提琴")
+    # a sense said by negation names the opposite of its words: 不同 ("not the same") is no name of "same" (held-out 199)
+    assert "same" not in cedict.english_terms("不同") and "differ" in cedict.english_terms("不同")
     assert "out" not in cedict.english_terms("出来") and "out" in {t for line in cedict.TABLE.read_text(encoding="utf-8").splitlines()
                                                                  for t in [line.split("\t")[0]]}
 

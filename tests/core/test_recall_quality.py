@@ -311,7 +311,15 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              # held-out 197 (a museum's digital collections, session 45, written last): 10 of 14
                                              # quiet on first write (EU copyright terms find the rights note, loan insurance the
                                              # loans note, "the best NUC for a kiosk" the kiosk note)
-                                             ("heldout197.json", 0.7)])
+                                             ("heldout197.json", 0.7),
+                                             # held-out 198 (a veterinary practice-management team, session 46): 11 of 14 quiet on
+                                             # first write ("how much ketamine should I give a 20 kg dog" finds the weights and drugs
+                                             # notes, "how does HL7 v2 differ from FHIR" the lab note), then 12
+                                             ("heldout198.json", 0.75),
+                                             # held-out 199 (a university's academic affairs system, Chinese notes, session 46): 7 of
+                                             # 14 quiet on first write (JUnit 5 和 JUnit 4 有哪些不同, 什么是双向 TLS, CAS 单点登录的原理是什么,
+                                             # 期末复习有什么好方法 each found the note naming one word of it), then 13
+                                             ("heldout199.json", 0.5)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -420,7 +428,12 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # (欧洲版 was in neither table; "bound" was not read as "bind"), then 4 of 4
                                                     ("heldout196.json", "cross", 0.95),
                                                     # held-out 197 (a museum, English notes, session 45): 4 of 4
-                                                    ("heldout197.json", "cross", 0.95)])
+                                                    ("heldout197.json", "cross", 0.95),
+                                                    # held-out 198 (a veterinary software team, English notes, session 46): 3 of 4
+                                                    # (X 光片 is in neither table)
+                                                    ("heldout198.json", "cross", 0.75),
+                                                    # held-out 199 (a university, Chinese notes, session 46): 4 of 4
+                                                    ("heldout199.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -1639,6 +1652,38 @@ def test_15_a_question_how_two_things_differ_needs_a_note_that_names_both(home, 
     assert differed("what is the difference between our staging and prod") is None and compared("how does our latency compare to last week") is None
 
 
+def test_15_two_versions_of_one_thing_differ_by_what_sets_them_apart(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 198, 199, quiet on first write): "JUnit 5 和 JUnit 4 有哪些不同" names two things that share a
+    word; the note on our JUnit 5 tests names "JUnit" for both and 5 for one, so it stays out. "how does HL7 v2 differ
+    from FHIR" asks how two differ as "the difference between" does."""
+    from core.asking import differed
+
+    _other_notes(mem)
+    mem.save("单元测试用 JUnit 5，接口测试用 Postman 集合，在 GitLab CI 里跑", "合并请求必须通过全部测试。")
+    mem.save("Lab results arrive as HL7 v2 messages over an SFTP drop polled every 5 minutes", "Unmatched results wait for a nurse.")
+    assert _recalled(home, project, "JUnit 5 和 JUnit 4 有哪些不同") == []
+    assert _recalled(home, project, "how does HL7 v2 differ from FHIR") == []
+    assert differed("how is gRPC different from REST") == ("grpc", "rest") and differed("how does our API differ from theirs") is None
+    mem.save("JUnit 4 tests still run through the vintage engine next to JUnit 5", "Port them when touched.")
+    assert _recalled(home, project, "JUnit 5 和 JUnit 4 有哪些不同")[:1] == ["JUnit 4 tests still run through the vintage engine next to JUnit 5"]
+
+
+def test_15_advice_anyone_could_give_is_asked_of_the_world(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 199, quiet on first write): 期末复习有什么好方法 and "what's the best way to learn DICOM" ask for
+    advice anyone could give; the exam-timetable note and the imaging note share one word with them and stay out. Asked of
+    ours ("the best way to deploy our API") it is the project's question; a note that holds the advice still comes."""
+    from core.asking import asks_what_anyone_knows
+
+    _other_notes(mem)
+    mem.save("期末考试安排在第 18、19 周，考场由系统自动分配", "特殊考生由学生处提供名单。")
+    mem.save("X-ray images are DICOM stored in Orthanc; the web viewer is OHIF", "Old studies go to cold storage.")
+    assert _recalled(home, project, "期末复习有什么好方法") == [] and _recalled(home, project, "what's the best way to learn DICOM") == []
+    assert asks_what_anyone_knows("倒车入库有什么技巧") and not asks_what_anyone_knows("what's the best way to deploy our API")
+    assert not asks_what_anyone_knows("我们的期末复习有什么好方法")
+    mem.save("倒车入库的技巧：看右后视镜，车身离线 30 厘米时打满方向", "教练统一这样教。")
+    assert _recalled(home, project, "倒车入库有什么技巧")[:1] == ["倒车入库的技巧：看右后视镜，车身离线 30 厘米时打满方向"]
+
+
 def test_15_chinese_general_questions_and_tasks_hold_their_own_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (held-out 111, Chinese quiet): "Redis 的 ZSET 底层是怎么实现的" asks how a thing of the world is built,
     which the cache note that names Redis does not answer; in 帮我写一个校验身份证号的函数 the word 函数, which no note
@@ -1680,6 +1725,11 @@ def test_15_chinese_asks_for_a_terms_meaning_and_for_work_too(home, project, mem
                                             "what does E34 mean in our logs")] == ["qos", "qos", None, None]
     mem.save("Robot firmware is C++17 on ROS 2 Humble", "The planner runs on a Jetson Orin.")
     assert _recalled(home, project, "ROS 2 的 QoS 是什么意思") == []
+    # (held-out 199) a term that mixes scripts holds a space; how a thing works (原理) is asked of the world as its meaning is
+    mem.save("所有登录走学校统一身份认证（CAS），接口之间用双向 TLS", "CAS 由信息中心维护。")
+    assert _recalled(home, project, "什么是双向 TLS") == [] and _recalled(home, project, "CAS 单点登录的原理是什么") == []
+    assert [definition_subject(m) for m in ("什么是双向 TLS", "HTTPS 的工作原理", "我们的部署原理是什么")] == ["双向 tls", "https", None]
+    assert _recalled(home, project, "CAS 由谁维护")[:1] == ["所有登录走学校统一身份认证（CAS），接口之间用双向 TLS"]
 
 
 def test_15_a_question_how_to_install_a_thing_needs_a_note_that_says_how(home, project, mem) -> None:  # type: ignore[no-untyped-def]
@@ -1695,6 +1745,9 @@ def test_15_a_question_how_to_install_a_thing_needs_a_note_that_says_how(home, p
     mem.save("On a new laptop get Elixir with asdf, pinned by .tool-versions", "asdf install picks the versions up.")
     assert _recalled(home, project, "how do I install Elixir on my laptop")[:1] == ["On a new laptop get Elixir with asdf, pinned by .tool-versions"]
     assert asks_install("how can we set up Redis locally") and not asks_install("where is Elixir installed on the build box")
+    # (held-out 199) the thing installed on may come first in Chinese: 麒麟操作系统怎么安装 JDK
+    mem.save("教务系统部署在学校机房的麒麟系统服务器上", "数据库用达梦 DM8。")
+    assert asks_install("麒麟操作系统怎么安装 JDK") and _recalled(home, project, "麒麟操作系统怎么安装 JDK") == []
 
 
 def test_15_a_question_for_a_price_needs_a_note_that_speaks_of_one(home, project, mem) -> None:  # type: ignore[no-untyped-def]
