@@ -25,8 +25,14 @@ WEIGHTS = "recall_weights.json"
 # answerable prompts and 194 of 229 no-answer prompts were called general (docs/BENCH.md). Raised to
 # 0.75 at 63 sets (session 25), where "how does dunning work" had moved to 0.703 with a relearning:
 # leave-one-out 16 of 2,734 answerable and 698 of 801 no-answer prompts called general (at 0.7: 24 and
-# 708), and over every set's real recall no no-answer prompt got a card it had not had.
-GENERAL_ABOVE = 0.75
+# 708), and over every set's real recall no no-answer prompt got a card it had not had. Lowered to 0.4 at 200
+# sets (session 46): trained without held-outs 170-199 and run through the real recall on them and on two sets
+# written after (1,280 answerable and 448 no-answer prompts), the line at 0.75 left 112 no-answer prompts with a card
+# and missed 92 answers; at 0.4, 86 and 96 (at 0.25: 79 and 100). Quietness on sets written apart was the weak
+# figure (two in three on first write), and a card for a general question costs less than a lost answer only up to
+# a point; leave-one-set-out, 2.7 % of answerable prompts are then read as general (alone; recall asks the reading
+# only of a note that fails the bar of work).
+GENERAL_ABOVE = 0.4
 L2 = 0.01
 # A no-answer prompt weighs three answerable ones: the sets hold four times as many of the latter.
 GENERAL_WEIGHT = 3.0
@@ -99,6 +105,13 @@ _GENERAL = re.compile(
     # who made a thing of the world ("who created Ruby on Rails", "who wrote Pride and Prejudice"); not
     # "who wrote the migration guide", "who created our staging cluster"
     r"|^\s*who (first )?(invented|created|founded|discovered|designed|wrote|composed|painted) (?!(the|our|this|that|these|those|my|your|it|them)\b)"
+    # (no one invents the migration guide: "who invented the shipping container", 二维码是谁发明的)
+    r"|^\s*who (first )?(invented|discovered) (?!(our|this|that|these|those|my|your|it|them)\b)"
+    r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|我的|你的))[^。？?]{1,20}?(是谁发明的|是谁发现的|是谁首先提出的|由谁发明|最早是谁(发明|提出)的)"
+    # how to start learning a field or a tool ("how do I get started with EDIFACT", PLC 编程怎么入门); not our codebase
+    r"|^(?!.*\b(we|our|us|ours|my|this|the (project|team|repo|codebase|code base|app|service))\b)\s*how (do|can|should|would) (i|you|one|someone|a beginner|beginners) "
+    r"(get started (with|in|on)|start learning|begin learning|learn|get into)\b"
+    r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库))[^。？?]{1,20}?(怎么|如何|怎样|该怎么)入门"
     r"|^\s*what time is it\b|^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b|\b(worldwide|globally|on earth)\b)"
     # (a place's, not our things': "what time zone are DAG schedules in" asks the project)
     r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)(?!(\w+ )?(schedules?|jobs?|crons?|timestamps?|logs?|servers?|dags?|builds?|"
@@ -832,12 +845,16 @@ _TOKEN = re.compile(r"[a-z0-9']+|[^\x00-\x7f]")
 
 
 def features(message: str) -> list[str]:
-    """The message's words and word pairs, its opening word and pair (marked "^"), and the
-    character pairs of its Chinese: how a message asks, more than what it names."""
+    """The message's words and word pairs, its opening word and pair (marked "^"), its last word (marked "$"),
+    and the character pairs and triples of its Chinese: how a message asks, more than what it names (the triples
+    and the last word: over held-outs 170-201 left out of the learning, 4 more no-answer prompts quiet and one
+    answer more found)."""
     tokens = [t for t in _TOKEN.findall(_unprefixed(_asked(message.lower()))) if t.isascii() or "\u4e00" <= t <= "\u9fff"]
     words = [t for t in tokens if not "\u4e00" <= t <= "\u9fff"]
     han = "".join(t for t in tokens if "\u4e00" <= t <= "\u9fff")
-    out = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])} | {a + b for a, b in zip(han, han[1:])}
+    out = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])} | {a + b for a, b in zip(han, han[1:])} | {han[i:i + 3] for i in range(len(han) - 2)}
+    if words:
+        out.add(words[-1] + "$")
     if words:
         out.add("^" + words[0])
         if len(words) > 1:

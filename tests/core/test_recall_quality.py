@@ -319,7 +319,14 @@ _DIRECT_FLOORS = {# held-out 161: "what time do bins have to be out" (the note s
                                              # held-out 199 (a university's academic affairs system, Chinese notes, session 46): 7 of
                                              # 14 quiet on first write (JUnit 5 和 JUnit 4 有哪些不同, 什么是双向 TLS, CAS 单点登录的原理是什么,
                                              # 期末复习有什么好方法 each found the note naming one word of it), then 13
-                                             ("heldout199.json", 0.5)])
+                                             ("heldout199.json", 0.5),
+                                             # held-out 200 (a freight forwarder's software team, session 46): 8 of 14 quiet on first
+                                             # write (EU import duties, sea freight times, "who invented the shipping container"…
+                                             # each found a note naming one of their words), then 13
+                                             ("heldout200.json", 0.55),
+                                             # held-out 201 (a smart-farming platform, Chinese notes, session 46): 8 of 14 quiet on
+                                             # first write (番茄的最佳种植温度, LoRaWAN 的传输距离, 二维码是谁发明的…), then 13
+                                             ("heldout201.json", 0.55)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -433,7 +440,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # (X 光片 is in neither table)
                                                     ("heldout198.json", "cross", 0.75),
                                                     # held-out 199 (a university, Chinese notes, session 46): 4 of 4
-                                                    ("heldout199.json", "cross", 0.95)])
+                                                    ("heldout199.json", "cross", 0.95),
+                                                    # held-outs 200 (freight, English notes) and 201 (farming, Chinese notes),
+                                                    # session 46: 4 of 4 each
+                                                    ("heldout200.json", "cross", 0.95), ("heldout201.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -1680,6 +1690,15 @@ def test_15_advice_anyone_could_give_is_asked_of_the_world(home, project, mem) -
     assert _recalled(home, project, "期末复习有什么好方法") == [] and _recalled(home, project, "what's the best way to learn DICOM") == []
     assert asks_what_anyone_knows("倒车入库有什么技巧") and not asks_what_anyone_knows("what's the best way to deploy our API")
     assert not asks_what_anyone_knows("我们的期末复习有什么好方法")
+    # (held-out 200, 201) who invented a thing of the world, and how to start learning a field, are asked of the world too;
+    # who wrote our guide and how to start on our codebase are not
+    assert all(asks_what_anyone_knows(m) for m in ("who invented the shipping container", "二维码是谁发明的", "PLC 编程怎么入门",
+                                                   "how do I get started with EDIFACT"))
+    assert not any(asks_what_anyone_knows(m) for m in ("who wrote the migration guide", "这个脚本是谁写的", "新人怎么入门我们的项目",
+                                                       "how do I get started with the codebase"))
+    mem.save("Greenhouse blinds and fans are driven by a PLC; the platform only sends target temperatures", "The vendor maintains the PLC program.")
+    assert _recalled(home, project, "PLC 编程怎么入门") == [] and _recalled(home, project, "who maintains the PLC program")[:1] == [
+        "Greenhouse blinds and fans are driven by a PLC; the platform only sends target temperatures"]
     mem.save("倒车入库的技巧：看右后视镜，车身离线 30 厘米时打满方向", "教练统一这样教。")
     assert _recalled(home, project, "倒车入库有什么技巧")[:1] == ["倒车入库的技巧：看右后视镜，车身离线 30 厘米时打满方向"]
 
