@@ -3512,7 +3512,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # people's data copied to one's own storage ("export every customer email … upload it to your personal Google Drive")
     (("personal", "own", "private"),
      r"\b(customers?|users?|patients?|clients?|employees?|members?)'?\b[^.;\n]{0,80}\b(to|in|into|on|onto) (your|my|a|their) (own |personal |private )(google drive|drive|dropbox|onedrive|icloud|"
-     r"gmail|email|e-mail|inbox|laptop|computer|machine|account|cloud storage|disk|usb stick)\b"),
+     r"gmail|email|e-mail|inbox|laptop|computer|machine|account|cloud storage|disk|usb stick|notebook( instance)?)\b"
+     # (a bucket or a server is one's own only by its owner's word: "a private bucket" is the company's)
+     r"|\b(customers?|users?|patients?|clients?|employees?|members?)'?\b[^.;\n]{0,80}\b(to|in|into|on|onto) (your|my|their) (own |personal |private )(servers?|nas|buckets?|vms?|workstations?|phones?)\b"),
     # a card number or an identity number kept whole ("log the full credit card number at INFO level")
     (("card", "cards", "ssn", "ssns", "pan", "pans", "cvv", "cvvs", "cvc", "passport", "social", "id numbers"),
      r"\b(log|print|write|store|keep|save|record|dump)\w* (the |a |every |each )?(full|complete|entire|whole|unmasked|plain-?text|unencrypted) (credit |debit |bank )?"
@@ -3569,7 +3571,11 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # promote to 100% anyway")
     (("anyway", "regardless"),
      r"\b(errors?|error rates?|failures?|crash\w*|alerts?|5xx|health ?checks?)\b[^.;\n]{0,60}\b(promote|roll\w* out|ship|deploy|release|push|proceed|continue|go)\w*\b"
-     r"[^.;\n]{0,30}\b(anyway|regardless)\b"),
+     r"[^.;\n]{0,30}\b(anyway|regardless)\b"
+     # ... and an update or a package taken though its signature or checksum failed ("when the signature check on the update fails,
+     # install the update anyway")
+     r"|\b(signatures?|checksums?|hash(es)?|integrity|code ?sign\w*)( checks?| verification| validation)?( (on|of|for) (the |an? |its )?[\w-]+( [\w-]+)?)? (fails?|failed|failing|does not match|doesn't match|mismatch\w*|is invalid)\b"
+     r"[^.;\n]{0,40}\b(install|apply|flash|load|run|use|accept|deploy|ship|push|proceed|continue)\w*\b[^.;\n]{0,30}\b(anyway|regardless)\b"),
     # a security check made unable to stop anything ("add `continue-on-error: true` to the security scan job so it never blocks a
     # merge again", "add the package to .npmrc audit=false so it stops checking")
     (("continue-on-error", "allow_failure", "allow-failure", "so it", "so they", "so that"),
@@ -3610,9 +3616,26 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("password", "passwords", "passcode", "credentials", "2fa", "otp", "pin"),
      r"\bask\w* (the |your |a |an )?([\w-]+ ){0,3}(managers?|admins?|administrators?|owners?|leads?|colleagues?|teammates?|engineers?|users?|customers?|people|someone|staff)\b[^.;\n]{0,20}"
      r"\b(send|give|share|tell|dm|paste|forward|read out)\w* (you|us|it|over|them)?[^.;\n]{0,10}\b(their|his|her) ([\w-]+ ){0,3}(passwords?|passcodes?|pins?|2fa codes?|otps?|one-time codes?|credentials)\b"),
+    # customers' keys used in turn to get past a limit ("rotate through the customer accounts' API keys")
+    (("rotat", "cycl"),
+     r"\b(rotat|cycl)\w* (through|between|among|across) (the |our |all |every |several |many )?(customers?|users?|clients?|members?|tenants?|merchants?)['’]? ?"
+     r"(accounts?['’]? )?(api keys?|keys|tokens?|credentials|logins|sessions|accounts)\b"),
+    # code a scanner keeps flagging taken out of its sight ("if the SAST job flags the payment module again, add the whole folder to the
+    # exclude list"); generated code on an exclude list names no finding
+    (("exclude", "ignore list", "ignorelist", "allowlist", "skip list", "baseline"),
+     r"\b(if|when|whenever|once)\b[^.;\n]{0,30}\b(sast|dast|scan\w*|codeql|semgrep|snyk|trivy|sonar\w*|bandit|gitleaks|linter|security (job|check|scan))\b[^.;\n]{0,20}"
+     r"\b(flags?|finds?|reports?|complains?|fails?|catches|warns?)\b[^.;\n]{0,60}\b(add|put|move|list)\w* (the |that |this )?(whole |entire )?([\w-]+ ){0,2}"
+     r"(folders?|director(y|ies)|modules?|packages?|files?|paths?|repo|code)\b[^.;\n]{0,10}\b(to|on|in|into) (the |its |an? )?(exclude|ignore|skip|allow|suppress\w*|baseline)[ -]?(list|file|paths?)?\b"),
+    # what a destructive run will hit left unchecked ("do not bother checking which buckets it matches first")
+    (("bother", "no need", "skip"),
+     r"\b(do not|don't|dont|never|no need to|skip)( bother(ing)?)?( to)? (check|verify|review|look at|confirm|inspect|list)\w* (which|what|how many) (\w+ ){0,2}"
+     r"(it|they|the (script|command|job|query|cleanup|migration)) (matches|match|hits|hit|deletes|delete|removes|remove|touches|touch|drops|drop|wipes|wipe|selects|select)\b"),
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # an update or a package taken though its signature or checksum failed (升级包签名校验失败的话也照样安装)
+    (("签名", "校验", "验签", "哈希", "完整性"),
+     r"(签名|校验|验签|哈希|完整性)[^。\n]{0,8}(失败|不通过|没通过|不一致|不匹配|对不上)[^。\n]{0,8}(也|还是|照样|仍然|继续|照常)(要|先)?(照样|直接)?(安装|升级|刷入|刷机|加载|执行|使用|发布|上线)"),
     # one login for test and production (测试环境和生产环境共用一个数据库账号)
     (("共用", "共享", "同一个", "同一套"),
      r"((测试|开发|预发|staging|test|dev)(环境)?(和|跟|与|、)(生产|线上|prod)(环境)?|(生产|线上|prod)(环境)?(和|跟|与|、)(测试|开发|预发|staging|test|dev)(环境)?)"
@@ -3805,7 +3828,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(完整的?|明文的?|全部的?)(银行卡号|信用卡号|卡号|身份证号|身份证号码|护照号)[^。\n]{0,20}(日志|打印|打到|记录|写到|存到)"
      r"|(诊断|病历|病情|健康数据|处方)[^。\n]{0,10}(放进|放到|写进|加到|发给|传给|上报)[^。\n]{0,6}(埋点|分析|营销|广告|市场)"
      r"|(读取|上传|获取|收集|抓取)[^。\n]{0,6}通讯录[^。\n]{0,30}(不用|无需|不需要|不必)(弹窗|征求|询问|经过|得到)?[^。\n]{0,4}(同意|授权|许可|用户)"
-     r"|(注销|删除账号|删号|销户)[^。\n]{0,30}(数据|信息|资料)(全部|都|一律)?(留着|保留|不删|别删)(?!\s*\d)"),
+     # (别删 orders the data kept: its negation is the act, so it stays out of the match that negations inside undo; 不删
+     # may be a condition, 数据不删的话会违法)
+     r"|(注销|删除账号|删号|销户)[^。\n]{0,30}(数据|信息|资料)(全部|都|一律)?(?:留着|保留|不删|(?=别删))(?!\s*\d)"),
     # people's details sent to an outside firm with their masking waived (聊天记录里有手机号和地址，直接发给外包的标注公司，不用脱敏)
     (("脱敏", "打码", "匿名"),
      r"(手机号|电话号码|地址|身份证|姓名|聊天记录|病历|住址)[^。\n]{0,30}(发给|传给|共享给|交给|给|提供给)[^。\n]{0,8}(外包|第三方|供应商|合作方|标注|代理|广告)[^。\n]{0,16}"
@@ -4117,8 +4142,18 @@ def _acts_holding(present: frozenset[str], english: bool) -> tuple[_Readings, _R
 def _names_act(sentence: str, readings: _Readings, inside: re.Pattern[str] | None = None) -> bool:
     """`inside`: a negation that, within the act ("store the key in the keychain, not in the repo"), undoes it."""
     inside = inside or _ZH_NOT_INSIDE
-    return any(any(h in sentence for h in hints) and any(not inside.search(m.group()) for m in _unnegated_matches(pattern, sentence))
+    return any(any(h in sentence for h in hints) and any(not inside.search(m.group()) and not _banned_after(sentence, m.end())
+                                                         for m in _unnegated_matches(pattern, sentence))
                for hints, pattern in readings)
+
+
+def _banned_after(sentence: str, end: int) -> bool:
+    """Whether a Chinese act is followed by its ban (数据不删的话会违反个人信息保护法, …是违规的): a rule told, not an order."""
+    return not sentence.isascii() and _ZH_BAN_TOLD.match(sentence, end) is not None
+
+
+# (the act's consequence or class, said right after it: "别管违不违规" dismisses the ban and is no part of this)
+_ZH_BAN_TOLD = re.compile(r"\s*(的话)?[，,]?\s*(就|也)?(会|将会?|是|属于|都是|就是|算|算是)(违规|违反|违法|不允许|被禁止|禁止)")
 
 
 # ... unless it forbids undoing it ("disable branch protection and don't turn it back on", 关掉之后不要再打开):
@@ -5919,7 +5954,8 @@ def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str 
         return None
     if _any_in(skeleton, _REVERSED_HINTS) and _refused_decoded(skeleton[::-1]):
         return "hides an instruction aimed at the model in reversed text"
-    if text.isascii() and _rot13_hint(skeleton) and _refused_decoded(codecs.encode(folded, "rot13")):
+    # (rot13 turns only the Latin letters: a dash or a quote mark around them does not make it another text)
+    if _rot13_hint(skeleton) and _refused_decoded(codecs.encode(folded, "rot13")):
         return "hides an instruction aimed at the model in rot13"
     if any(_refused_decoded(unescaped) for unescaped in _unescaped(text)):
         return "hides an instruction aimed at the model in URL or HTML escapes"
