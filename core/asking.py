@@ -403,6 +403,11 @@ _SPEAKS_OF_NAMES = r"\b(names?|naming|named|titles?|called|brand\w*)\b|名字|�
 _ASKS_READING = (r"\b(recommend|suggest)\w* (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?)\b"
                  r"|\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?)\b"
                  r"|推荐(一|几)?(本|个|些|篇|门|部)[^。？?，,]{0,16}(书|书籍|教程|课程|文章|论文|视频|播客|博客)")
+# ... and one that asks how to start learning a field or a tool (PLC 编程怎么入门, "what's the best way to learn DICOM") only by a note
+# that speaks of learning it (the stack note names Spring Cloud and says nothing of how one learns it).
+_ASKS_LEARNING = (r"\b(get(ting)? started (with|in|on)|start(ing)? learning|begin(ning)? learning|learn(ing)?|get into)\b|入门|(学习|学)[^。？?，,]{0,6}(方法|路线|顺序)|从哪(里)?(开始)?学")
+_SPEAKS_OF_LEARNING = (r"\b(learn\w*|onboard\w*|tutorials?|courses?|docs|documentation|guides?|handbook|training|wiki|books?|workshops?|mentor\w*)\b"
+                       r"|入门|学习|教程|培训|文档|手册|课程|新人|上手")
 _SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?|docs|documentation|handbook)\b"
                       r"|书|教程|课程|文章|论文|视频|播客|博客|文档|手册")
 
@@ -476,9 +481,9 @@ def _holds_only(held: list[str], words: tuple[str, ...]) -> bool:
 
 
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
-    """For a question anyone could answer that asks how many, for a name or for something to read, the test
-    a note must pass to answer it (`states_amount`, or speaking of names or of reading; none passes for a
-    sum); None for any other message."""
+    """For a question anyone could answer that asks how many, for a name, for something to read or how to start
+    learning, the test a note must pass to answer it (`states_amount`, or speaking of names, of reading or of
+    learning; none passes for a sum); None for any other message."""
     if _SUM.match(message.lower()):
         return lambda record: False
     if asks_amount(message):
@@ -487,6 +492,8 @@ def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: i
         return lambda record: re.search(_SPEAKS_OF_NAMES, _note_text(record).lower()) is not None
     if re.search(_ASKS_READING, message.lower()):
         return lambda record: re.search(_SPEAKS_OF_READING, _note_text(record).lower()) is not None
+    if re.search(_ASKS_LEARNING, message.lower()):
+        return lambda record: re.search(_SPEAKS_OF_LEARNING, _note_text(record).lower()) is not None
     return None
 
 

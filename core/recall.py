@@ -443,7 +443,7 @@ def _choose(
                 if relevant and answers is not None and not answers(hit.record):
                     seen.add(hit.id)  # it names what the world question is about, but gives no number or name
                     if trace is not None:
-                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not state the number or name asked for")
+                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not give what the question asks for (a number, a name, something to read, how to learn)")
                     continue
                 if relevant and installs and (not speaks_of_install(hit.record) or holds_only_install(hit.held or [])):
                     seen.add(hit.id)  # it names the thing asked how to install but not how it is installed, or installs something else
