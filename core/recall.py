@@ -354,6 +354,9 @@ def _choose(
     bar = GENERAL_COVERAGE if general else WORK_COVERAGE
     answers = what_general_asks(message) if general else None  # (how many, a name or something to read: a note must speak of it)
     undecided = not work  # the learned reading is asked only when a card hangs on it
+    if tier is not None:  # (--explain: how the message was read, which sets the bar its notes must reach)
+        tier["reading"] = ("the rules as a question anyone could answer" if general else "the rules as work on the thing at hand" if work
+                           else None)
     sides = compared(message)
     apart = None if sides is not None else differed(message)
     versioned = asks_version(message)
@@ -434,6 +437,11 @@ def _choose(
                     undecided = False
                     work = reads_as_general(message)
                     relevant = not work
+                    if tier is not None:
+                        from .asking import GENERAL_ABOVE, general_probability
+
+                        tier["reading"] = (f"the learned reading ({general_probability(message):.2f}, {'above' if work else 'at or below'} "
+                                           f"the {GENERAL_ABOVE} line) as {'a question anyone could answer' if work else 'a question about the project'}")
                     coverage = hit.strict if work else hit.coverage
                 if relevant and subject is not None and not defines(hit.record, subject):
                     seen.add(hit.id)  # it uses the term the message asks the meaning of, but does not say what it is

@@ -563,10 +563,13 @@ def _recall_explain(args: argparse.Namespace) -> int:
         print(f"lingshu recall: {err.message}", file=sys.stderr)
         return EXIT_FALSE
     if args.format == "json":
-        _print({"cards": [r["id"] for r, _ in chosen], "why": why, "tiers": tier["tiers"], "semantic": tier["semantic"], "candidates": trace})
+        _print({"cards": [r["id"] for r, _ in chosen], "why": why, "tiers": tier["tiers"], "semantic": tier["semantic"],
+                "reading": tier.get("reading"), "candidates": trace})
         return EXIT_OK
     print(f"{len(chosen)} card(s)" + (f" — {why}" if why else "") + f" for: {args.message}")
     print(f"  ranked by {' + '.join(tier['tiers'])}" + (f" (semantic tier not used: {tier['semantic']})" if tier["semantic"] else ""))
+    if tier.get("reading"):
+        print(f"  read by {tier['reading']}")
     for line in trace:
         meaning = "" if line["similarity"] is None else f" meaning {line['similarity']:<5}"
         print(f"  {line['verdict']:<50} {line['score']:>7} terms {line['matched']}/{line['of']} coverage {line['coverage']:<5}{meaning} "

@@ -523,6 +523,11 @@ def test_15_explain_shows_why_each_candidate_came_or_not(home, project, mem) -> 
     assert verdicts["Run the tests with tox"] == "CARD" and out["cards"]
     assert all({"score", "matched", "coverage"} <= set(c) for c in out["candidates"])
     assert not (home / "spool" / "contexts").exists()  # explaining opens no turn
+    # how the message was read says which bar its notes had to reach (session 46): by the rules, or by the learned reading
+    assert out["reading"].startswith("the learned reading (") and out["reading"].endswith("as a question about the project")
+    mem.save("Payments go through RevenueCat", "Webhooks update subscriptions.")
+    r = run_cli(home, "recall", "--explain", "--message", "how does revenuecat work", "--project", str(project))
+    assert "read by the learned reading (" in r.stdout and "as a question anyone could answer" in r.stdout
 
 
 def test_15_a_small_global_layer_is_judged_by_the_whole_memorys_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
