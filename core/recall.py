@@ -354,7 +354,7 @@ def _choose(
     bar = GENERAL_COVERAGE if general else WORK_COVERAGE
     answers = what_general_asks(message) if general else None  # (how many, a name or something to read: a note must speak of it)
     undecided = not work  # the learned reading is asked only when a card hangs on it
-    if tier is not None:  # (--explain: how the message was read, which sets the bar its notes must reach)
+    if trace is not None and tier is not None:  # (--explain: how the message was read, which sets the bar its notes must reach)
         tier["reading"] = ("the rules as a question anyone could answer" if general else "the rules as work on the thing at hand" if work
                            else None)
     sides = compared(message)
@@ -437,7 +437,7 @@ def _choose(
                     undecided = False
                     work = reads_as_general(message)
                     relevant = not work
-                    if tier is not None:
+                    if trace is not None and tier is not None:
                         from .asking import GENERAL_ABOVE, general_probability
 
                         tier["reading"] = (f"the learned reading ({general_probability(message):.2f}, {'above' if work else 'at or below'} "
