@@ -862,7 +862,6 @@ def features(message: str) -> list[str]:
     out = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])} | {a + b for a, b in zip(han, han[1:])} | {han[i:i + 3] for i in range(len(han) - 2)}
     if words:
         out.add(words[-1] + "$")
-    if words:
         out.add("^" + words[0])
         if len(words) > 1:
             out.add(f"^{words[0]} {words[1]}")
