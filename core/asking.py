@@ -72,82 +72,104 @@ _SUM_SOURCE = (r"^\s*(what('s| is)|whats|calculate|compute|how much is)\s+[\d.,]
                r"|^\s*[\d.,]+\s*(乘以|乘|加上|加|减去|减|除以)\s*[\d.,]+\s*(等于|是)?(多少|几)\s*[?？]?\s*$"
                r"|^\s*[\d.,]+\s*的\s*([\d.,]+\s*%|百分之[\d.一二三四五六七八九十]+)\s*(等于|是)?(多少|几)\s*[?？]?\s*$")
 _SUM = re.compile(_SUM_SOURCE)
-_GENERAL = re.compile(
-    r"^\s*((what('s| is| are)|whats) the |the )?(differences?|diff) between\b"
-    r"|\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
-    r"|^\s*(suggest|give me|come up with|brainstorm|list) (a |a few |some |two |three |four |five |ten |\d+ )?((good|nice|cool|catchy|fun|short) )?(\w+ )?(name|names|title|titles) for\b"
+_SUM_WORDS = ("what", "calculate", "compute", "how much", "多少", "几")
+# Each reading of `_GENERAL` with the words it cannot match without (in the lowered message): compiling them all
+# cost the hook ~9 ms of its start-up, in a process that reads one message; `re` compiles a reading (once) only for
+# a message that holds one of its words.
+_GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("between",), r"^\s*((what('s| is| are)|whats) the |the )?(differences?|diff) between\b"),
+    (("name", "title"),
+     r"\b(a|an|some) (good|nice|cool|catchy|better|fun|short) (name|names|title) for\b"
+     r"|^\s*(suggest|give me|come up with|brainstorm|list) (a |a few |some |two |three |four |five |ten |\d+ )?((good|nice|cool|catchy|fun|short) )?(\w+ )?(name|names|title|titles) for\b"),
     # something good to read, hear or watch on a subject ("a good book about negotiation", "recommend a podcast about Elixir")
-    r"|\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
-    r"|^\s*(recommend|suggest) (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
-    r"|^(?!.*(我们|咱们|本项目))\s*(请|帮我)?推荐(一|几|两|三)?(本|个|些|部|门|套)?[^。？?]{0,12}的?(书|书籍|教程|课程|视频|播客|博客|课外书)\s*[?？]?\s*$"
+    (("book", "podcast", "course", "tutorial", "video", "blog", "talk", "article", "resource"),
+     r"\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
+     r"|^\s*(recommend|suggest) (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"),
+    (("推荐",), r"^(?!.*(我们|咱们|本项目))\s*(请|帮我)?推荐(一|几|两|三)?(本|个|些|部|门|套)?[^。？?]{0,12}的?(书|书籍|教程|课程|视频|播客|博客|课外书)\s*[?？]?\s*$"),
     # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
-    r"|^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,3} (works?|is done|happens)( in general)?\s*[?.]?\s*$"
+    (("explain",), r"^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,3} (works?|is done|happens)( in general)?\s*[?.]?\s*$"),
     # what is usual "at most" places of a kind ("what time is check-in at most hotels"): the world's habit, not ours
-    r"|^(?!.*\b(we|our|us)\b).*\b(at|in|for|with|among) most (\w+ )?[a-z]+s\b(?! (we|our)\b)"
-    r"|^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+    (("most",), r"^(?!.*\b(we|our|us)\b).*\b(at|in|for|with|among) most (\w+ )?[a-z]+s\b(?! (we|our)\b)"),
+    (("why",),
+     r"^\s*why (is|are|was|were)\b.*\b(called|named)\b"
+     rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"),
     # sums ("what is 12 times 500"): `_SUM`
-    rf"|{_SUM_SOURCE}"
+    (_SUM_WORDS, _SUM_SOURCE),
     # what a person anywhere does ("how much water does a person use per day on average"); not what our customers do
-    r"|^(?!.*\b(we|our|us|ours)\b).*\b(does|do|should|can) (a|an|the average|an average) (person|household|family|adult|human|child|american|european|developer) "
-    r"(use|need|eat|drink|spend|earn|sleep|consume|produce|weigh|live|breathe|walk|read|watch|pay|make)\b"
+    (("person", "household", "family", "adult", "human", "child", "american", "european", "developer"),
+     r"^(?!.*\b(we|our|us|ours)\b).*\b(does|do|should|can) (a|an|the average|an average) (person|household|family|adult|human|child|american|european|developer) "
+     r"(use|need|eat|drink|spend|earn|sleep|consume|produce|weigh|live|breathe|walk|read|watch|pay|make)\b"),
     # asked of the world in so many words ("what is RevPAR in general", "is Rust safer than C in general")
-    r"|^(?!.*\b(we|our|us|ours|this project|this repo|the project)\b).*\bin general\s*[?.!]?\s*$"
-    # how a thing of the world is built inside ("Redis 的 ZSET 底层是怎么实现的", "HTTPS 的原理"), not ours
-    r"|^(?!.*(我们|咱们|本项目|这个项目|我们的|项目里)).*(底层(是)?(怎么|如何)实现|实现原理|工作原理|底层原理|的原理)"
+    (("in general",), r"^(?!.*\b(we|our|us|ours|this project|this repo|the project)\b).*\bin general\s*[?.!]?\s*$"),
+    # how a thing of the world is built inside ("Redis 的 ZSET 底层是怎么实现的", "HTTPS 的原理"), not ours, and how a thing
+    # works in general, asked in Chinese (解释一下 Kafka 的分区机制, 给我讲讲 TCP 的原理)
+    (("原理", "底层", "机制", "概念", "工作方式"),
+     r"^(?!.*(我们|咱们|本项目|这个项目|我们的|项目里)).*(底层(是)?(怎么|如何)实现|实现原理|工作原理|底层原理|的原理)"
+     r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?你?(给我|跟我|帮我|和我|为我)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"),
     # advice on a skill or task anyone has ("what's the best way to learn DICOM", 期末复习有什么好方法, 倒车入库有什么技巧);
     # not how we do it ("what's the best way to deploy our API")
-    r"|^(?!.*\b(we|our|us|ours|my|this project|this repo|the project)\b)\s*what(?:'s| is| are) (?:the|a|some) (?:best|good|easiest|quickest|right) ways? to\b"
-    r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|我的)).*有(?:什么|哪些|啥)(?:好的?)?(?:好方法|好办法|技巧|窍门|诀窍)"
+    (("way to", "ways to"),
+     r"^(?!.*\b(we|our|us|ours|my|this project|this repo|the project)\b)\s*what(?:'s| is| are) (?:the|a|some) (?:best|good|easiest|quickest|right) ways? to\b"),
+    (("方法", "办法", "技巧", "窍门", "诀窍"), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|我的)).*有(?:什么|哪些|啥)(?:好的?)?(?:好方法|好办法|技巧|窍门|诀窍)"),
     # whether a thing of the world is worth its price ("is Sidekiq Pro worth paying for"); not "is our plan worth it"
-    r"|^\s*(is|are) (?!(our|we|us|this|that|it|the (project|team|plan))\b)[\w .+#-]{1,40}? worth (it|paying for|buying|the (money|price|cost)|learning|upgrading to|switching to)\b(?!.*\b(we|our|us)\b)"
-    r"|\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"
-    r"|^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"
-    # who made a thing of the world ("who created Ruby on Rails", "who wrote Pride and Prejudice"); not
-    # "who wrote the migration guide", "who created our staging cluster"
-    r"|^\s*who (first )?(invented|created|founded|discovered|designed|wrote|composed|painted) (?!(the|our|this|that|these|those|my|your|it|them)\b)"
-    # (no one invents the migration guide: "who invented the shipping container", 二维码是谁发明的)
-    r"|^\s*who (first )?(invented|discovered) (?!(our|this|that|these|those|my|your|it|them)\b)"
-    r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|我的|你的))[^。？?]{1,20}?(是谁发明的|是谁发现的|是谁首先提出的|由谁发明|最早是谁(发明|提出)的)"
+    (("worth",),
+     r"^\s*(is|are) (?!(our|we|us|this|that|it|the (project|team|plan))\b)[\w .+#-]{1,40}? worth (it|paying for|buying|the (money|price|cost)|learning|upgrading to|switching to)\b(?!.*\b(we|our|us)\b)"),
+    (("joke", "poem", "limerick", "haiku", "riddle", "song", "story", "pun"),
+     r"\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"),
+    (("who",),
+     r"^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"
+     # who made a thing of the world ("who created Ruby on Rails", "who wrote Pride and Prejudice"); not
+     # "who wrote the migration guide", "who created our staging cluster"
+     r"|^\s*who (first )?(invented|created|founded|discovered|designed|wrote|composed|painted) (?!(the|our|this|that|these|those|my|your|it|them)\b)"
+     # (no one invents the migration guide: "who invented the shipping container", 二维码是谁发明的)
+     r"|^\s*who (first )?(invented|discovered) (?!(our|this|that|these|those|my|your|it|them)\b)"),
+    (("谁",), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|我的|你的))[^。？?]{1,20}?(是谁发明的|是谁发现的|是谁首先提出的|由谁发明|最早是谁(发明|提出)的)"),
     # how to start learning a field or a tool ("how do I get started with EDIFACT", PLC 编程怎么入门); not our codebase
-    r"|^(?!.*\b(we|our|us|ours|my|this|the (project|team|repo|codebase|code base|app|service))\b)\s*how (do|can|should|would) (i|you|one|someone|a beginner|beginners) "
-    r"(get started (with|in|on)|start learning|begin learning|learn|get into)\b"
-    r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库))[^。？?]{1,20}?(怎么|如何|怎样|该怎么)入门"
-    r"|^\s*what time is it\b|^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b|\b(worldwide|globally|on earth)\b)"
+    (("started", "learn", "get into"),
+     r"^(?!.*\b(we|our|us|ours|my|this|the (project|team|repo|codebase|code base|app|service))\b)\s*how (do|can|should|would) (i|you|one|someone|a beginner|beginners) "
+     r"(get started (with|in|on)|start learning|begin learning|learn|get into)\b"),
+    (("入门",), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库))[^。？?]{1,20}?(怎么|如何|怎样|该怎么)入门"),
+    (("what time is it",), r"^\s*what time is it\b"),
+    (("world", "globally", "on earth"), r"^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b|\b(worldwide|globally|on earth)\b)"),
     # (a place's, not our things': "what time zone are DAG schedules in" asks the project)
-    r"|^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)(?!(\w+ )?(schedules?|jobs?|crons?|timestamps?|logs?|servers?|dags?|builds?|"
-    r"reports?|alerts?|backups?|deploys?|releases?|events?|databases?|dbs?|records?|data|dashboards?|metrics?|tasks?|meetings?|standups?|slots?|dates?|times?) in)"
-    r"\w+( \w+)? in\s*\??$"
-    r"|^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"
-    r"|^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
-    r"|^\s*how many (people|inhabitants|residents) (live|are there|reside) in\b|^\s*what is the population of\b"
+    (("time zone", "timezone"),
+     r"^\s*what time ?zone (is|are) (?!(the|our|this|my|we|us|it)\b)(?!(\w+ )?(schedules?|jobs?|crons?|timestamps?|logs?|servers?|dags?|builds?|"
+     r"reports?|alerts?|backups?|deploys?|releases?|events?|databases?|dbs?|records?|data|dashboards?|metrics?|tasks?|meetings?|standups?|slots?|dates?|times?) in)"
+     r"\w+( \w+)? in\s*\??$"),
+    (("how does a", "how do a", "how did a"), r"^\s*how (does|do|did) (a|an) \w+( \w+)? (work|store|handle|compute|know)\b"),
+    (("how many",),
+     r"^\s*how many (days|weeks|months|hours|minutes|years) (until|till|are in|in a|are there in)\b"
+     r"|^\s*how many (people|inhabitants|residents) (live|are there|reside) in\b"
+     # how many people anywhere use a thing ("how many people use Chrome"); "how many users do we have" is ours
+     r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites|merchants|customers|stores|shops|businesses) (use|used|are using|run|have)\b"
+     # how many of a thing the world makes in a day ("how many videos are uploaded to YouTube every day")
+     r"|^(?!.*\b(we|our|us)\b)\s*how many \w+( \w+)? ((are|get|gets|is|were) )?\w+ (to|on|in|by|from|at) (?!(the|our|this|that|my|your)\b)[\w.]+( \w+)? (every|each|per|a) (second|minute|hour|day|week|month|year)\b"),
+    (("population",), r"^\s*what is the population of\b"),
     # how many of a thing a country or the world has (美国有多少亚马逊卖家, 全球有多少开发者); 仓库有多少库存 is ours
-    r"|^\s*(全球|全世界|世界上|全国|中国|美国|日本|韩国|德国|英国|法国|欧洲|亚洲|印度)(一共|总共|大概|大约)?有多少"
+    (("有多少",), r"^\s*(全球|全世界|世界上|全国|中国|美国|日本|韩国|德国|英国|法国|欧洲|亚洲|印度)(一共|总共|大概|大约)?有多少"),
     # when a thing not ours came out, and its latest version ("what year was FastAPI released")
-    r"|^\s*(what year|when) (was|were|did) (?!(the|our|this|that|we|my|your|it|they|v\d)\b)[\w.+#-]+( [\w.+#-]+){0,2} "
-    r"(first )?(released|founded|created|invented|launched|introduced|announced|deprecated|born|come out|came out|ship|shipped)\b"
-    # how many people anywhere use a thing ("how many people use Chrome"); "how many users do we have" is ours
-    r"|^(?!.*\b(we|our|us)\b)\s*how many (people|users|developers|companies|websites|sites|merchants|customers|stores|shops|businesses) (use|used|are using|run|have)\b"
-    # how many of a thing the world makes in a day ("how many videos are uploaded to YouTube every day")
-    r"|^(?!.*\b(we|our|us)\b)\s*how many \w+( \w+)? ((are|get|gets|is|were) )?\w+ (to|on|in|by|from|at) (?!(the|our|this|that|my|your)\b)[\w.]+( \w+)? (every|each|per|a) (second|minute|hour|day|week|month|year)\b"
-    r"|^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"
+    (("what year", "when"),
+     r"^\s*(what year|when) (was|were|did) (?!(the|our|this|that|we|my|your|it|they|v\d)\b)[\w.+#-]+( [\w.+#-]+){0,2} "
+     r"(first )?(released|founded|created|invented|launched|introduced|announced|deprecated|born|come out|came out|ship|shipped)\b"),
+    (("version", "release"), r"^\s*(what('s| is)|whats) the (latest|newest|current|most recent) (version|release) of (?!(the|our|this|that|my|your)\b)"),
     # what a language's own element does ("what does the HTML dialog element do", "what does the python zip function do")
-    rf"|^\s*what (does|do) (the |a |an )?({_LANGUAGES}|html|dom|posix|linux|git|bash|regex) [\w.<>-]+ "
-    r"(element|tag|attribute|function|method|hook|keyword|operator|property|directive|decorator|macro|builtin|built-in|command|flag) do\b"
+    (("what do",),
+     rf"^\s*what (does|do) (the |a |an )?({_LANGUAGES}|html|dom|posix|linux|git|bash|regex) [\w.<>-]+ "
+     r"(element|tag|attribute|function|method|hook|keyword|operator|property|directive|decorator|macro|builtin|built-in|command|flag) do\b"),
     # what a release of something not ours brought ("what's new in iOS 18"); "what's new in this release" is ours
-    r"|^\s*(what('s| is| are)|whats) (new|changed) in (?!(the|this|our|my|your|we)\b)"
-    rf"|^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"
-    rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
+    (("new in", "changed in"), r"^\s*(what('s| is| are)|whats) (new|changed) in (?!(the|this|our|my|your|we)\b)"),
+    (("how",), rf"^\s*(how (do|can|should) (i|you|we)|how to) \w+ ((a|an|the|this|my|two) )?\w+( \w+)? in {_LANGUAGES}\s*\??$"),
     # a name or a title thought up, asked in Chinese (给新的数据平台起个名字, 想一个好听的标题)
-    r"|(起|取|想)(一)?(个|几个)(好听的|好的|合适的|新的)?(名字|标题|名称)"
-    # how a thing works in general, asked in Chinese (解释一下 Kafka 的分区机制, 给我讲讲 TCP 的原理); not ours
-    r"|^(?!.*(我们|咱们|本项目|这个项目))\s*(请|麻烦)?你?(给我|跟我|帮我|和我|为我)?(解释|讲解|介绍|讲讲|说说)(一下)?[^。？?]{0,24}(的)?(原理|机制|概念|工作方式|底层实现)"
+    (("名字", "标题", "名称"), r"(起|取|想)(一)?(个|几个)(好听的|好的|合适的|新的)?(名字|标题|名称)"),
     # two named things weighed in Chinese ("Redis 和 Memcached 哪个好", "Vue 还是 React 更适合"), not ours
-    r"|^(?!.*(我们|咱们|本项目))\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*(和|与|跟|还是|vs\.?|对比)\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*"
-    r"((哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用|便宜|划算|安全)|(有)?(什么|啥|哪些)?(区别|不同|差别|差异)|的(区别|差别|差异|不同))"
+    (("和", "与", "跟", "还是", "vs", "对比"),
+     r"^(?!.*(我们|咱们|本项目))\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*(和|与|跟|还是|vs\.?|对比)\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)?\s*"
+     r"((哪个|哪一个|谁)?(更)?(好|快|强|适合|合适|稳定|流行|值得用|好用|便宜|划算|安全)|(有)?(什么|啥|哪些)?(区别|不同|差别|差异)|的(区别|差别|差异|不同))"),
     # how to do a thing in a language or framework, asked in Chinese ("Spring Boot 怎么读取 yml 配置", "Vue 3 的 setup
     # 语法糖怎么用"); "我们的 Vue 路由怎么配置的" asks what the project did
-    rf"|^(?!.*(我们|咱们|本项目|项目里|项目中))\s*(在|用)?\s*{_LANGUAGES}( \d+)?\s*(里|中|里面|的)?\s*[^。？?，,]{{0,16}}(怎么|如何)"
-    r"(用|使用|写|实现|读取|读|定义|声明|遍历|调用|判断|转换|处理|创建)(?!.*的\s*[?？]?\s*$)"
+    (("怎么", "如何"),
+     rf"^(?!.*(我们|咱们|本项目|项目里|项目中))\s*(在|用)?\s*{_LANGUAGES}( \d+)?\s*(里|中|里面|的)?\s*[^。？?，,]{{0,16}}(怎么|如何)"
+     r"(用|使用|写|实现|读取|读|定义|声明|遍历|调用|判断|转换|处理|创建)(?!.*的\s*[?？]?\s*$)"),
 )
 
 
@@ -389,7 +411,9 @@ def _in_question(low: str, at: int) -> bool:
 def asks_what_anyone_knows(message: str) -> bool:
     """Whether the rules read the message as a question anyone could answer (`_GENERAL`)."""
     low = _asked(message.lower())
-    return bool(_GENERAL.search(_unprefixed(low))) and not _IDENTIFIER.search(low)
+    asked = _unprefixed(low)
+    return (any(re.search(source, asked) for words, source in _GENERAL if any(w in asked for w in words))
+            and not _IDENTIFIER.search(low))
 
 
 # A question anyone could answer that asks how many, or asks for a name, is answered only by a note that
@@ -699,7 +723,8 @@ def reads_as_general(message: str) -> bool:
 # a note that merely uses the term does not answer it, one that says what it is does ("SEV1 means
 # customers cannot pay"). "What is the staging URL" and "what is our MSRV" ask for the project's own
 # value: a determiner or pronoun keeps a message out, as does a word that names no term ("what's next").
-_DEFINITION = re.compile(
+# (a pattern as text, compiled by `re` only for a message that holds one of `_DEFINITION_WORDS`)
+_DEFINITION = (
     r"^\s*(?:(?:what(?:'s| is| are)|whats|define|explain) (?:an? )?(?P<a>(?!(?:what|how|why|when|where|who|which)\b)[\w.+#/-]+(?: [\w.+#/-]+){0,3})"
     # (asked within a field: "what does QoS mean in ROS 2")
     r"|what (?:does|do) (?:an? )?(?P<b>[\w.+#/-]+(?: [\w.+#/-]+){0,3}) (?:stand for|mean)(?P<field> in (?!(?:our|the|this|my|your|these|those)\b)[\w.+#-]+(?: [\w.+#-]+)?)?"
@@ -713,6 +738,7 @@ _DEFINITION = re.compile(
     # answer it; one that names it among the stack's parts does not
     r"|(?P<f>[^，。？！?,]{1,16}?)\s*的?(?:工作|实现|底层)?原理(?:是(?:什么|啥|怎样的)?)?)\s*[?？]?\s*$"
 )
+_DEFINITION_WORDS = ("what", "define", "explain", "什么", "啥", "原理")
 _NOT_A_TERM_ZH = frozenset("我你他这那哪咱本的")
 _NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
                      "left happening going missing broken done pending planned blocking urgent important going on".split())
@@ -724,7 +750,8 @@ def definition_subject(message: str) -> str | None:
     message = message[len(message) - len(asked):] if len(asked) < len(message) else message
     if any(w in asked for w in _IN_GENERAL_WORDS):
         asked = re.sub(_IN_GENERAL, "", asked)  # "what is dynamic ad insertion in general": the term, asked of the world
-    m = _DEFINITION.match(_unprefixed(asked))
+    unprefixed = _unprefixed(asked)
+    m = re.match(_DEFINITION, unprefixed) if any(w in unprefixed for w in _DEFINITION_WORDS) else None
     if m is None:
         return None
     if m.group("zfield") and _NOT_A_TERM_ZH.intersection(m.group("zfield")):

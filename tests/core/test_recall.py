@@ -210,6 +210,29 @@ def test_recall_path_imports_no_pydantic_mcp_or_textual(home: Path, project: Pat
     assert "LOADED []" in r.stderr, r.stderr
 
 
+def test_recall_compiles_only_the_readings_a_message_calls_for() -> None:
+    """Issue 16 (start-up): each rule reading of a question anyone could answer, and the reading of a
+    question for a term's meaning, is compiled only for a message holding one of its words, and no
+    message it would match lacks them: over every prompt of the public recall sets, and each prompt's
+    tail from its second to sixth word (the readings anchor at the start), a reading that matches finds
+    one of its words in the message."""
+    import re
+
+    from core import asking
+
+    prompts = [p["text"].lower() for path in sorted((REPO / "tests" / "fixtures" / "recall").glob("*.json"))
+               for p in json.loads(path.read_text(encoding="utf-8"))["prompts"]]
+    texts = prompts + [" ".join(t.split()[i:]) for t in prompts for i in range(1, 6)]
+    matched = 0
+    for words, source in asking._GENERAL:
+        found = [t for t in texts if re.search(source, t)]
+        matched += len(found)
+        assert all(any(w in t for w in words) for t in found), (words, [t for t in found if not any(w in t for w in words)][:3])
+    assert matched > 500  # (the readings do match: the check is not empty)
+    defined = [t for t in texts if re.match(asking._DEFINITION, t)]
+    assert len(defined) > 100 and all(any(w in t for w in asking._DEFINITION_WORDS) for t in defined)
+
+
 def test_recall_takes_no_lock_and_writers_fold_what_it_left(home: Path, project: Path, mem: Memory) -> None:
     """Issue 12 (the design card's lock): the hook answers while every lock of the home is held by
     another process; readers see its turn at once, and the tool calls that follow fold it into
