@@ -85,7 +85,7 @@ _GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
     (("book", "podcast", "course", "tutorial", "video", "blog", "talk", "article", "resource"),
      r"\b(a|an|some|any) (good|great|nice|decent|solid) (books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"
      r"|^\s*(recommend|suggest) (me )?(a |an |some |any )?(good |great )?(books?|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|resources?) (about|on|for|to learn)\b"),
-    (("推荐",), r"^(?!.*(我们|咱们|本项目))\s*(请|帮我)?推荐(一|几|两|三)?(本|个|些|部|门|套)?[^。？?]{0,12}的?(书|书籍|教程|课程|视频|播客|博客|课外书)\s*[?？]?\s*$"),
+    (("推荐",), r"^(?!.*(我们|咱们|本项目))\s*(请|帮我)?推荐(一|几|两|三)?(本|个|些|部|门|套)?[^。？?]{0,24}的?(书|书籍|教程|课程|视频|播客|博客|课外书)\s*[?？]?\s*$"),
     # how a thing of the world works, asked to be explained ("explain how header bidding works"); not ours
     (("explain",), r"^\s*explain (to me )?how (?!(our|we|this|my|the project|the team)\b)(an? |the )?[\w.+#-]+( [\w.+#-]+){0,3} (works?|is done|happens)( in general)?\s*[?.]?\s*$"),
     # what is usual "at most" places of a kind ("what time is check-in at most hotels"): the world's habit, not ours

@@ -1023,6 +1023,8 @@ def tokens(text: str) -> list[str]:
             pairs = [run[i : i + 2] for i in range(len(run) - 1)]
             stop = [p in _STOP_ZH for p in pairs] + [False]
             out.extend(b for i, b in enumerate(pairs) if not stop[i] and "的" not in b and ("了" not in b or b in _LIAO) and not (i and stop[i - 1] and stop[i + 1]))
+            if len(pairs) > 1 and stop[-3] and not stop[-2] and run[-1] not in _STOP_ZH:
+                out.append(run[-1])  # (what a question asks to do after its function word stands alone: 怎么跑 holds 跑)
             out.extend(w for i, c in enumerate(run) if c in _FORMAL_ZH
                        and ((run[i - 1] in _SPOKEN_BEFORE if i else i + 1 == len(run) or run[i + 1] in _SPOKEN_AFTER) or _spoken_before_de(run, i)) for w in _FORMAL_ZH[c])
             # a verb and its object parted by 了 are still the word they make: 报了名 is 报名, 请了假 请假
