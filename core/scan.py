@@ -726,7 +726,9 @@ _INJECTION_SOURCES = (
     r"summar(y|ies)|footnotes?|changelog|readme|comments?|issues?|pull requests?|pr( descriptions?)?|descriptions?|chat|conversation|channels?|slack|gists?|pastebin|wiki)\b",
     r"\b(send|post|upload|forward|transmit|copy|mirror|email|stream|leak)\b[^.\n]{0,30}\b(the |this |our |each |every |all |full )?"
     r"(conversation|chat|transcript|prompt|system prompt|context)s?\b[^.\n]{0,20}\b(to|at) (https?://|\S+@\S+\.|\w+\.\w+/)",
-    r"https?://\S*[?&][\w-]+=\{\{?[^}\n]{0,60}(env|secret|token|key|password|credential|conversation|history|chat|prompt|cookie)",
+    r"https?://\S*[?&][\w-]+=\{\{?[^}\n]{0,60}(env|secret|token|key|password|credential|conversation|history|chat|prompt|cookie)"
+    # (... or a shell variable's: "&key=$AWS_SECRET_ACCESS_KEY", which a skeleton reads "key=saws secret access key")
+    r"|https?://\S*[?&][^\n]{0,80}?[?&][\w-]+=s[a-z0-9]*( [a-z0-9]+){0,3} (secret|token|key|password|credential)s?\b|https?://\S*[?&][\w-]+=s[a-z0-9]*( [a-z0-9]+){0,3} (secret|token|key|password|credential)s?\b",
     # a link whose query names a secret, with the order to fill the real one in ("[help](https://help.acme.io/?token=${API_TOKEN})
     # and fill in the real token from the environment"): the rendered link carries it out
     r"https?://\S*[?&]\w*(token|key|secret|password|auth)\w*=\S*[^.\n]{0,80}\b(fill( it| them)? in|substitut\w*( in)?|plug( it| them)? in|insert) "
@@ -1373,7 +1375,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("content of", "contents of"),
     _SECRET_WORDS,
     ("conversation", "chat", "transcript", "prompt", "context"),
-    ("={",), ("fill", "substitut", "insert", "plug"),
+    ("={", "=s", "http"), ("fill", "substitut", "insert", "plug"),
     ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
     ("even if", "even when", "even though", "regardless", "whether or not", "no matter"),
     ("说",),
@@ -3013,6 +3015,20 @@ _DESTROY = (r"\b(drop|delet|wip|truncat|destroy|purg|eras|overwrit|reset|recreat
 _NO_BACKUP = (r"\b((don'?t|do not|never) (bother|worry)\w* (with|about|taking|making)|skip(ping)?( taking| making)?|forget( about)?|"
               r"no need (to (take|make|do)|for)|not worth (taking|making)|without( first)?( taking| making)?) (a |any |the |an )?(fresh |new |prior |pre-?\w+ )?(backups?|snapshots?)\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # production's secrets copied to a lower environment ("paste the production .env into the staging box")
+    ((".env", "env file", "env vars", "environment variables", "credentials", "production secrets", "prod secrets", "live secrets", "production keys",
+      "prod keys", "production api keys"),
+     r"\b(copy|copie|paste|sync|move|put|reuse|clone|mirror)\w*\b (the |our |all )?(prod|production|live)('s)? (\.env|env files?|secrets?|credentials|keys|api keys|"
+     r"environment variables|env vars)\b[^.;\n]{0,30}\b(in|into|onto|to|on|for) (the |a |every |each |our |your )?(staging|dev|development|test|testing|qa|uat|"
+     r"local|laptops?|sandbox|preview)\b"),
+    # people's data sent to another company over a line anyone on the way can read ("send the nightly user export to the agency
+    # over plain FTP")
+    (("ftp", "plain http", "unencrypted"),
+     r"\b(send|upload|transfer|push|ship|deliver|copy|copie)\w* (the |our |all |every |each )?([\w-]+ )?(users?|customers?|patients?|members?|clients?|employees?|"
+     r"people|personal)['’]?s?( \w+){0,2}\b[^.;\n]{0,60}\b(over|via|by|through|using) (plain |unencrypted )?(ftp|http|telnet)\b"),
+    # a TLS key kept past its certificate ("reuse last year's TLS private key for the new certificate")
+    (("reuse", "re-use"),
+     r"\b(reuse|re-use)\w* (the |our |last year'?s |the old |the previous |an old )?(tls |ssl |https |server )?(private )?keys?\b[^.;\n]{0,20}\b(new|next|renewed) (certificate|cert)"),
     # a check turned off for work against production, said as the work's circumstance ("for speed, run the integration suite
     # with TLS verification turned off against the production API"; a load test against production is no sandbox)
     (("turned off", "switched off", "set to off"),
@@ -3669,6 +3685,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # findings marked accepted wholesale (渗透测试报的问题都标成可接受风险: a test's findings, no sandbox)
+    (("可接受风险", "风险可接受", "接受风险", "已接受"),
+     r"(问题|漏洞|发现|告警|风险项)[^。\n]{0,8}(都|全部|一律|统统|全都)(标成|标为|标记为|标记成|改成|设为|设成|归为)(可接受(的)?风险|风险可接受|已接受(风险)?|接受风险)"),
     # an update or a package taken though its signature or checksum failed (升级包签名校验失败的话也照样安装)
     (("签名", "校验", "验签", "哈希", "完整性"),
      r"(签名|校验|验签|哈希|完整性)[^。\n]{0,8}(失败|不通过|没通过|不一致|不匹配|对不上)[^。\n]{0,8}(也|还是|照样|仍然|继续|照常)(要|先)?(照样|直接)?(安装|升级|刷入|刷机|加载|执行|使用|发布|上线)"),
@@ -4017,18 +4036,22 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(secrets? (scanner|scanning|scan|detection|detector|hook)s?|gitleaks|trufflehog|detect-?secrets|security (scanner|scanning|scan|linter|lint)s?|sast|"
      r"(dependency|vulnerability) (scanner|scanning|scan|audit)s?)\b"),
     (("csrf", "cors", "xss", "2fa", "mfa", "two-factor", "captcha", "hsts", "pinning", "content security", "sandboxing", "signature verif",
-      "signature check", "tls verif", "ssl verif"),
+      "signature check", "tls verif", "ssl verif", "sanitis", "sanitiz", "escaping", "row-level security", "row level security", "rls"),
      # (old protocol versions turned off are a safeguard put on: "disable TLS 1.0 and 1.1", "drop legacy SSL")
      r"\b(turn\w* off|disabl\w*|remov\w*|skip\w*|bypass\w*|drop\w*|strip\w*|comment\w* out)\b (the |all |any )?"
      r"(?!(old|older|legacy|weak|outdated|deprecated|insecure|obsolete) )([\w-]+ )?(csrf|cors|xss|tls(?! ?v?[1i]\.[\dio])|ssl(?! ?v?[23e]\b)|https|signature|2fa|mfa|two-?factor|"
-     r"captcha|content security policy|csp|hsts|certificate pinning|pinning|authentication|authori[sz]ation|auth|sandboxing)\b"),
-    (("hardcod", "hard-cod", "gradle", "properties", "plist", "toml", "yaml", "yml", "settings", "config", "dockerfile", "in the code", "in code",
+     r"captcha|content security policy|csp|hsts|certificate pinning|pinning|authentication|authori[sz]ation|auth|sandboxing|"
+     # (what keeps injected input and other tenants' rows out: "comment out the input sanitisation", "turn off row-level security")
+     r"(input |output |html |sql )?saniti[sz](ation|ing|er)|(output |html )?escaping|row[- ]?level security|rls)\b"),
+    (("hardcod", "hard-cod", "gradle", "properties", "plist", "toml", "yaml", "yml", "settings", "config", "dockerfile", "in the code", "in code", " app", "apk",
+      "binary", "firmware", "bundle", "frontend", "front-end",
       "into the code", "in the repo", "into the repo", "in the source", "build file", "build script", "in the image", "into the image",
       "docker image", "container image", "base image", "oci image"),
      r"\b(hard-?code|store|put|write|commit|save|paste|embed|inline|keep|copy|add|place|leave|check\w* in|cache|bake)\w* [^.\n]{0,40}\b(passwords?|secrets?|api keys?|tokens?|credentials|private keys?|connection strings?|database urls?)\b"
      r"[^.\n]{0,40}\b(in|into) (the )?(code|source( code)?|repo|repository|[\w/-]*(gradle|properties|plist|toml|yaml|yml|settings|config|dockerfile)[\w/-]*|"
      # (the repository's own secret store is no place in its code: "store the deploy key in the repo's secrets")
-     r"build (file|script)|((docker|container|oci|base) )?image( layers?)?)\b(?!('s|s)? (secrets?|secret store|variables|vault)\b)"),
+     r"build (file|script)|((docker|container|oci|base) )?image( layers?)?|(mobile |ios |android |desktop |client |web )?apps?|apks?|ipas?|binar(y|ies)|firmware|"
+     r"(js |javascript )?bundles?|front-?end)\b(?!('s|s)? (secrets?|secret store|variables|vault|keychain|keystore)\b)"),
     (("eval", "exec", "pickle", "shell=true", "yaml.load"),
      r"\b(use|call|run|pass)\w* [^.\n]{0,10}\b(eval|exec|pickle\.loads?|yaml\.load|shell=true)\b[^.\n]{0,40}\b(input|strings?|url|query|request|param\w*|users?|form|body|payload)\b"),
     (("whole", "entire", "across all", "across every", "over all", "over every"),
@@ -4114,19 +4137,20 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(可以|能|允许)[^，。；\n]{0,4}合并(自己的|自己提的|自己)\s*(pr|mr|代码|合并请求|提交)[^。；\n]{0,12}(不需要|不用|无需|不必)(人|别人|其他人)?\s*(review|评审|审核|审查|看)"),
     # a login that lasts for days (把会话超时改成 30 天)
     (("会话", "登录", "session", "token"),
-     r"(会话|登录|session|token|令牌)(的)?(超时|过期|有效期|失效)(时间)?[^。，；\n]{0,6}(改成|改为|设成|设为|调到|调成|延长到|延长至|提高到|放宽到)\s*(\d+\s*(天|周|个月|月|年)|永久|永不过期|不过期)"),
+     r"(会话|登录|session|token|令牌)(的)?(超时|过期|有效期|失效)(时间)?[^。，；\n]{0,6}(改成|改为|设成|设为|调到|调成|延长到|延长至|提高到|放宽到)\s*([\d一二两三四五六七八九十半]+\s*(天|周|个月|月|年)|永久|永不过期|不过期)"),
     # 跨域放开给所有来源，又允许带 cookie: any site may act with the user's login
     (("cors", "跨域"), r"(cors|跨域)[^。\n]{0,12}(允许|放开|开放|改成允许|设成允许)(给)?(所有|任何|全部|任意)的?(来源|域名|origin|网站|站点|域)[^。\n]{0,20}(cookie|凭据|凭证|credentials|登录态)"),
     (("公网", "外网", "公开可读", "公共读", "公开读", "公开访问", "公共访问", "所有人"), r"(对|向)(公网|外网|所有人)开放|开放(到|给)(公网|外网|所有人)|(设成|设为|改成|改为)(公开|公共)(可读|读|访问)"),
-    (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https", "审计", "mfa", "2fa", "多因素", "cloudtrail", "guardduty"),
-     r"(关掉|关闭|跳过|去掉|禁用|停用)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|验证码|鉴权|身份验证|https|审计|cloudtrail|guardduty)"
+    (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https", "审计", "mfa", "2fa", "多因素", "cloudtrail", "guardduty",
+      "输入过滤", "输入校验", "参数校验", "转义", "行级安全"),
+     r"(关掉|关闭|跳过|去掉|禁用|停用|注释掉)[^，。；\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|验证码|鉴权|身份验证|输入过滤|输入校验|参数校验|转义|行级安全|https|审计|cloudtrail|guardduty)"
      # ... the safeguard named first (管理员账号的两步验证关掉), with no negation between
-     r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|二次验证|验证码|鉴权|身份验证|审计日志|审计|cloudtrail|guardduty)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用|停掉)"),
-    (("代码", "仓库", "settings", "配置文件", "gradle", "硬编码"),
+     r"|(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|二次验证|验证码|鉴权|身份验证|审计日志|审计|cloudtrail|guardduty|输入过滤|输入校验|参数校验|转义|行级安全)(?:(?!不|别|禁止|勿)[^，。；\n]){0,4}(关掉|关闭|去掉|禁用|停用|停掉|注释掉)"),
+    (("代码", "仓库", "settings", "配置文件", "gradle", "硬编码", "写死", "app", "客户端", "安装包", "固件", "前端"),
      # (密码不写在代码里 keeps the rule: 不 alone negates a verb)
      r"(密码|连接串|密钥|私钥|令牌|token|凭据|api ?key|access ?key|secret)[^。\n]{0,16}(直接)?(?<!不)(?<!没)(?<!不会)(?<!不再)(?<!没有)"
      r"(写进|写到|放进|提交到|写在|写死在|写死到|硬编码(到|在|进)?)[^。\n]{0,6}"
-     r"(代码|仓库|settings|配置文件|\.py|\.js|gradle)"),
+     r"(代码|仓库|settings|配置文件|\.py|\.js|gradle|app|客户端|安装包|固件|前端)"),
     (("自己电脑", "个人电脑", "笔记本"), r"(生产库|生产数据库|线上库|客户数据)[^。\n]{0,10}(拷|复制|导|下载)[^。\n]{0,4}(到)?(自己|个人)的?(电脑|笔记本)"),
     (("明文",), r"允许明文\s*(http|传输)|明文\s*http"),
     (("owner", "全部权限", "所有权限", "管理员权限"), r"(整个|全部|所有)[^。\n]{0,8}(组织|项目|账号)的?\s*(owner|管理员|全部|所有)\s*(权限|角色)?"),
