@@ -169,7 +169,7 @@ _GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
     # 语法糖怎么用"); "我们的 Vue 路由怎么配置的" asks what the project did
     (("怎么", "如何"),
      rf"^(?!.*(我们|咱们|本项目|项目里|项目中))\s*(在|用)?\s*{_LANGUAGES}( \d+)?\s*(里|中|里面|的)?\s*[^。？?，,]{{0,16}}(怎么|如何)"
-     r"(用|使用|写|实现|读取|读|定义|声明|遍历|调用|判断|转换|处理|创建)(?!.*的\s*[?？]?\s*$)"),
+     r"(用|使用|写|实现|读取|读|定义|声明|遍历|调用|判断|转换|处理|创建|发送|发|连接|解析|生成|分页|排序|加密|上传|下载|导出|导入)(?!.*的\s*[?？]?\s*$)"),
 )
 
 
@@ -498,6 +498,27 @@ _INSTALL_WORDS = ("install", "安装", "装", "setup", "set")
 def holds_only_install(held: list[str]) -> bool:
     """Whether the terms a note holds of an install question are only its words for installing."""
     return _holds_only(held, _INSTALL_WORDS)
+
+
+# A note installs what is asked when its word for installing stands near a word of the question's subject: 老师用的平板装的是
+# 安卓版 App installs an app, and says nothing of how PHP is installed, though the same note names PHP (held-out 211). Asked
+# only of a question that says "install" or 装: one that asks how to set a thing up is answered by a note on how it is
+# made ("Python environments are made with mamba …; never pip install into base").
+INSTALL_NEAR = 24
+
+
+def asks_install_word(message: str) -> bool:
+    low = message.lower()
+    return "install" in low or "装" in low
+
+
+def installs_what_is_asked(record: dict, held: list[str]) -> bool:  # type: ignore[type-arg]
+    """Whether a word for installing stands within `INSTALL_NEAR` characters of a term the note holds of an install
+    question (`index.Hit.held`; the note's side of a term held across languages), install words aside."""
+    text = _note_text(record).lower()
+    subjects = [t.split("→")[-1] for t in held if not any(w in t.split("→")[0] for w in _INSTALL_WORDS)]
+    at = [m.start() for m in re.finditer(_SPEAKS_OF_INSTALL, text)]
+    return any(abs(a - p.start()) <= INSTALL_NEAR for term in subjects for p in re.finditer(re.escape(term), text) for a in at)
 
 
 def _holds_only(held: list[str], words: tuple[str, ...]) -> bool:

@@ -21,7 +21,7 @@ from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, differed, describes_act, forbids_an_act, holds_only_install, holds_only_price, names_both, names_kind, speaks_of_install, states_price,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, differed, describes_act, forbids_an_act, holds_only_install, holds_only_price, asks_install_word, installs_what_is_asked, names_both, names_kind, speaks_of_install, states_price,
                      opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_version, states_who, task_kind, transforms_given_text, weighs,
                      what_general_asks, without_opening)
 from .records import printable
@@ -361,6 +361,7 @@ def _choose(
     apart = None if sides is not None else differed(message)
     versioned = asks_version(message)
     installs = asks_install(message)
+    install_word = installs and asks_install_word(message)
     priced = asks_price(message)
 
     def note(cand: _Candidate, verdict: str) -> None:
@@ -453,10 +454,13 @@ def _choose(
                     if trace is not None:
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not give what the question asks for (a number, a name, something to read, how to learn)")
                     continue
-                if relevant and installs and (not speaks_of_install(hit.record) or holds_only_install(hit.held or [])):
+                if relevant and installs and (not speaks_of_install(hit.record) or holds_only_install(hit.held or [])
+                                              or (install_word and not installs_what_is_asked(hit.record, hit.held or []))):
                     seen.add(hit.id)  # it names the thing asked how to install but not how it is installed, or installs something else
                     if trace is not None:
-                        why = "does not say how it is installed" if not speaks_of_install(hit.record) else "holds the word for installing, nothing of what is installed"
+                        why = ("does not say how it is installed" if not speaks_of_install(hit.record)
+                               else "holds the word for installing, nothing of what is installed" if holds_only_install(hit.held or [])
+                               else "installs something else")
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), why)
                     continue
                 if relevant and priced and (not states_price(hit.record) or holds_only_price(hit.held or [])):

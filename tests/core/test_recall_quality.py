@@ -109,7 +109,10 @@ def test_15_recall_meets_its_floor_on_the_dev_set() -> None:
 # held-out 71's "what goes into the silver layer" finds nothing: its note names bronze, silver and gold but no layer;
 # held-out 74 (automotive) misses "which microcontroller is the ECU" and "which C standard do we use" (its notes
 # say "an Infineon AURIX TC397" and "C99", and a one-letter word is no term).
-_DIRECT_FLOORS = {# held-out 203 (session 46): 15 of 16 on first write (后端用的什么框架: the note names Django), then 16
+_DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own fares) sits at the learned reading's line, 0.41
+                  # after the relearning with held-outs 210-211 (14 of 15)
+                  "heldout120.json": 0.9,
+                  # held-out 203 (session 46): 15 of 16 on first write (后端用的什么框架: the note names Django), then 16
                   "heldout203.json": 0.9,
                   # held-out 161: "what time do bins have to be out" (the note says "at the kerb by 6:30 am") and "what goes in the
                   # recycling bin" (the note lists what recycling takes, never "bin"; three notes on bins hold both words)
@@ -343,7 +346,12 @@ _DIRECT_FLOORS = {# held-out 203 (session 46): 15 of 16 on first write (后端�
                                              ("heldout206.json", 0.85), ("heldout207.json", 0.85),
                                              # held-outs 208 (a broadcaster's streaming platform) and 209 (a gym chain, Chinese
                                              # notes), session 47, written last: 13 and 14 of 14 quiet on first write
-                                             ("heldout208.json", 0.9), ("heldout209.json", 0.95)])
+                                             ("heldout208.json", 0.9), ("heldout209.json", 0.95),
+                                             # held-outs 210 (an airport's baggage system) and 211 (a kindergarten group, Chinese
+                                             # notes), session 47, written last: 13 and 12 of 14 quiet on first write ("how does a
+                                             # CT scanner work" finds the scanner vendor note; Windows 上怎么安装 PHP the stack note,
+                                             # whose 装 installs the tablets' app), then 13 and 14
+                                             ("heldout210.json", 0.9), ("heldout211.json", 0.85)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -469,7 +477,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # held-outs 206-209 (session 47): 3, 3, 4 and 3 of 4 (季票 for a season pass, "a caller
                                                     # who smells gas" for 报漏气, 外国会员用什么证件 for the passport note)
                                                     ("heldout206.json", "cross", 0.75), ("heldout207.json", "cross", 0.75),
-                                                    ("heldout208.json", "cross", 0.95), ("heldout209.json", "cross", 0.75)])
+                                                    ("heldout208.json", "cross", 0.95), ("heldout209.json", "cross", 0.75),
+                                                    # held-outs 210-211 (session 47): 3 and 3 of 4 (中转行李最少需要多少分钟 read as a
+                                                    # question of the world, "who can watch the classroom cameras" for 教室监控)
+                                                    ("heldout210.json", "cross", 0.75), ("heldout211.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -2592,3 +2603,28 @@ def test_15_what_is_usual_at_most_places_is_the_worlds_habit() -> None:
     assert not asks_for_work("what do we do with at most 3 retries") and not asks_for_work("how many rooms at most?")
     # a mobile or cell number is a phone number (held-out 121: "the same mobile number" for "phone alone never merges")
     assert "phone" in tokens("two guest records with the same mobile number")
+
+
+def test_15_session_47_install_asked_of_what_is_installed_and_a_verb_after_zenme(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-outs 207 and 211; SPEC §11 recall): a note answers "how do I install X" only where its word for
+    installing stands near X (老师用的平板装的是安卓版 App installs an app, not PHP); a question of setting up is answered by how
+    the thing is made. A verb after 怎么 at a question's end is a term of its own (本地的 MySQL 怎么跑 finds the note that
+    runs it), and how to send mail in Laravel is a question of the world, as how to read a config in Spring Boot was."""
+    from core.asking import asks_what_anyone_knows
+    from core.search import query_terms
+
+    _other_chinese_notes(mem)
+    stack = "园所系统是 PHP（Laravel）加 MySQL，家长端是微信小程序，老师用的平板装的是安卓版 App"
+    mem.save(stack, "数据库每天备份。")
+    assert _recalled(home, project, "Windows 上怎么安装 PHP") == []
+    assert stack in _recalled(home, project, "园所系统用的什么数据库")
+    mem.save("PHP 8.3 在 Windows 上用 Scoop 安装：scoop install php", "扩展在 php.ini 里打开。")
+    assert _recalled(home, project, "Windows 上怎么安装 PHP")[:1] == ["PHP 8.3 在 Windows 上用 Scoop 安装：scoop install php"]
+    envs = "Python environments are made with mamba from environment.yml; never pip install into base"
+    mem.save(envs, "Export with mamba env export --from-history.")
+    assert envs in _recalled(home, project, "how do I set up a Python environment")
+    assert "跑" in query_terms("本地的 MySQL 怎么跑") and "么跑" in query_terms("本地的 MySQL 怎么跑")
+    runs = "本地用 podman 跑 MySQL 和 Redis"
+    mem.save(runs, "podman-compose up。")
+    assert runs in _recalled(home, project, "本地的 MySQL 怎么跑")
+    assert asks_what_anyone_knows("Laravel 怎么发送邮件") and not asks_what_anyone_knows("我们的 Laravel 怎么发送邮件的")
