@@ -4569,6 +4569,9 @@ _THREAT_ACTOR = re.compile(_spelled(
     r"\b(insiders?|attackers?|adversar(y|ies)|intruders?|hackers?|thie(f|ves)|criminals?|threat actors?|malicious (users?|actors?|insiders?|employees?|admins?)|"
     r"rogue (employees?|admins?|insiders?))\s+(could|can|might|may|would|will|tries to|try to|attempts? to)\b"
     r"|(攻击者|黑客|内部人员|内鬼|恶意用户|外部攻击者|不法分子|坏人)[^。，,；;\n]{0,4}(可能|也许|或许|有可能|会|能|可以|试图)"))
+# A proposal reported (有人建议把存储桶设成公开读) is what someone said, as "someone suggested …" is in English: a note of the
+# proposal, not the note's order (the recall sets' unreviewed notes are such).
+_PROPOSED_ZH = re.compile(r"\s*(有人|有同事|有用户|有客户|有家长|有老师|有员工|有开发|产品经理|产品|运营|老板|领导|家委会)(曾经?|之前|以前|上周|昨天)?(建议|提议|提出|提过|说过|想)")
 _UNTRUSTED_ASK_REFUSED = re.compile(_spelled(
     r"\s*(if|when|whenever) (a|an|the|any|some)? ?([\w-]+ ){0,2}(emails?|messages?|prs?|pull requests?|issues?|comments?|tickets?|installers?|pages?|websites?|"
     r"documents?|webhooks?|tools?|tool outputs?|popups?|pop-ups?|strangers?|callers?|someone|somebody|vendors?|bots?|readmes?|files?)\b[^,;.]{0,30}"
@@ -4861,9 +4864,10 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
         if not present.isdisjoint(hints):
             for m in pattern.finditer(skeleton):
                 part = _zh_sentence(skeleton, m.start())
-                if _always_harm(part, present) and not _RESTRICTED.search(part) and not _THREAT_ACTOR.search(part):
+                if _always_harm(part, present) and not _RESTRICTED.search(part) and not _THREAT_ACTOR.search(part) and not _PROPOSED_ZH.match(part):
                     return True
     return any(_zh_order_unnegated(skeleton, m) and not _RESTRICTED.search(part := _zh_sentence(skeleton, m.start())) and not _THREAT_ACTOR.search(part)
+               and not _PROPOSED_ZH.match(part)
                and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and not _CUE_SANDBOX.search(part) and _unnegated(_CUE_HARM, part)
                for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_if_then(skeleton)))
 
