@@ -754,7 +754,8 @@ _DEFINITION = (
     # 什么是微服务, 幂等是什么意思, CAP 指的是什么
     # (ROS 2 的 QoS 是什么意思: asked within a field, which is no part of the term)
     # (a term that mixes scripts may hold a space: 什么是双向 TLS)
-    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?(?: [a-z0-9][\w.+#-]*)?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西)"
+    # (… or an English word before a Chinese one: 什么是 TCP 长连接)
+    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?(?: [a-z0-9][\w.+#-]*| [^\s，。？！?,a-z0-9]{1,8})?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西)"
     # how a thing works, asked of the world (CAS 单点登录的原理是什么, HTTPS 的工作原理): a note that says what the thing is may
     # answer it; one that names it among the stack's parts does not
     r"|(?P<f>[^，。？！?,]{1,16}?)\s*的?(?:工作|实现|底层)?原理(?:是(?:什么|啥|怎样的)?)?)\s*[?？]?\s*$"

@@ -351,7 +351,12 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # notes), session 47, written last: 13 and 12 of 14 quiet on first write ("how does a
                                              # CT scanner work" finds the scanner vendor note; Windows 上怎么安装 PHP the stack note,
                                              # whose 装 installs the tablets' app), then 13 and 14
-                                             ("heldout210.json", 0.9), ("heldout211.json", 0.85)])
+                                             ("heldout210.json", 0.9), ("heldout211.json", 0.85),
+                                             # held-outs 212 (a landlord's tenant portal) and 213 (a scenic area's ticketing,
+                                             # Chinese notes), session 47, written at its end: 13 and 11 of 14 quiet on first write
+                                             # ("what are the WCAG 2.2 changes" finds the accessibility note, 什么是 TCP 长连接 the
+                                             # stack note, Mac 上怎么安装 Go the note that needs Go installed), then 14 and 12
+                                             ("heldout212.json", 0.9), ("heldout213.json", 0.75)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -480,7 +485,9 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout208.json", "cross", 0.95), ("heldout209.json", "cross", 0.75),
                                                     # held-outs 210-211 (session 47): 3 and 3 of 4 (中转行李最少需要多少分钟 read as a
                                                     # question of the world, "who can watch the classroom cameras" for 教室监控)
-                                                    ("heldout210.json", "cross", 0.75), ("heldout211.json", "cross", 0.75)])
+                                                    ("heldout210.json", "cross", 0.75), ("heldout211.json", "cross", 0.75),
+                                                    # held-outs 212-213: 4 and 3 of 4 ("when does the cable car stop running" for 索道)
+                                                    ("heldout212.json", "cross", 0.95), ("heldout213.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -2628,3 +2635,10 @@ def test_15_session_47_install_asked_of_what_is_installed_and_a_verb_after_zenme
     mem.save(runs, "podman-compose up。")
     assert runs in _recalled(home, project, "本地的 MySQL 怎么跑")
     assert asks_what_anyone_knows("Laravel 怎么发送邮件") and not asks_what_anyone_knows("我们的 Laravel 怎么发送邮件的")
+    # (held-out 213) a term of an English word and a Chinese one is asked the meaning of, as 双向 TLS is
+    from core.asking import definition_subject
+
+    assert definition_subject("什么是 TCP 长连接") == "tcp 长连接" and definition_subject("什么是双向 TLS") == "双向 tls"
+    gates = "闸机通过 TCP 长连接接入票务系统"
+    mem.save(gates, "断线 30 秒后重连。")
+    assert _recalled(home, project, "什么是 TCP 长连接") == [] and gates in _recalled(home, project, "闸机怎么接入票务系统")
