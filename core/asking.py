@@ -492,7 +492,8 @@ def holds_only_price(held: list[str]) -> bool:
 
 # The words that ask how to install, whatever is installed: the note on installing Elixir holds "install" of 麒麟操作系统怎么
 # 安装 JDK, and nothing of what is installed or where.
-_INSTALL_WORDS = ("install", "安装", "装", "setup", "set")
+_INSTALLING = ("install", "装")  # (安装 holds 装)
+_INSTALL_WORDS = (*_INSTALLING, "安装", "setup", "set")
 
 
 def holds_only_install(held: list[str]) -> bool:
@@ -509,7 +510,7 @@ INSTALL_NEAR = 24
 
 def asks_install_word(message: str) -> bool:
     low = message.lower()
-    return "install" in low or "装" in low
+    return any(w in low for w in _INSTALLING)
 
 
 def installs_what_is_asked(record: dict, held: list[str]) -> bool:  # type: ignore[type-arg]

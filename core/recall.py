@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from . import index, ledger, semantic
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_install_word, asks_price, asks_to_act,
+                     asks_version, asks_what_anyone_knows, asks_who, compared, defines, definition_subject, describes_act, differed,
+                     forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, names_both, names_kind, opens_with_kind,
+                     reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_price, states_version,
+                     states_who, task_kind, transforms_given_text, weighs, what_general_asks, without_opening)
 from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
 from .errors import LingshuError
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_price, asks_version, asks_who, asks_what_anyone_knows, asks_to_act, compared, definition_subject, defines, differed, describes_act, forbids_an_act, holds_only_install, holds_only_price, asks_install_word, installs_what_is_asked, names_both, names_kind, speaks_of_install, states_price,
-                     opens_with_kind, reads_as_general, sets_agent_limits, spelled_out, states_amount, states_version, states_who, task_kind, transforms_given_text, weighs,
-                     what_general_asks, without_opening)
 from .records import printable
 from .search import query_terms
 from .store import file_key, iso, utc_now

@@ -5003,7 +5003,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
                     text = _UNASKED.sub(" ", sentence)
                 elif _PERMITTED.search(sentence):
                     text = _ASKING.sub(" ", sentence)
-            if pattern in (_CUE_STATUS, _CUE_AUTHORITY) and _PERSON_WINS.search(text):
+            if pattern in (_CUE_STATUS, _CUE_AUTHORITY) and _any_in(text, _PERSON_WINS_WORDS) and _PERSON_WINS.search(text):
                 text = _PERSON_WINS.sub(" ", text)  # (用户的要求优先于这份说明: the person's word outranks the note)
             if pattern is _CUE_SECRET and _REJECTED_WAY.search(text):
                 text = _REJECTED_WAY.sub(" ", text)  # "show the error rather than retrying silently" rejects the silence

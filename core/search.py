@@ -71,9 +71,11 @@ _LIAO = frozenset("了解 为了 除了 了结".split())
 # person, or before a result, a particle or 不 (删掉, 装不上), as no pair of a note's compound is.
 _FORMAL_ZH = {"退": ("退货", "退款"), "删": ("删除",), "搜": ("搜索",), "改": ("修改",), "查": ("查询",), "装": ("安装",),
               "换": ("更换",), "登": ("登录",), "传": ("上传",), "付": ("支付", "付款"), "存": ("保存", "存储"), "关": ("关闭",),
-              "停": ("停止",), "买": ("购买",), "修": ("修复", "维修"), "充": ("充值",), "约": ("预约",), "订": ("预订",)}
-_SPOKEN_BEFORE = frozenset("能想要会该得不没别都就再先去来我你他她谁把给帮请怎可以已")  # (谁: "找谁修" asks who repairs)
+              "停": ("停止",), "买": ("购买",), "修": ("修复", "维修"), "充": ("充值",), "约": ("预约",), "订": ("预订",),
+              "赔": ("赔偿",)}
+_SPOKEN_BEFORE = frozenset("能想要会该得不没别都就再先去来我你他她们谁把给帮请怎可以已")  # (谁: "找谁修" asks who repairs)
 _SPOKEN_AFTER = frozenset("掉到了完好过吗呢吧一不错成走回下上给着啊")
+_HOW_MUCH = frozenset("多几")
 # What follows 了 and starts the next phrase rather than finishing the verb ("岁了想学车", "付了就走").
 _NOT_OBJECT = frozenset("想要就才又再还也都不没一个很我你他她它这那吗呢吧啊哦呀的得地在是会能可以后")
 
@@ -994,6 +996,15 @@ def _spoken_before_de(run: str, i: int) -> bool:
     return run[i + 1 : i + 2] == "的" and (i == 0 or not _dictionary_word(run[i - 1 : i + 1]))
 
 
+def _spoken_alone(run: str, i: int) -> bool:
+    """Whether the one-character verb at `i` of a run stands where speech uses it alone (`_FORMAL_ZH`): first, before a
+    result or a particle; after a modal, a negation or a person; before 的 (`_spoken_before_de`); or before how much it
+    comes to (最多赔多少, 能改几次), where it ends no word of the dictionary (保存多少 is 保存)."""
+    if _spoken_before_de(run, i) or (run[i + 1 : i + 2] in _HOW_MUCH and (not i or not _dictionary_word(run[i - 1 : i + 1]))):
+        return True
+    return run[i - 1] in _SPOKEN_BEFORE if i else i + 1 == len(run) or run[i + 1] in _SPOKEN_AFTER
+
+
 def tokens(text: str) -> list[str]:
     """English words (lowercased, stemmed, stop words dropped) and CJK bigrams (a lone CJK char as
     itself, unless it is a function word). A letter with a mark is read as its plain letter: "café"
@@ -1025,8 +1036,7 @@ def tokens(text: str) -> list[str]:
             out.extend(b for i, b in enumerate(pairs) if not stop[i] and "的" not in b and ("了" not in b or b in _LIAO) and not (i and stop[i - 1] and stop[i + 1]))
             if len(pairs) > 1 and stop[-3] and not stop[-2] and run[-1] not in _STOP_ZH:
                 out.append(run[-1])  # (what a question asks to do after its function word stands alone: 怎么跑 holds 跑)
-            out.extend(w for i, c in enumerate(run) if c in _FORMAL_ZH
-                       and ((run[i - 1] in _SPOKEN_BEFORE if i else i + 1 == len(run) or run[i + 1] in _SPOKEN_AFTER) or _spoken_before_de(run, i)) for w in _FORMAL_ZH[c])
+            out.extend(w for i, c in enumerate(run) if c in _FORMAL_ZH and _spoken_alone(run, i) for w in _FORMAL_ZH[c])
             # a verb and its object parted by 了 are still the word they make: 报了名 is 报名, 请了假 请假
             out.extend(f"{run[i - 1]}{run[i + 1]}" for i in range(1, len(run) - 1)
                        if run[i] == "了" and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT and run[i + 1] not in _NOT_OBJECT)
@@ -1051,7 +1061,15 @@ def segmented(text: str) -> list[str]:
         return []
     import rjieba
 
-    return [w for run in runs for w in rjieba.cut(run) if MIN_WORD <= len(w) <= MAX_WORD and w not in _STOP_ZH_WORDS]
+    out = []
+    for run in runs:
+        cut = rjieba.tag(run)
+        out.extend(w for w, _ in cut if MIN_WORD <= len(w) <= MAX_WORD and w not in _STOP_ZH_WORDS)
+        # A verb of one character that ends a phrase after a word (直接跑, 手动装) is held alone, as a question's 怎么跑 holds
+        # 跑 (`tokens`): its pairs are only the seam 接跑. After a function word `tokens` holds it already (要我们赔).
+        if len(cut) > 1 and cut[-1][1] == "v" and len(cut[-1][0]) == 1 and len(cut[-2][0]) > 1 and cut[-2][0] not in _STOP_ZH:
+            out.append(cut[-1][0])
+    return out
 
 
 def word_candidates(query: str) -> list[str]:
