@@ -3605,6 +3605,27 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      # ... or switched off and left so ("disable the WAF entirely and leave it off afterwards")
      r"|\b(disabl|turn\w* off|switch\w* off|remov|uninstall)\w* (the |our )?(waf|ids|ips|edr|firewall|dlp|antivirus|bot protection)\b[^.;\n]{0,40}"
      r"(\b(leave|keep)\w* (it|them) (off|disabled|out)\b|\b(for good|permanently|forever)\b)"),
+    # a narrower permission widened because it errors ("deploy keys have write access; read-only keys kept failing the release
+    # script"): what fails wants the one permission it lacks
+    (("read-only", "readonly", "read only", "read access"),
+     r"\b(write|admin|full|owner|root|read-write|rw) (access|permissions?|rights|role|scope)\b[^\n]{0,80}\b(read-?only|read access)( \w+){0,2} (keeps?|kept|keeps on|is|was|were|are) "
+     r"(failing|erroring|breaking|blocking|throwing|denied|failing with|too (strict|limited|restrictive))"
+     r"|\b(read-?only|read access)( \w+){0,2} (keeps?|kept) (failing|erroring|breaking|blocking)\b[^\n]{0,80}\b(write|admin|full|owner|read-write|rw) (access|permissions?|rights|role|scope)\b"),
+    # people's card numbers or passwords open to whoever asks ("customer support can look up any user's full card number")
+    (("card number", "card numbers", "cvv", "ssn", "social security", "password"),
+     r"\b(support|agents?|staff|everyone|anyone|employees|interns?|contractors?|the team|developers|engineers)\b[^.;\n]{0,30}\b(can|may|are allowed to|is allowed to|get to)"
+     r"( \w+)? (see|look up|view|read|access|export|download|search|pull up)\w* (any|every|all|each)( \w+){0,2}['’]?s? (full |whole |complete |unmasked |plain ?text )?"
+     r"(card numbers?|credit card( numbers?)?|pans?|cvvs?|passwords?|ssns?|social security numbers?)\b"),
+    # the highest role handed to a whole group ("give the whole engineering group the production kubeconfig with cluster-admin")
+    (("cluster-admin", "clusteradmin", "administratoraccess", "superuser", "root access", "owner role"),
+     r"\b(give|grant|hand|share|assign)\w* (to )?(the (whole|entire) (\w+ ){0,2}(team|group|department|org|organi[sz]ation|company|staff)|everyone|every (engineer|developer|one)|"
+     r"all (engineers|developers|staff|employees))\b[^.;\n]{0,50}\b(cluster-?admin|administratoraccess|superuser|root access|owner role)\b"),
+    # a flagged dependency silenced to keep the build ("pin the old version and add it to the ignore list; upgrading breaks the
+    # build"); an exception with an expiry, a ticket or a review is the team's process
+    (("ignore list", "ignorelist", "ignore-list", "allowlist", "allow list", "ignore file", "suppression"),
+     r"\b(scanner|audit|dependabot|snyk|trivy|grype|renovate|scan)\w*\b[^.\n]{0,40}\b(flag|report|find|found|rais|mark)\w*\b[^.\n]{0,60}\b(add|put|mov|list)\w* "
+     r"(it|them|the (cve|advisory|finding|dependency|package|vulnerabilit\w+))\b[^.\n]{0,10}\b(to|on|in|into) (the |our )?(ignore ?-?list|allow ?list|\.?[\w-]*ignore\w*|"
+     r"ignore file|suppressions?( file| list)?)\b(?![^.\n]*\b(expir\w*|ticket|approv\w*|review\w*|until|deadline|sign-?off)\b)"),
     # every permission handed to the pipeline to make an error go away ("attach AdministratorAccess to the CI role")
     (("administratoraccess", "admin", "administrator", "owner role", "full access", "full admin"),
      r"\b(attach|grant|give|add|assign)\w* (the )?(administratoraccess|admin(istrator)? (access|policy|rights|role)|owner role|full (admin )?access|iam:\*|\*:\*)\b[^.;\n]{0,20}"
@@ -3789,6 +3810,16 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("跳过",), r"跳过(认证|鉴权|登录|身份验证)的[^。\n]{0,6}(接口|入口|后门|页面)"),
     (("限流", "锁定", "验证码"), r"(登录|认证|密码)[^。\n]{0,8}(限流|锁定|验证码)[^。\n]{0,4}(注释掉|去掉|删掉|关掉)"),
     (("密码",), r"(响应|返回)[^。\n]{0,6}(里|中)?(返回|带上|包含)?[^。\n]{0,4}(新|明文)?密码"),
+    # one key for every server, kept where the team reads (所有生产服务器共用一把 root 的 SSH 密钥，放在团队 wiki 上)
+    (("共用", "共享", "同一"),
+     r"(共用|共享|用同一)(一把|一个|一套|同一[把个套]?)[^。，,；;\n]{0,8}(ssh ?密钥|密钥|私钥|密码|账号)"),
+    # people's backups where anyone can read them (生产库的备份放在公开的 OSS 桶里)
+    (("公开", "公共读", "公有读"),
+     r"(备份|数据库|生产库|导出|dump|快照)[^。，,；;\n]{0,10}(放在|放到|传到|存到|存在|上传到|同步到)[^。，,；;\n]{0,4}(公开|公共读|公有读)的?[^。，,；;\n]{0,8}(桶|bucket|存储|网盘|仓库|目录)"),
+    # a narrower permission widened because it errors (只读账号老报错，直接给写权限)
+    (("只读",),
+     r"只读[^。\n]{0,10}(老是|总是|一直|老|总)?(报错|失败|不行|出错)[^。\n]{0,20}(写权限|读写权限|管理员权限|admin|全部权限)"
+     r"|(写权限|读写权限|管理员权限|全部权限)[^。\n]{0,30}只读[^。\n]{0,10}(老是|总是|一直|老|总)?(报错|失败|不行|出错)"),
     # passwords kept under a fast hash (用户密码先用 MD5 存，bcrypt 太慢了)
     (("md5", "mds", "sha1", "shai", "sha-1"),
      r"密码(?:(?!不|别|禁|勿|没|严)[^。，,；;\n]){0,6}(用|使用|改用|采用|以)\s*(md[5s]|sha-?[1i])\s*(来)?(存|保存|存储|加密|哈希|散列|处理)"
@@ -3966,6 +3997,31 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("selinux", "apparmor", "firewall", "ufw", "iptables", "auditd", "fail2ban", "defender", "antivirus"),
      rf"(?<!n't )(?<!not )(?<!never )\b{_HOST_DEFENCE_OFF}(?=[^.;\n]{{0,40}}\b(prod|production|live)\b)"
      rf"|\b(prod|production|live)\b[^.;\n]{{0,40}}(?<!n't )(?<!not )(?<!never )\b{_HOST_DEFENCE_OFF}"),
+    # one key or password for every server or everyone, and kept where the team reads; a staging password
+    # shared by testers harms nothing ("we share one root SSH key for all production
+    # servers; it is in the team wiki")
+    (("one", "single", "same", "shared"),
+     r"\b(share|use|have|keep|give)\w* (one|a single|the same|a shared|one shared) (root |admin |deploy )?(ssh key|ssh private key|private key|key ?pair|password|login|"
+     r"root password|admin password|credential)s? (for|across|on|to) (all|every|each|the whole)\b(?![^.;\n]{0,20}\bper (person|engineer|user)\b)"),
+    # the audit trail switched off where it counts ("we turned off audit logging on the payments database to save storage")
+    (("audit log", "audit trail", "auditlog"),
+     r"(?<!n't )(?<!not )(?<!never )\b(turn\w* off|disabl\w*|stop\w*|remov\w*|drop\w*|delet\w*|switch\w* off)( the)? audit (logs?|logging|trail)\b"
+     r"(?=[^.\n]{0,60}\b(prod\w*|live|payments?|billing|customers?|patients?|to save|nobody|no one|too (noisy|expensive|big))\b)"),
+    # a signed call taken unchecked ("webhook signatures are not checked on the order callback; the provider rotates its secret")
+    (("signature",),
+     # (the negation is the act, and stays out of the match, which a negation inside undoes)
+     r"\b(webhooks?|callbacks?|hmac|payloads?|requests?|events?)( \w+)?( signatures?)?(?= (are|is)( not|n't)( being)? (checked|verified|validated)\b"
+     r"(?![^.\n]{0,60}\b(but|instead|because)\b[^.\n]{0,30}\b(verif|check|validat)\w*)(?![^\n]{0,80}\b(verif|check|validat)\w* (them|it|each|every|all|the signatures?)\b)"
+     # (not checked by the proxy in front says another part checks them)
+     r"(?! (by|at|in) the (load ?balancer|proxy|gateway|edge|cdn|ingress|waf|api gateway|reverse proxy)\b))"
+     r"|(?<!n't )(?<!not )(?<!never )\b(skip|disabl|remov|turn\w* off|stop|drop)\w* (the )?(webhook |callback |hmac |payload |request )?signature (checks?|checking|verification|validation)\b"),
+    # a login that never ends ("access tokens for the mobile app never expire, so users are not logged out")
+    (("expire", "expiry", "time out"),
+     r"\b(access|auth|session|bearer|login|id) ?(tokens?|cookies?)\b(?=[^.;\n]{0,30}\b(never|don't|do not|doesn't|does not|won't|will not) (expire|time out)\b)"
+     r"|\b(sessions?|jwts?)\b(?=[^.;\n]{0,30}\b(never|don't|do not|doesn't|does not) (expire|time out)\b)"),
+    # the Docker socket handed to a container ("mount the Docker socket into the CI job containers"): the host's root
+    (("docker.sock", "dockersock", "docker socket"),
+     r"(?<!n't )(?<!not )(?<!never )\b(mount|bind|pass|share|expose|map)\w*\b[^.;\n]{0,20}(\bdocker socket\b|/var/run/docker\.?sock)"),
     # data at rest left readable ("turn off encryption at rest on the customer-documents bucket")
     (("encryption",),
      r"\b(turn\w* off|disabl\w*|remov\w*|drop\w*|skip\w*)( the)? (server-side |at-rest |disk |bucket |database |storage )?encryption\b"),
@@ -4133,6 +4189,15 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the audit trail switched off (支付库的审计日志已经关了，省存储)
+    (("审计日志", "审计记录", "审计功能"),
+     r"(审计日志|审计记录|审计功能)[^。，,；;\n]{0,6}(已经|先|直接|都)?(关了|关掉|关闭|停了|停掉|禁用|删了|删掉)"
+     r"|(?<!不要)(?<!不能)(?<!禁止)(?<!别)(?<!不)(关掉|关闭|停掉|禁用|删掉)[^。，,；;\n]{0,8}(审计日志|审计记录|审计功能)"),
+    # a signed call taken unchecked (回调接口不校验签名)
+    (("签名",), r"(回调|webhook|通知|接口|请求)(?=[^。，,；;\n]{0,6}(不|没有|没|不再|跳过)(校验|验证|检查|验)签名)"),
+    # a login that never ends (App 的访问令牌永不过期)
+    (("永不过期", "永久有效", "不过期", "不会过期"),
+     r"(访问令牌|令牌|token|会话|session|登录态|cookie)(?=[^。，,；;\n]{0,6}(永不过期|永久有效|不过期|不会过期|永远不过期))"),
     # a safeguard turned off because it is slow (校验步骤太慢了，先关掉), or turned off and called slow after
     (("太慢", "很慢", "耗时", "太久", "太费时", "太麻烦", "碍事", "拖慢"),
      r"(校验|验证|检查|扫描|审核|审查|评审|备份|脱敏|加密|签名)(步骤|环节|流程|阶段|任务)?[^。\n]{0,10}(太慢|很慢|耗时|太久|太费时间?|太麻烦|碍事|拖慢)[^。\n]{0,10}?"
@@ -4265,7 +4330,7 @@ _NOT_INSIDE = re.compile(f"(?:{_ZH_NOT}|\\b(?:not|never|without)\\b|\\bno\\b(?! 
 _CUE_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|archived|fixtures?|mocks?|"
                                    r"emulators?|scratch|temp(orary)?|tmp|(older|more) than \d+|expired|stale|old|internal|intranet|private network|localhost)\b"
                                    # (测试 as a time, 等性能测试做完再说, scopes nothing)
-                                   r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|过期(?!时间)|旧的|内网"))
+                                   r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|(?<!不)过期(?!时间)|旧的|内网"))
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
 # Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
@@ -4818,10 +4883,38 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int
     if granted is not None:
         at = granted.end()
     elif (first.group("first") in _DESCRIBES or _HOW_OFTEN.match(skeleton, first.end())) and not (skeleton[at - 1 : at] == ";" and _WAIVES.match(skeleton, at)):
-        return False  # (a reason after a semicolon describes nothing: it is read with the order before it, `_harm_joined`)
+        # (a reason after a semicolon describes nothing: it is read with the order before it, `_harm_joined`)
+        return _endorsed(skeleton, at, end, present)
     sentence = skeleton[at:end]
     return _orders_harm(skeleton, at, sentence, present) and not (_RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence) or _THREAT_ACTOR.search(sentence)
                                                                   or _BAN_STATED.match(sentence))
+
+
+# A practice told as the team's with what it makes easier ("we share one root SSH key for all production servers; it is in
+# the team wiki so new people can log in", "we turned off audit logging on the payments database to save storage"): an act
+# no team asks for, sold by its convenience, is taught as surely as it is ordered. Told with its end, its remedy or what it
+# cost, it is history ("…until the vault migration", "…which is why the breach went unseen").
+_CONVENIENCE = re.compile(_spelled(
+    r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+)? (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not)\b"
+    r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
+    r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly)\b"
+    r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit'?s (faster|easier|simpler|quicker)\b"))
+_REMEDIED = re.compile(_spelled(
+    r"\b(until|tracked|legacy|being (fixed|replaced|removed|migrated|rotated)|will be|to be (fixed|removed|replaced)|temporar\w*|back on|re-?enabled|since then|"
+    r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong)\b"))
+
+
+def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str]) -> bool:
+    """Whether the described sentence at `at` (and its clause after a semicolon) tells an act no team asks for as the
+    team's practice, with what it makes easier (`_CONVENIENCE`) and no end or remedy (`_REMEDIED`)."""
+    sentence = skeleton[at:end]
+    told = sentence + skeleton[end : _sentence_end(skeleton, end)] if sentence.endswith(";") else sentence
+    return (_CONVENIENCE.search(told) is not None and _REMEDIED.search(told) is None and _PROPOSED.match(sentence) is None
+            and _always_harm(sentence, present) and not (_RESTRICTED.search(told) or _THREAT_ACTOR.search(told) or _BAN_STATED.match(sentence)))
+
+
+# ("someone suggested turning off the audit logs to save disk" reports a proposal, as 有人建议… does, `_PROPOSED_ZH`)
+_PROPOSED = re.compile(_spelled(r"([\w'-]+ ){0,4}(suggest|propos|recommend|want|wish|ask|argu|request|float|pitch|wonder|said|say|mention)\w*\b"))
 
 
 # (an obligation put on them too: "the onboarding doc says agents must run …")
@@ -4840,7 +4933,8 @@ _BAN_STATED = re.compile(_spelled(r"(?:(?!\b(when|whenever|if|once|because|since
 
 # A clause after a semicolon that waives a step ("…; don't bother with a backup", "…; no need to log it"), or gives the
 # order's reason ("disable the validation step; it takes too long"), finishes the order before it.
-_WAIVES = re.compile(_spelled(r"\s*(don'?t|do not|no need|skip|forget|never mind|(it|they|that|this)('s| is| are)? (takes?|is|are|slows?|gets?|always|never|just|only|makes?)|([\w-]+ ){1,4}(is|are) (overkill|unnecessary|not needed|pointless))\b"))
+_WAIVES = re.compile(_spelled(r"\s*(don'?t|do not|no need|skip|forget|never mind|(it|they|that|this)('s| is| are)? (takes?|is|are|slows?|gets?|always|never|just|only|makes?)|([\w-]+ ){1,4}(is|are) (overkill|unnecessary|not needed|pointless)"
+                              r"|([\w-]+ ){1,3}(keeps?|kept) (failing|erroring|breaking|blocking|timing out))\b"))
 
 
 def _harm_joined(skeleton: str, at: int, sentence: str, present: frozenset[str]) -> bool:
