@@ -481,7 +481,7 @@ def states_price(record: dict) -> bool:  # type: ignore[type-arg]
 
 # The words that ask what a thing costs without naming a kind of charge: a commission, a fee or 佣金 asked for alone
 # ("what commission do we take") is itself what the note answers.
-_COST_WORDS = ("cost", "pric", "charg", "pay", "paid", "钱", "价")
+_COST_WORDS = ("cost", "pric", "charg", "pay", "paid", "钱", "价", "收费", "计费", "费用")
 
 
 def holds_only_price(held: list[str]) -> bool:

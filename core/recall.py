@@ -249,6 +249,10 @@ def _generations(ws: Workspace) -> list[tuple[int, int, int] | None]:
     return [file_key(ref.state_path) for ref in ws.layers()]
 
 
+def _condition_keys(rec: dict[str, Any]) -> set[str]:
+    return {str(c.get("key")) for c in rec.get("conditions") or [] if isinstance(c, dict)}
+
+
 class _Candidate:
     """A note recall considers: its lexical score and terms, its similarity of meaning (None when
     the semantic tier did not rank it), and where it stands."""
@@ -345,6 +349,11 @@ def _choose(
     kind = kind or act
     convention: _Candidate | None = None  # the best note on the kind of thing a task makes (the kind look)
     convention_opens = False  # its title opens with the kind: no later note stands in for it
+    # A note that matched the message but holds for another machine (its conditions), and the note of the same kind of
+    # condition that holds here, too weak by its words alone: "how do I run Postgres locally" matches the Mac and Windows
+    # notes that say "run", and the Linux one says "use" (the variant look).
+    unmet: set[str] = set()
+    variant: _Candidate | None = None
     held = 0
     subject = definition_subject(message)
     # A question for a term's meaning is looked up by the term: its "mean" and "stand for" are how it
@@ -389,6 +398,8 @@ def _choose(
             if not gate.ok:
                 note(cand, f"gate: {gate.state} ({gate.reason})")
                 held += gate.state != "gone"
+                if gate.state == "not_applicable" and gate.reason == "conditions":
+                    unmet.update(_condition_keys(rec))
                 return False
         found[rec["id"]] = cand
         return not cand.learned
@@ -479,6 +490,8 @@ def _choose(
                 if not relevant and not work and hit.matched and coverage >= SECOND_COVERAGE and (
                         second is None or hit.score > second.score):
                     second = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
+                if not relevant and hit.matched and hit.record.get("conditions") and (variant is None or hit.score > variant.score):
+                    variant = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if acting and rule is None and hit.matched and hit.coverage >= RULE_COVERAGE and forbids_an_act(hit.record.get("title", "")):
                     rule = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
                 if kind and not convention_opens and not relevant and hit.matched:
@@ -533,6 +546,8 @@ def _choose(
         limits = rule = _agent_limits(ws)
     rule, convention = (found[c.rec["id"]] if c is not None and (c.rec["id"] in found or (c.rec["id"] not in seen and admit(c))) else None
                         for c in (rule, convention))
+    if not found and variant is not None and variant.rec["id"] not in seen and not unmet.isdisjoint(_condition_keys(variant.rec)) and admit(variant):
+        successors[variant.rec["id"]] = "the note for this machine; the message matched one for another"
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
     states = (states_amount if asks_amount(message) else states_who if asks_who(message)
