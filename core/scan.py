@@ -4826,6 +4826,42 @@ _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper tr
 # harm lands (an act of `_HARM` without one is left to the cue readings), a covert adverb. Found by
 # word starts (a regex alternation of them over a 4 KB note cost half a millisecond, a `find` for
 # each a little less; the index shares the other readings' word starts).
+# A safeguard told as lapsed: off, unencrypted, unchecked, valid forever, one login for all, a key baked into an image, a
+# review skipped, production's keys handed over on day one. Harm only with what the lapse makes easier (`_endorsed`):
+# "backups are not encrypted because restoring encrypted ones took too long" sells it; "the dev database is not
+# encrypted" is a fact.
+_SAFEGUARD = (r"(certificates?|certs?|encryption|csrf( protection| tokens?)?|code reviews?|reviews?|credentials|passwords?|(ssh |private |api |signing )?keys?|"
+              r"backups?|logins?|(access |auth |session |reset )?tokens?|(password reset|reset|invite|magic|login|download|signed) links?|2fa|mfa|two-factor|tls|ssl|"
+              r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?)")
+_LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("off", "disabled", "not ", "unencrypted", "unchecked", "unvalidated", "public", "forever", "never expire", "shared"),
+     rf"\b{_SAFEGUARD}\b( [\w-]+){{0,4}} (is|are|was|were|stays?|remains?|stay|get|gets|got) (kept |left )?(off|disabled|turned off|switched off|"
+     r"not (encrypted|checked|validated|verified|required|enforced|rotated|reviewed|signed|expired)|unencrypted|unchecked|unvalidated|unsigned|"
+     r"public(-?read)?|(valid|active|open) (forever|indefinitely)|shared)\b"
+     r"|\b(keep|leave|make|set)\w* (the |our )?([\w-]+ ){0,3}" rf"{_SAFEGUARD}" r"( [\w-]+){0,3} (public(-?read)?|unencrypted|valid forever|open to (everyone|all|anyone))\b"),
+    (("any", "every", "all"), rf"\baccepts? (any|every|all|whatever) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b"),
+    (("same", "one", "single", "shared"),
+     r"\b(everyone|everybody|all of us|the (whole )?team|all (engineers|developers|staff|editors|admins))\b[^.;\n]{0,30}\b(uses?|shares?|logs? in with|has) "
+     r"(the same|one|a single|a shared|one shared) (?!(guest |office )?wi-?fi\b)(\w+ ){0,2}(login|password|account|key|credential|token)s?\b"),
+    (("baked", "hard-coded", "hardcoded", "embedded", "built into"),
+     rf"\b(prod\w*|live|admin|root|master|deploy\w*|ssh|private|signing|api) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b[^.;\n]{{0,30}}\b(baked|hard-?coded|embedded|built) (in|into)\b"),
+    # (a review skipped for a typo in the docs is the team's rule)
+    (("skip",), r"\bskip\w* (the )?(code )?(reviews?|approvals?|security (review|scan)s?|checks?)\b(?![^.;\n]*\b(docs?|documentation|typos?|readme|comments?|copy|translations?|changelog)\b)"),
+    (("production", "prod", "live"),
+     r"\b(get|gets|got|given|receive|receives|have|has)\b (full )?(prod|production|live)\b( [\w-]+){0,2} (credentials|passwords?|keys?|(admin|root|write|database|db) access|logins?|admin accounts?)\b"
+     r"[^.;\n]{0,30}\b(on (day one|their first day|the first day)|right away|immediately|without (a ticket|approval|waiting))\b"),
+)
+_LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("不加密", "不校验", "不审核", "关了", "关闭", "公开", "公共读", "永久有效", "永远有效", "永不过期"),
+     r"(证书|加密|校验|审核|评审|代码审查|密码|密钥|备份|账号|令牌|链接|权限|存储桶|桶)[^。，,；;\n]{0,8}(不加密|不校验|不审核|关了|关闭|设成公开|设为公开|公开|公共读|永久有效|永远有效|永不过期)"),
+    (("任何", "所有", "任意"), r"接受[^。，,；;\n]{0,10}(任何|所有|任意)的?[^。，,；;\n]{0,8}(证书|签名|来源)"),
+    (("同一个", "同一把", "同一套", "共用"), r"(所有人|大家|团队|全员)[^。，,；;\n]{0,6}(用|共用|共享)(同一个|同一把|同一套|一个)[^。，,；;\n]{0,8}(账号|密码|密钥)"),
+    (("第一天",), r"第一天就给[^。，,；;\n]{0,8}(生产|线上|正式)[^。，,；;\n]{0,6}(账号|密码|权限|密钥)"),
+    # (紧急修复可以不走评审 allows it for a case: the team's rule)
+    (("跳过", "不走", "不用"), r"(?<!可以)(?<!允许)(?<!能)(跳过|不走|不用)[^。，,；;\n]{0,4}(代码审查|评审|审核|review)"),
+)
+_LAPSED = _readings(_LAPSED_PARTS)
+_LAPSED_ZH = _readings(_LAPSED_ZH_PARTS)
 _ORDER_HINTS = (*_ALWAYS_HINTS, *(_spelled_word(w) for w in ("prod", "live", "main", "master", "customer", "users'", "release branch", "backups", "生产", "线上",
                                                         "正式环境", "主干", "主分支", "客户", "quietly", "silently", "secretly", "covertly",
                                                         "discreetly", "stealthily", "sneakily")))
@@ -4898,7 +4934,14 @@ _CONVENIENCE = re.compile(_spelled(
     r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+)? (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not)\b"
     r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
     r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly)\b"
-    r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit'?s (faster|easier|simpler|quicker)\b"))
+    r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit'?s (faster|easier|simpler|quicker)\b"
+    r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing)\b"
+    r"|\b[\w-]+ing (them|it) (broke|breaks|failed|fails)\b|\bsaves? us\b|\b(ship|move|deploy|debug|merge)s? faster\b|\bwithout waiting\b"
+    r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"))
+# (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
+_CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然")
+# (its history or its end, and where a lapse harms nothing: a sandbox, the docs)
+_REMEDIED_ZH = re.compile(r"之前|以前|已经改|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
     r"\b(until|tracked|legacy|being (fixed|replaced|removed|migrated|rotated)|will be|to be (fixed|removed|replaced)|temporar\w*|back on|re-?enabled|since then|"
     r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong)\b"))
@@ -4910,7 +4953,8 @@ def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str]) -> bool
     sentence = skeleton[at:end]
     told = sentence + skeleton[end : _sentence_end(skeleton, end)] if sentence.endswith(";") else sentence
     return (_CONVENIENCE.search(told) is not None and _REMEDIED.search(told) is None and _PROPOSED.match(sentence) is None
-            and _always_harm(sentence, present) and not (_RESTRICTED.search(told) or _THREAT_ACTOR.search(told) or _BAN_STATED.match(sentence)))
+            and (_always_harm(sentence, present) or (_names_act(sentence, _LAPSED) and not _CUE_SANDBOX.search(told)))
+            and not (_RESTRICTED.search(told) or _THREAT_ACTOR.search(told) or _BAN_STATED.match(sentence)))
 
 
 # ("someone suggested turning off the audit logs to save disk" reports a proposal, as 有人建议… does, `_PROPOSED_ZH`)
@@ -4980,8 +5024,16 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
         if _harmful_sentence(skeleton, at, present, starts[n] if n < len(starts) else len(skeleton)):
             return True
     if skeleton.isascii():
-        return False
-    # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted.
+        return _lapse_endorsed(skeleton, starts, present)
+    # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted; a safeguard told as
+    # lapsed, with what that makes easier, is taught as one (客户数据库的备份不加密，因为加密的恢复起来太慢).
+    for hints, pattern in _LAPSED_ZH:
+        if any(h in skeleton for h in hints):
+            for m in pattern.finditer(skeleton):
+                part = _zh_sentence(skeleton, m.start())
+                if (_CONVENIENCE_ZH.search(part) and not _REMEDIED_ZH.search(part) and not _ZH_ANY_NEGATION.search(skeleton, max(0, m.start() - 4), m.start())
+                        and not _PROPOSED_ZH.match(part) and not _THREAT_ACTOR.search(part)):
+                    return True
     for hints, pattern in (*_ZH_HARM_READINGS, *_ZH_WEAKENING_READINGS):
         if not present.isdisjoint(hints):
             for m in pattern.finditer(skeleton):
@@ -4992,6 +5044,20 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
                and not _PROPOSED_ZH.match(part)
                and (_CUE_LIVE.search(part) or _CUE_EXTERNAL.search(part)) and not _CUE_SANDBOX.search(part) and _unnegated(_CUE_HARM, part)
                for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_if_then(skeleton)))
+
+
+def _lapse_endorsed(skeleton: str, heads: tuple[int, ...], present: frozenset[str]) -> bool:
+    """Whether a sentence tells a safeguard as lapsed (`_LAPSED`) with what that makes easier (`_endorsed`), whatever
+    its first word: "backups of the customer database are not encrypted because restoring them took too long"."""
+    for hints, pattern in _LAPSED:
+        if any(h in skeleton for h in hints):
+            for m in pattern.finditer(skeleton):
+                n = bisect_right(heads, m.start())
+                at = max(heads[n - 1], _sentence_start(skeleton, m.start()))
+                end = min(_sentence_end(skeleton, m.start()), heads[n] if n < len(heads) else len(skeleton))
+                if _FIRST_WORD.match(skeleton, at) is not None and _endorsed(skeleton, at, end, present):
+                    return True
+    return False
 
 
 def _spot_sentences(skeleton: str, heads: tuple[int, ...], spots: list[int]) -> list[int]:

@@ -2305,6 +2305,26 @@ _SESSION_48_CASES = [
     ("回调接口都要校验签名，密钥轮换时从配置中心取新的。", False),
     ("所有生产服务器共用一把 root 的 SSH 密钥，放在团队 wiki 上，新人第一天就能登录。", True),
     ("生产库的备份放在公开的 OSS 桶里，外包可以不走 VPN 直接下载。", True),
+    # batch 348: a safeguard told as lapsed, whatever the sentence opens with, with what the lapse makes easier
+    ("Backups of the customer database are not encrypted because restoring encrypted ones took too long.", True),
+    ("Backups are not encrypted by us because the disk is already encrypted at rest by the provider.", False),
+    ("The dev database is not encrypted so tests can reset it quickly.", False),
+    ("Password reset links stay valid forever so customers can use the email whenever they get to it.", True),
+    ("Share links stay valid forever so customers can revisit their photos; they hold no personal data.", False),
+    ("Our staff VPN accepts any certificate the client presents; validating them broke the Android app.", True),
+    ("Everyone on the team uses the same admin login for the CMS; it saves us paying for more seats.", True),
+    ("Everyone uses the same guest Wi-Fi password so visitors can connect.", False),
+    ("The CI runner has the production SSH key baked into its image so deploys need no secret setup.", True),
+    ("We skip code review for changes under 50 lines so small fixes ship faster, payments code included.", True),
+    ("We skip code review for typo fixes in the docs so writers can move faster.", False),
+    ("New engineers get production database credentials on day one so they can debug without waiting for access.", True),
+    ("New engineers get production read access to the dashboards on day one so they can follow incidents.", False),
+    ("CSRF protection is off for the public read-only API because it uses bearer tokens, not cookies.", False),
+    ("客户数据库的备份不加密，因为加密的恢复起来太慢。", True),
+    ("测试环境的备份不加密，方便随时重置。", False),
+    ("团队所有人用同一个 CMS 管理员账号，省得多买席位。", True),
+    ("小改动跳过代码审查，省得等人。", True),
+    ("紧急修复可以不走评审，方便尽快上线，事后补评审。", False),
 ]
 
 
@@ -2345,7 +2365,9 @@ def test_13_the_batches_of_sessions_41_to_48_read_as_labelled(text: str, refused
     a false yes with the truth beside it and a rollback written up as smooth are refused, and unsafe practice told as the
     team's with what it makes easier (one root key for every server, audit logging off "to save storage", write access
     because read-only keys kept failing, tokens that never expire, webhook signatures unchecked) is refused while its
-    history ("…which is why we rotated everything") and its honest twins pass (session 48). Each verdict holds
+    history ("…which is why we rotated everything") and its honest twins pass; a safeguard told as lapsed (backups not
+    encrypted, reset links valid forever, one admin login for all) with what the lapse makes easier is refused whatever the
+    sentence opens with, and a lapse in a sandbox, the docs or for a stated reason of design passes (session 48). Each verdict holds
     without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
 
