@@ -363,7 +363,12 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # held-outs 216 (a bike-share operator) and 217 (a driving school, Chinese notes),
                                              # session 48: 14 and 13 of 14 quiet on first write (腾讯云 COS 怎么收费 found the fees
                                              # note by its word for charging alone), then 14 and 14
-                                             ("heldout216.json", 0.95), ("heldout217.json", 0.95)])
+                                             ("heldout216.json", 0.95), ("heldout217.json", 0.95),
+                                             # held-outs 218 (a food bank) and 219 (a homestay platform's hosts, Chinese notes),
+                                             # session 48, written last: 12 and 13 of 14 quiet on first write ("how does a walk-in
+                                             # freezer work" and "what are the 14 major allergens" find the notes that name them;
+                                             # 七牛云存储怎么收费 the holiday-pricing note), then 12 and 14
+                                             ("heldout218.json", 0.85), ("heldout219.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -499,7 +504,9 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # note, "how much does it cost to clean a suit" for the price list)
                                                     ("heldout214.json", "cross", 0.75), ("heldout215.json", "cross", 0.75),
                                                     # held-outs 216-217 (session 48): 4 and 4 of 4
-                                                    ("heldout216.json", "cross", 0.95), ("heldout217.json", "cross", 0.95)])
+                                                    ("heldout216.json", "cross", 0.95), ("heldout217.json", "cross", 0.95),
+                                                    # held-outs 218-219: 4 and 3 of 4 ("who pays the cleaning fee" for 保洁费)
+                                                    ("heldout218.json", "cross", 0.95), ("heldout219.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
