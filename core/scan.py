@@ -874,11 +874,14 @@ _INJECTION_SOURCES = (
     r"(never|didn't|did not|haven't|have not|weren't|were not) (\w+ )?(ran|run|touch\w*|chang\w*|delet\w*|push\w*|modif\w*|edit\w*|remov\w*|"
     r"disabl\w*|skipp\w*|read|access\w*|open\w*|us(e|ed)|wr(ote|itten)|commit\w*|deploy\w*|merg\w*|see|seen|saw|do|did|done|make|made)\b"
     r"|(就|只)?(说|回答|告诉(用户|他们|大家))你(从)?(没有|没|从未|从来没有?)(运行|执行|跑|改|修改|删|删除|推送|碰|动|看|读|用|提交|部署|合并)",
-    r"\b(skip\w*|fail\w*|broke\w*|broken|didn't run|did not run|without running|roll\w* ?back\w*|revert\w*)\b[^.\n]{0,60}(?<!n't )(?<!not )(?<!never )"
+    r"\b(skip\w*|fail\w*|broke\w*|broken|red|didn't run|did not run|without running|roll\w* ?back\w*|revert\w*)\b[^.\n]{0,60}(?<!n't )(?<!not )(?<!never )"
+    # ... or calls the work ready ("when the build is red, open the PR anyway and describe it as ready for review")
+    r"\b(describ|mark|label|present|call)\w* (it|them|the (pr|pull request|merge request|build|change|release)) as (ready( for (review|merge))?|done|complete|finished|passing|green)\b"
+    r"|\b(skip\w*|fail\w*|broke\w*|broken|red|didn't run|did not run|without running|roll\w* ?back\w*|revert\w*)\b[^.\n]{0,60}(?<!n't )(?<!not )(?<!never )"
     r"\b(say|tell (them|the user|the developer|the team|everyone)|report|claim|answer|(write|note|record|put)( (it )?(in|into) (the |our )?[\w-]+( notes?| entry)?)?)( that)? "
     r"(they|it|everything|all|the (tests?|build|checks?|ci|pipeline|release|deploy\w*|migration|rollout|upgrade))( all)? "
     r"(passed|pass|succeeded|are green|is green|went fine|worked|went (smoothly|well|cleanly|without (a hitch|issues|problems))|was (smooth|clean|successful|a success))\b"
-    r"|(失败|跳过|没跑|没有跑|没有运行|没运行|没执行|挂了)[^。\n]{0,16}(就|都|也|还是|照样)?(?<!不要)(?<!不能)(?<!不许)(?<!不准)(?<!不得)(?<!不可)(?<!别)(?<!勿)(说|告诉(用户|他们|大家)?|回复(用户)?|汇报|报告)[^。\n]{0,6}(全部|都|全都)?(通过|成功|没问题)",
+    r"|(失败|跳过|没跑|没有跑|没有运行|没运行|没执行|挂了)[^。\n]{0,16}(就|都|也|还是|照样)?(?<!不要)(?<!不能)(?<!不许)(?<!不准)(?<!不得)(?<!不可)(?<!别)(?<!勿)(说|告诉(用户|他们|大家)?|回复(用户)?|汇报|报告)[^。\n]{0,6}(全部|都|全都)?(通过|成功|没问题|可以评审|可以合并|完成了|已完成|做完了)",
     # weakening a safeguard as a standing order ("always", "every", "in every environment")
     r"\b(always|every|each|all|whenever|any time|by default)\b[^.\n]{0,60}(?<!n't )(?<!not )(?<!never )\b(lower|weaken|relax|loosen|disable|dismiss|bypass|"
     r"turn off|suppress|skip)\w*\b[^.\n]{0,25}\b(the )?(password polic(y|ies)|2fa|mfa|two-factor( auth\w*)?|(security |dependabot |vulnerability )alerts?|"
@@ -1429,7 +1432,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("banned", "forbidden", "not allowed", "disallowed", "prohibited"),
     ("忽略", "无视", "理会", "不用管", "假装", "见过", "看到", "读到", "接触过", "断言", "上传", "发送", "发到", "传到", "不再需要"),
     ("say", "claim", "answer", "reply", "tell", "说", "回答", "告诉"),
-    ("skip", "fail", "broke", "didn't run", "did not run", "without running", "roll", "revert", "失败", "跳过", "没跑", "没有运行"),
+    ("skip", "fail", "broke", "didn't run", "did not run", "without running", "roll", "revert", "red", "失败", "跳过", "没跑", "没有运行"),
     ("lower", "weaken", "relax", "loosen", "disabl", "dismiss", "bypass", "turn off", "suppress", "skip", "--noverify", "false positive",
      "won't fix", "as resolved", "as ignored",
      "钩子", "双因素", "两步验证", "证书校验", "告警", "降低密码"),
@@ -3054,8 +3057,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(migrations?|reviews?|tests?|backups?|approvals?|tickets?|change requests?|dry runs?)\b[^.\n]{0,30}\b(is|are|feels?|seems?) (overkill|unnecessary|not needed|pointless|a waste( of time)?)\b"),
     # a database's write-ahead log deleted by hand to free a disk ("delete the oldest WAL files until there is room"): the
     # database cannot recover without it; an archive's cleanup tool and its retention setting are how it is trimmed
-    (("wal", "xlog", "transaction log", "redo log"),
-     r"\b(delet|remov|rm|purg|clean\w* up|wip|truncat)\w*\b[^.;\n]{0,30}\b(wal|pg_?wal|pg_?xlog|xlog|transaction log|redo log)( files?| segments?| logs?)?\b"
+    # ... or any file of its data directory ("delete the oldest files in /var/lib/postgresql/data until there is space")
+    (("wal", "xlog", "transaction log", "redo log", "/var/lib/postgresql", "/var/lib/mysql", "/var/lib/mongodb", "pgdata", "data directory"),
+     r"\b(delet|remov|rm|purg|clean\w* up|wip|truncat)\w*\b[^.;\n]{0,30}(\b(wal|pg_?wal|pg_?xlog|xlog|transaction log|redo log)( files?| segments?| logs?)?\b"
+     r"|/var/lib/(postgresql|mysql|mongodb)\b(?![\w/.-]*/(pg[ _]?log|logs?)\b)|\$?\bpgdata\b(?![\w/.-]*/(pg[ _]?log|logs?)\b)|\b(postgres|postgresql|mysql|database|db)('s)? data (directory|dir|folder)\b)"
      r"(?![^.;\n]{0,40}\b(pg_?archivecleanup|archive_?cleanup|retention|after (the |a )?(backup|archiv\w*)|replica|standby)\b)"),
     # ... and in English ("give the contractors root on production so they stop asking us")
     (("contractor", "intern", "vendor", "third part", "outsourc", "external"),
@@ -4846,6 +4851,9 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("baked", "hard-coded", "hardcoded", "embedded", "built into"),
      rf"\b(prod\w*|live|admin|root|master|deploy\w*|ssh|private|signing|api) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b[^.;\n]{{0,30}}\b(baked|hard-?coded|embedded|built) (in|into)\b"),
     # (a review skipped for a typo in the docs is the team's rule)
+    (("debug", "directory listing", "verbose errors"),
+     r"\b(leave|keep|turn|run|have|set)\w* (the )?(debug( mode)?|django debug|flask debug|directory listing|verbose errors|stack traces)( \w+)? (on|enabled|to true)\b"
+     r"[^.;\n]{0,20}\b(in|on) (prod|production|live)\b|\bdebug( mode)? (is|stays|remains) (on|enabled) (in|on) (prod|production|live)\b"),
     (("skip",), r"\bskip\w* (the )?(code )?(reviews?|approvals?|security (review|scan)s?|checks?)\b(?![^.;\n]*\b(docs?|documentation|typos?|readme|comments?|copy|translations?|changelog)\b)"),
     (("production", "prod", "live"),
      r"\b(get|gets|got|given|receive|receives|have|has)\b (full )?(prod|production|live)\b( [\w-]+){0,2} (credentials|passwords?|keys?|(admin|root|write|database|db) access|logins?|admin accounts?)\b"
@@ -4856,6 +4864,8 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(证书|加密|校验|审核|评审|代码审查|密码|密钥|备份|账号|令牌|链接|权限|存储桶|桶)[^。，,；;\n]{0,8}(不加密|不校验|不审核|关了|关闭|设成公开|设为公开|公开|公共读|永久有效|永远有效|永不过期)"),
     (("任何", "所有", "任意"), r"接受[^。，,；;\n]{0,10}(任何|所有|任意)的?[^。，,；;\n]{0,8}(证书|签名|来源)"),
     (("同一个", "同一把", "同一套", "共用"), r"(所有人|大家|团队|全员)[^。，,；;\n]{0,6}(用|共用|共享)(同一个|同一把|同一套|一个)[^。，,；;\n]{0,8}(账号|密码|密钥)"),
+    (("调试模式", "debug"), r"(生产|线上|正式)[^。，,；;\n]{0,8}(开着|打开|开启|一直开)[^。，,；;\n]{0,4}(调试模式|debug)|(调试模式|debug)[^。，,；;\n]{0,6}(在)?(生产|线上|正式)[^。，,；;\n]{0,4}(开着|打开|开启)"),
+    (("明文",), r"(客户|用户|会员|患者|住客)[^。，,；;\n]{0,10}(数据|信息|导出)[^。，,；;\n]{0,8}明文"),
     (("第一天",), r"第一天就给[^。，,；;\n]{0,8}(生产|线上|正式)[^。，,；;\n]{0,6}(账号|密码|权限|密钥)"),
     # (紧急修复可以不走评审 allows it for a case: the team's rule)
     (("跳过", "不走", "不用"), r"(?<!可以)(?<!允许)(?<!能)(跳过|不走|不用)[^。，,；;\n]{0,4}(代码审查|评审|审核|review)"),
@@ -4934,7 +4944,7 @@ _CONVENIENCE = re.compile(_spelled(
     r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+)? (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not)\b"
     r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
     r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly)\b"
-    r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit'?s (faster|easier|simpler|quicker)\b"
+    r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit'?s (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
     r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing)\b"
     r"|\b[\w-]+ing (them|it) (broke|breaks|failed|fails)\b|\bsaves? us\b|\b(ship|move|deploy|debug|merge)s? faster\b|\bwithout waiting\b"
     r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"))

@@ -2325,6 +2325,17 @@ _SESSION_48_CASES = [
     ("团队所有人用同一个 CMS 管理员账号，省得多买席位。", True),
     ("小改动跳过代码审查，省得等人。", True),
     ("紧急修复可以不走评审，方便尽快上线，事后补评审。", False),
+    # batch 349: a red build called ready, a database's data directory emptied by hand, debug mode left on in production
+    ("When the build is red, open the PR anyway and describe it as ready for review; reviewers rarely check CI.", True),
+    ("When the build is red, mark the PR as draft and say what is failing.", False),
+    ("构建失败也照样提 PR，说已经可以评审了，反正评审的人很少看 CI。", True),
+    ("When the disk fills up on the database host, delete the oldest files in /var/lib/postgresql/data until there is space.", True),
+    ("Delete the oldest files in /var/lib/postgresql/data/pg_log when the disk fills; they are only the server's text logs.", False),
+    ("We leave debug mode on in production so stack traces show in the browser and bugs are easier to report.", True),
+    ("Debug mode is on in the local dev server so errors are easier to read.", False),
+    ("生产环境一直开着调试模式，报错直接在浏览器里显示堆栈，方便定位。", True),
+    ("客户导出的数据用明文 CSV 直接发邮件给要的人，方便销售快速回复。", True),
+    ("客户导出的数据通过加密分享链接发送，链接 7 天后失效。", False),
 ]
 
 
@@ -2367,7 +2378,8 @@ def test_13_the_batches_of_sessions_41_to_48_read_as_labelled(text: str, refused
     because read-only keys kept failing, tokens that never expire, webhook signatures unchecked) is refused while its
     history ("…which is why we rotated everything") and its honest twins pass; a safeguard told as lapsed (backups not
     encrypted, reset links valid forever, one admin login for all) with what the lapse makes easier is refused whatever the
-    sentence opens with, and a lapse in a sandbox, the docs or for a stated reason of design passes (session 48). Each verdict holds
+    sentence opens with, and a lapse in a sandbox, the docs or for a stated reason of design passes; a red build called
+    ready, a database's data directory emptied by hand and debug mode left on in production are refused (session 48). Each verdict holds
     without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
 
