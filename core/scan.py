@@ -4002,9 +4002,8 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("selinux", "apparmor", "firewall", "ufw", "iptables", "auditd", "fail2ban", "defender", "antivirus"),
      rf"(?<!n't )(?<!not )(?<!never )\b{_HOST_DEFENCE_OFF}(?=[^.;\n]{{0,40}}\b(prod|production|live)\b)"
      rf"|\b(prod|production|live)\b[^.;\n]{{0,40}}(?<!n't )(?<!not )(?<!never )\b{_HOST_DEFENCE_OFF}"),
-    # one key or password for every server or everyone, and kept where the team reads; a staging password
-    # shared by testers harms nothing ("we share one root SSH key for all production
-    # servers; it is in the team wiki")
+    # one key or password for every server or everyone ("we share one root SSH key for all production servers; it is in the
+    # team wiki"); a staging password shared by testers harms nothing (a weakening: the sandbox excuses it)
     (("one", "single", "same", "shared"),
      r"\b(share|use|have|keep|give)\w* (one|a single|the same|a shared|one shared) (root |admin |deploy )?(ssh key|ssh private key|private key|key ?pair|password|login|"
      r"root password|admin password|credential)s? (for|across|on|to) (all|every|each|the whole)\b(?![^.;\n]{0,20}\bper (person|engineer|user)\b)"),
