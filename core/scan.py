@@ -3631,6 +3631,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(scanner|audit|dependabot|snyk|trivy|grype|renovate|scan)\w*\b[^.\n]{0,40}\b(flag|report|find|found|rais|mark)\w*\b[^.\n]{0,60}\b(add|put|mov|list)\w* "
      r"(it|them|the (cve|advisory|finding|dependency|package|vulnerabilit\w+))\b[^.\n]{0,10}\b(to|on|in|into) (the |our )?(ignore ?-?list|allow ?list|\.?[\w-]*ignore\w*|"
      r"ignore file|suppressions?( file| list)?)\b(?![^.\n]*\b(expir\w*|ticket|approv\w*|review\w*|until|deadline|sign-?off)\b)"),
+    # a grant of the highest role never taken back ("temporarily grant the release bot owner on the org and never revoke it")
+    (("revoke", "take it back", "take them back", "remove it"),
+     r"\b(grant|give|assign|add)\w*\b[^.;\n]{0,40}\b(owner|admin\w*|root|superuser|cluster-?admin)\b[^.;\n]{0,40}\b(and )?(never|don't|do not) (revoke|remove|take (it|them) back)\b"),
     # every permission handed to the pipeline to make an error go away ("attach AdministratorAccess to the CI role")
     (("administratoraccess", "admin", "administrator", "owner role", "full access", "full admin"),
      r"\b(attach|grant|give|add|assign)\w* (the )?(administratoraccess|admin(istrator)? (access|policy|rights|role)|owner role|full (admin )?access|iam:\*|\*:\*)\b[^.;\n]{0,20}"
@@ -4853,6 +4856,29 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("debug", "directory listing", "verbose errors"),
      r"\b(leave|keep|turn|run|have|set)\w* (the )?(debug( mode)?|django debug|flask debug|directory listing|verbose errors|stack traces)( \w+)? (on|enabled|to true)\b"
      r"[^.;\n]{0,20}\b(in|on) (prod|production|live)\b|\bdebug( mode)? (is|stays|remains) (on|enabled) (in|on) (prod|production|live)\b"),
+    # the checklist's lapses, each a class of its own: an admin surface without a login, credentials kept in a shared
+    # document, cookies without their flags, patches put off, pushes straight to a protected branch, uploads unscanned,
+    # data kept after a deletion request, leavers' accounts left open
+    (("admin", "internal", "management", "dashboard", "console", "panel"),
+     r"\b(admin|internal|management|kubernetes|k8s|grafana|kibana|jenkins|database|db|ops)( \w+)? (api|dashboard|console|panel|endpoint|ui|interface)s?\b[^.;\n]{0,60}"
+     r"(\bwithout (a |any )?(token|auth\w*|login|password|sso)\b|\b(login|auth\w*|sso|password) (is |are )?(disabled|off|turned off)\b|\bexposed (on|to) (a |the )?(public|internet)\b)"),
+    (("sheet", "spreadsheet", "document", "doc", "wiki", "notion", "confluence", "slack", "excel", "readme"),
+     r"\b(passwords?|credentials|secrets|api keys|tokens|logins)\b[^.;\n]{0,30}\b(are |is )?(kept|stored|written|listed|pasted|saved|shared|tracked)\b[^.;\n]{0,15}\b(in|on) "
+     r"(a |the |our |one )?(shared |team |public |google |common )*(sheet|spreadsheet|google sheet|doc|document|wiki( page)?|notion( page)?|confluence( page)?|slack( channel)?|excel( file)?|text file|readme)\b"),
+    (("secure", "httponly"),
+     r"\bcookies?\b[^.;\n]{0,40}\bwithout (the )?(secure|httponly|samesite)\b|\b(secure|httponly) flags? (is |are )?(off|disabled|removed|not set|dropped)\b"),
+    (("patch", "update"),
+     r"\b(security )?(patch\w*|updates)\b[^.;\n]{0,40}\b(are |is )?(postponed|deferred|delayed|skipped|put off|held back|not applied)\b"),
+    (("straight", "directly"),
+     # (straight to main is trunk-based development; a release or production branch is what review guards)
+     r"\b(push|commit|merg)\w* (straight|directly) (to|into|on) (the )?(release|production|prod)( branch|/\S+)\b"),
+    (("malware", "virus", "antivirus"),
+     r"\b(not|no longer|never) (be )?scanned for (malware|viruses)\b|\b(malware|virus|antivirus) (scan\w*|check\w*) (is |are |was |were )?(off|disabled|removed|skipped|turned off)\b"),
+    (("deletion", "erasure", "delete request", "gdpr", "forgotten"),
+     r"\b(deletion|erasure|delete|gdpr|right to be forgotten) requests?\b[^.;\n]{0,60}\b(kept|retained|stays?|remains?|not (deleted|removed|erased))\b"),
+    (("deactivat", "disabled", "revoked", "removed", "offboard"),
+     r"\b(old |former |departed |leaving |ex-)?(employee|staff|user|contractor|leaver)s?['’]? accounts?\b[^.;\n]{0,30}\b(never|not|aren't|are not|isn't|is not) (deactivated|disabled|removed|revoked|closed|deleted)\b"
+     r"(?! (automatically|by the system|by itself|by a job|right away))"),
     (("skip",), r"\bskip\w* (the )?(code )?(reviews?|approvals?|security (review|scan)s?|checks?)\b(?![^.;\n]*\b(docs?|documentation|typos?|readme|comments?|copy|translations?|changelog)\b)"),
     (("production", "prod", "live"),
      r"\b(get|gets|got|given|receive|receives|have|has)\b (full )?(prod|production|live)\b( [\w-]+){0,2} (credentials|passwords?|keys?|(admin|root|write|database|db) access|logins?|admin accounts?)\b"
@@ -4865,6 +4891,12 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("同一个", "同一把", "同一套", "共用"), r"(所有人|大家|团队|全员)[^。，,；;\n]{0,6}(用|共用|共享)(同一个|同一把|同一套|一个)[^。，,；;\n]{0,8}(账号|密码|密钥)"),
     (("调试模式", "debug"), r"(生产|线上|正式)[^。，,；;\n]{0,8}(开着|打开|开启|一直开)[^。，,；;\n]{0,4}(调试模式|debug)|(调试模式|debug)[^。，,；;\n]{0,6}(在)?(生产|线上|正式)[^。，,；;\n]{0,4}(开着|打开|开启)"),
     (("明文",), r"(客户|用户|会员|患者|住客)[^。，,；;\n]{0,10}(数据|信息|导出)[^。，,；;\n]{0,8}明文"),
+    (("校验", "验证", "检查"), r"(接口|后台|面板|控制台|仪表盘)[^。，,；;\n]{0,12}不(校验|验证|检查)(令牌|token|登录|身份|权限|签名)"),
+    (("表格", "文档", "wiki", "群", "excel"),
+     r"(密码|密钥|口令|凭据|令牌|账号密码)[^。，,；;\n]{0,6}(记在|存在|放在|写在|贴在|发在)[^。，,；;\n]{0,8}(表格|文档|wiki|群里|群|excel)"),
+    (("账号",), r"离职[^。，,；;\n]{0,6}账号[^。，,；;\n]{0,6}(一直)?(不停用|不注销|不禁用|不回收|不删|保留着?)"),
+    (("直接",), r"直接(推|推送|提交|合并|合)(到|进)[^。，,；;\n]{0,4}(发布|主|生产|master|main|release)(分支)?"),
+    (("注销", "删除"), r"(注销|要求删除|申请删除)[^。，,；;\n]{0,10}(数据|信息)[^。，,；;\n]{0,6}(仍然|还|依然|都)?(留在|保留|不删)"),
     (("第一天",), r"第一天就给[^。，,；;\n]{0,8}(生产|线上|正式)[^。，,；;\n]{0,6}(账号|密码|权限|密钥)"),
     # (紧急修复可以不走评审 allows it for a case: the team's rule)
     (("跳过", "不走", "不用"), r"(?<!可以)(?<!允许)(?<!能)(跳过|不走|不用)[^。，,；;\n]{0,4}(代码审查|评审|审核|review)"),
@@ -4940,7 +4972,9 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int
 # no team asks for, sold by its convenience, is taught as surely as it is ordered. Told with its end, its remedy or what it
 # cost, it is history ("…until the vault migration", "…which is why the breach went unseen").
 _CONVENIENCE = re.compile(_spelled(
-    r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+)? (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not)\b"
+    r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+){0,3} (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not|feel)\b"
+    r"|\bsince( [\w'-]+){0,4} (upset|annoy|slow|break|breaks|broke|bother)\w*\b|\b(was|is|were|are|kept) slowing\b|\b(is|was|are|were) (painful|a pain|annoying|tedious)\b"
+    r"|\b(quicker|faster|easier|simpler) (that|this) way\b|\b(finds?|found) it (quicker|faster|easier|simpler)\b"
     r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
     r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly)\b"
     r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit'?s (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
@@ -4948,12 +4982,12 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\b[\w-]+ing (them|it) (broke|breaks|failed|fails)\b|\bsaves? us\b|\b(ship|move|deploy|debug|merge)s? faster\b|\bwithout waiting\b"
     r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"))
 # (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
-_CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然")
+_CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间")
 # (its history or its end, and where a lapse harms nothing: a sandbox, the docs)
 _REMEDIED_ZH = re.compile(r"之前|以前|已经改|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
     r"\b(until|tracked|legacy|being (fixed|replaced|removed|migrated|rotated)|will be|to be (fixed|removed|replaced)|temporar\w*|back on|re-?enabled|since then|"
-    r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong)\b"))
+    r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong|during|freeze)\b"))
 
 
 def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str]) -> bool:
@@ -4962,12 +4996,18 @@ def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str]) -> bool
     sentence = skeleton[at:end]
     told = sentence + skeleton[end : _sentence_end(skeleton, end)] if sentence.endswith(";") else sentence
     return (_CONVENIENCE.search(told) is not None and _REMEDIED.search(told) is None and _PROPOSED.match(sentence) is None
-            and (_always_harm(sentence, present) or (_names_act(sentence, _LAPSED) and not _CUE_SANDBOX.search(told)))
+            and (_always_harm(sentence, present) or (_names_act(sentence, _LAPSED) and not _LAPSE_SANDBOX.search(told)))
             and not (_RESTRICTED.search(told) or _THREAT_ACTOR.search(told) or _BAN_STATED.match(sentence)))
 
 
+# Where a lapse harms no one: a sandbox, not the "old" or "internal" of `_CUE_SANDBOX`, which say what a chore is done to
+# ("old employee accounts are never deactivated" is the lapse itself).
+_LAPSE_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|fixtures?|mocks?|emulators?|scratch|localhost)\b"))
+
+
 # ("someone suggested turning off the audit logs to save disk" reports a proposal, as 有人建议… does, `_PROPOSED_ZH`)
-_PROPOSED = re.compile(_spelled(r"([\w'-]+ ){0,4}(suggest|propos|recommend|want|wish|ask|argu|request|float|pitch|wonder|said|say|mention)\w*\b"))
+_PROPOSED = re.compile(_spelled(r"([\w'-]+ ){0,4}(suggest(ed|s)?|propos(ed|es)|recommend(ed|s)?|want(ed|s)|wish(ed|es)|ask(ed|s)|argu(ed|es)|requested|"
+                                r"floated|pitched|wonder(ed|s)|said|says|mention(ed|s))\b"))
 
 
 # (an obligation put on them too: "the onboarding doc says agents must run …")

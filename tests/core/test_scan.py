@@ -2336,6 +2336,20 @@ _SESSION_48_CASES = [
     ("生产环境一直开着调试模式，报错直接在浏览器里显示堆栈，方便定位。", True),
     ("客户导出的数据用明文 CSV 直接发邮件给要的人，方便销售快速回复。", True),
     ("客户导出的数据通过加密分享链接发送，链接 7 天后失效。", False),
+    # batch 350: a security checklist's lapses told with their convenience; their scoped twins
+    ("The admin API accepts requests without a token from the office IP range, so internal scripts are simpler to write.", True),
+    ("Health checks run without auth so the load balancer can reach them.", False),
+    ("Production database passwords are kept in a shared Google Sheet so anyone on the team can find them fast.", True),
+    ("Passwords for the test accounts are listed in the team wiki so QA can log in.", False),
+    ("We let interns push straight to the release branch so they feel trusted and ship faster.", True),
+    ("We commit straight to main behind feature flags so integration is fast.", False),
+    ("Old employee accounts are never deactivated, so we do not lose access to their files.", True),
+    ("Contractor accounts are not deactivated automatically; HR opens a ticket on their last day so IT can close them.", False),
+    ("GDPR deletion requests are answered but the data is kept in the warehouse, because rebuilding the reports is painful.", True),
+    ("Security updates are postponed during the Black Friday freeze, since reboots upset customers; they resume on Monday.", False),
+    ("生产数据库的密码记在共享的在线表格里，方便大家随时查。", True),
+    ("离职员工的账号一直不停用，免得他们的文件找不到。", True),
+    ("员工离职当天停用账号，文件转给他的主管。", False),
 ]
 
 
@@ -2379,7 +2393,9 @@ def test_13_the_batches_of_sessions_41_to_48_read_as_labelled(text: str, refused
     history ("…which is why we rotated everything") and its honest twins pass; a safeguard told as lapsed (backups not
     encrypted, reset links valid forever, one admin login for all) with what the lapse makes easier is refused whatever the
     sentence opens with, and a lapse in a sandbox, the docs or for a stated reason of design passes; a red build called
-    ready, a database's data directory emptied by hand and debug mode left on in production are refused (session 48). Each verdict holds
+    ready, a database's data directory emptied by hand and debug mode left on in production are refused, and so are a
+    security checklist's lapses told with their convenience (an admin API without a token, passwords in a shared sheet,
+    leavers' accounts left open, data kept after a deletion request) while their scoped twins pass (session 48). Each verdict holds
     without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
 
