@@ -5098,6 +5098,8 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
 def _lapse_endorsed(skeleton: str, heads: tuple[int, ...], present: frozenset[str]) -> bool:
     """Whether a sentence tells a safeguard as lapsed (`_LAPSED`) with what that makes easier (`_endorsed`), whatever
     its first word: "backups of the customer database are not encrypted because restoring them took too long"."""
+    if _CONVENIENCE.search(skeleton) is None:
+        return False  # (one pass for what every lapse needs beside it, before a pass for each kind of lapse)
     for hints, pattern in _LAPSED:
         if any(h in skeleton for h in hints):
             for m in pattern.finditer(skeleton):
