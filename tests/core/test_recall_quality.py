@@ -138,6 +138,9 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                   # 人脸数据存在哪里 finds the gate note, whose body answers it too; "how much do we charge per household" is
                   # asked in English of a Chinese note (每户每年 12 元) that shares no word with it
                   "heldout146.json": 0.9,
+                  # held-out 221 (session 48): 租充电宝一小时多少钱 is read as a question anyone could answer (0.79), and the
+                  # price note says 租借 and never 充电宝 (18 of 19)
+                  "heldout221.json": 0.9,
                   "heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
                   "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
                   "heldout74.json": 0.85, "heldout82.json": 0.9,
@@ -368,7 +371,11 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # session 48, written last: 12 and 13 of 14 quiet on first write ("how does a walk-in
                                              # freezer work" and "what are the 14 major allergens" find the notes that name them;
                                              # 七牛云存储怎么收费 the holiday-pricing note), then 12 and 14
-                                             ("heldout218.json", 0.85), ("heldout219.json", 0.9)])
+                                             ("heldout218.json", 0.85), ("heldout219.json", 0.9),
+                                             # held-outs 220 (an orchestra's ticketing) and 221 (a power-bank rental operator,
+                                             # Chinese notes), session 48, written last: 14 and 13 of 14 quiet on first write
+                                             # (手机电池怎么保养 found the phone-number and battery notes), then 14 and 14
+                                             ("heldout220.json", 0.95), ("heldout221.json", 0.95)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -506,7 +513,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # held-outs 216-217 (session 48): 4 and 4 of 4
                                                     ("heldout216.json", "cross", 0.95), ("heldout217.json", "cross", 0.95),
                                                     # held-outs 218-219: 4 and 3 of 4 ("who pays the cleaning fee" for 保洁费)
-                                                    ("heldout218.json", "cross", 0.95), ("heldout219.json", "cross", 0.75)])
+                                                    ("heldout218.json", "cross", 0.95), ("heldout219.json", "cross", 0.75),
+                                                    # held-outs 220-221: 3 and 3 of 4 (选好的座位能保留多久 for the seat hold, "how much
+                                                    # does one hour of rental cost" for 每小时 3 元)
+                                                    ("heldout220.json", "cross", 0.75), ("heldout221.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
