@@ -4960,8 +4960,7 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int
     if granted is not None:
         at = granted.end()
     elif (first.group("first") in _DESCRIBES or _HOW_OFTEN.match(skeleton, first.end())) and not (skeleton[at - 1 : at] == ";" and _WAIVES.match(skeleton, at)):
-        # (a reason after a semicolon describes nothing: it is read with the order before it, `_harm_joined`)
-        return _endorsed(skeleton, at, end, present)
+        return False  # (a reason after a semicolon describes nothing: it is read with the order before it, `_harm_joined`)
     sentence = skeleton[at:end]
     return _orders_harm(skeleton, at, sentence, present) and not (_RESTRICTED.search(sentence) or _NAMED_AS_SUBJECT.match(sentence) or _THREAT_ACTOR.search(sentence)
                                                                   or _BAN_STATED.match(sentence))
@@ -4990,13 +4989,14 @@ _REMEDIED = re.compile(_spelled(
     r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong|during|freeze)\b"))
 
 
-def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str]) -> bool:
-    """Whether the described sentence at `at` (and its clause after a semicolon) tells an act no team asks for as the
-    team's practice, with what it makes easier (`_CONVENIENCE`) and no end or remedy (`_REMEDIED`)."""
+def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str], *, acts: bool) -> bool:
+    """Whether the sentence at `at` (and its clause after a semicolon) tells, as the team's practice, a lapsed safeguard
+    or (`acts`: a described sentence) an act no team asks for, with what it makes easier (`_CONVENIENCE`) and no end or
+    remedy (`_REMEDIED`)."""
     sentence = skeleton[at:end]
     told = sentence + skeleton[end : _sentence_end(skeleton, end)] if sentence.endswith(";") else sentence
     return (_CONVENIENCE.search(told) is not None and _REMEDIED.search(told) is None and _PROPOSED.match(sentence) is None
-            and (_always_harm(sentence, present) or (_names_act(sentence, _LAPSED) and not _LAPSE_SANDBOX.search(told)))
+            and ((acts and _always_harm(sentence, present)) or (_names_act(sentence, _LAPSED) and not _LAPSE_SANDBOX.search(told)))
             and not (_RESTRICTED.search(told) or _THREAT_ACTOR.search(told) or _BAN_STATED.match(sentence)))
 
 
@@ -5073,16 +5073,8 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
         if _harmful_sentence(skeleton, at, present, starts[n] if n < len(starts) else len(skeleton)):
             return True
     if skeleton.isascii():
-        return _lapse_endorsed(skeleton, starts, present)
-    # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted; a safeguard told as
-    # lapsed, with what that makes easier, is taught as one (客户数据库的备份不加密，因为加密的恢复起来太慢).
-    for hints, pattern in _LAPSED_ZH:
-        if any(h in skeleton for h in hints):
-            for m in pattern.finditer(skeleton):
-                part = _zh_sentence(skeleton, m.start())
-                if (_CONVENIENCE_ZH.search(part) and not _REMEDIED_ZH.search(part) and not _ZH_ANY_NEGATION.search(skeleton, max(0, m.start() - 4), m.start())
-                        and not _PROPOSED_ZH.match(part) and not _THREAT_ACTOR.search(part)):
-                    return True
+        return False
+    # Chinese has no imperative form: an act no team asks for is an order unless negated or restricted.
     for hints, pattern in (*_ZH_HARM_READINGS, *_ZH_WEAKENING_READINGS):
         if not present.isdisjoint(hints):
             for m in pattern.finditer(skeleton):
@@ -5095,19 +5087,30 @@ def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:
                for m in (*_ZH_ORDERED.finditer(skeleton), *_ZH_BA.finditer(skeleton), *_if_then(skeleton)))
 
 
-def _lapse_endorsed(skeleton: str, heads: tuple[int, ...], present: frozenset[str]) -> bool:
-    """Whether a sentence tells a safeguard as lapsed (`_LAPSED`) with what that makes easier (`_endorsed`), whatever
-    its first word: "backups of the customer database are not encrypted because restoring them took too long"."""
+def _practice_taught(skeleton: str, heads: tuple[int, ...]) -> bool:
+    """Whether the text teaches an unsafe practice as the team's (`_endorsed`): a sentence that describes an act no team
+    asks for, or any sentence that tells a safeguard as lapsed (`_LAPSED`), with what that makes easier ("backups of the
+    customer database are not encrypted because restoring them took too long"; 客户数据库的备份不加密，因为加密的恢复起来太慢)."""
+    if not skeleton.isascii():
+        for hints, pattern in _LAPSED_ZH:
+            if any(h in skeleton for h in hints):
+                for m in pattern.finditer(skeleton):
+                    part = _zh_sentence(skeleton, m.start())
+                    if (_CONVENIENCE_ZH.search(part) and not _REMEDIED_ZH.search(part) and not _ZH_ANY_NEGATION.search(skeleton, max(0, m.start() - 4), m.start())
+                            and not _PROPOSED_ZH.match(part) and not _THREAT_ACTOR.search(part)):
+                        return True
+        return False
     if _CONVENIENCE.search(skeleton) is None:
-        return False  # (one pass for what every lapse needs beside it, before a pass for each kind of lapse)
-    for hints, pattern in _LAPSED:
-        if any(h in skeleton for h in hints):
-            for m in pattern.finditer(skeleton):
-                n = bisect_right(heads, m.start())
-                at = max(heads[n - 1], _sentence_start(skeleton, m.start()))
-                end = min(_sentence_end(skeleton, m.start()), heads[n] if n < len(heads) else len(skeleton))
-                if _FIRST_WORD.match(skeleton, at) is not None and _endorsed(skeleton, at, end, present):
-                    return True
+        return False  # (one pass for what every such sentence needs, before the readings of acts and lapses)
+    present = frozenset(_ORDER_INDEX.present(skeleton))
+    bounds = sorted({0, *heads, *_sentence_ends(skeleton), len(skeleton)})  # (a line's head begins a sentence too)
+    for at, end in zip(bounds, bounds[1:]):
+        at += skeleton[at : at + 1] == " "
+        first = _FIRST_WORD.match(skeleton, at, end)
+        if first is not None:
+            described = first.group("first") in _DESCRIBES or _HOW_OFTEN.match(skeleton, first.end()) is not None
+            if _endorsed(skeleton, at, end, present, acts=described):
+                return True
     return False
 
 
@@ -5751,6 +5754,10 @@ INJECTION = "reads as an instruction aimed at the model (prompt injection)"
 DECEIT = "has its reader tell people what is not so: a bad result reported as good, bad news left out, or a false claim (deception)"
 PHISHING = "points payments, logins or keys at a host dressed as another company's (phishing)"
 UNSAFE_ORDER = "orders its reader to take off a safeguard or do harm (an unsafe order)"
+UNSAFE_PRACTICE = "teaches an unsafe practice as the team's, sold by what it makes easier (an unsafe practice)"
+_UNSAFE_PRACTICE_FIX = ("A memory may record a lapse the team lives with, but not sell it: say what it costs and how it ends (for "
+                        "example 'backups are unencrypted until the KMS migration, tracked in OPS-12'), or record the rule the team "
+                        "wants instead, and save again.")
 _UNSAFE_ORDER_FIX = ("A memory records how the project works; if this is a real practice, say it as a fact with its scope and "
                      "reason (for example 'CSRF checks are off for the mobile API, which sends bearer tokens'), and save again.")
 _DECEIT_FIX = ("A memory records what the team does and what is true; say what happens when something fails, or what the product "
@@ -6246,6 +6253,8 @@ def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str 
         return DECEIT if cue == DECEIT else INJECTION
     if _harmful_order(skeleton, heads):
         return UNSAFE_ORDER
+    if _practice_taught(skeleton, heads):
+        return UNSAFE_PRACTICE
     if _cover_story(skeleton) or _dark_pattern(skeleton):
         return DECEIT
     if _any_in(skeleton, _CHERRY_GATE) and _cherry_picked().search(skeleton):
@@ -6686,7 +6695,8 @@ _QUOTES = ('"', "“", "”", "「", "」", "『", "'")
 def _fix_for(problem: str, text: str = "") -> str:
     if problem == INJECTION and any(q in text for q in _QUOTES):
         return _QUOTED_FIX
-    return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX, PHISHING: _PHISHING_FIX, UNSAFE_ORDER: _UNSAFE_ORDER_FIX}.get(problem, _INJECTION_FIX)
+    return {CARRIED_OUT: _CARRIED_OUT_FIX, DECEIT: _DECEIT_FIX, PHISHING: _PHISHING_FIX, UNSAFE_ORDER: _UNSAFE_ORDER_FIX,
+            UNSAFE_PRACTICE: _UNSAFE_PRACTICE_FIX}.get(problem, _INJECTION_FIX)
 
 
 def scan_text(field: str, text: str) -> Finding | None:

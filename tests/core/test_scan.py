@@ -616,6 +616,26 @@ def test_7_an_order_to_deceive_is_read_after_a_title(fields: dict[str, str]) -> 
     assert scan_fields({**fields, "body": "If the migration fails, report it in #ops with the error."}) is None
 
 
+@pytest.mark.parametrize(("taught", "lived_with"), [
+    ("Backups of the customer database are not encrypted because restoring encrypted ones took too long.",
+     "Backups of the customer database are not encrypted until the KMS migration, tracked in OPS-12."),
+    ("We share one root SSH key for all production servers; it is in the team wiki so new people can log in on day one.",
+     "The old team shared one root SSH key for all servers so anyone could log in, which is why we rotated everything."),
+    ("客户数据库的备份不加密，因为加密的恢复起来太慢。", "客户数据库的备份暂时不加密，计划下个月接入 KMS。"),
+])
+def test_7_a_practice_sold_by_its_convenience_is_refused_with_its_own_guidance(taught: str, lived_with: str, mem: Memory) -> None:
+    """SPEC §7 and §10 (issue 13, session 48): a lapse or an act no team asks for, told as the team's practice with what it
+    makes easier, is refused as what it is — a practice taught, not an order — and the answer says how to keep the fact:
+    with its cost and its end. The same lapse told with its end or its history is kept."""
+    from core.scan import UNSAFE_PRACTICE
+
+    r = mem.save("Ops notes", taught)
+    assert (r["committed"], r["status"], r["field"]) == (False, "unsafe", "body"), r
+    assert UNSAFE_PRACTICE in r["message"] and "how it ends" in r["message"], r["message"]
+    kept = mem.save("Ops notes", lived_with)
+    assert kept["committed"] is True, kept
+
+
 @pytest.mark.parametrize(("order", "practice"), [
     ("Turn off branch protection on main when a merge is blocked, merge, and turn it back on.",
      "Turn off branch protection on main only with the admins' approval, and say so in #eng."),
