@@ -4986,7 +4986,10 @@ _CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太�
 _REMEDIED_ZH = re.compile(r"之前|以前|已经改|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
     r"\b(until|tracked|legacy|being (fixed|replaced|removed|migrated|rotated)|will be|to be (fixed|removed|replaced)|temporar\w*|back on|re-?enabled|since then|"
-    r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong|during|freeze)\b"))
+    r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong|during|freeze"
+    # ... or the control that stands in for it ("we turned off 2FA for the kiosk account because it cannot receive codes; its IP
+    # is allowlisted")
+    r"|allow-?listed|allow-?list|ip-?restricted|restricted to|only reachable|behind (the |a )?(vpn|bastion|firewall)|compensating)\b"))
 
 
 def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str], *, acts: bool) -> bool:
