@@ -32,7 +32,7 @@ from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed,
 
 INDEX = "index.sqlite"
 # Bump when the schema or the analyser changes: an index of another version is rebuilt.
-SCHEMA = "151"
+SCHEMA = "152"
 # A question of this many terms or fewer names a Chinese note by a translation in its title (a
 # longer English prompt's stray words would find Chinese titles). 2 from session 11 to 23; measured
 # again over 51 sets: 4 found 8 more notes ("what time is the group meeting" and 组会每周二上午十点) for
@@ -46,7 +46,7 @@ _HEAD = b'{"checksum":"'
 _SCHEMA_SQL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS records(n INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, status TEXT, topic TEXT,
-    title_key TEXT, conds TEXT, length REAL, updated TEXT, json TEXT NOT NULL);
+    title_key TEXT, conds TEXT, length REAL, updated TEXT, json TEXT NOT NULL, current INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS records_topic ON records(topic) WHERE topic IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_title ON records(title_key);
 -- Counting the live notes and their mean length (every ranking's first question) reads this
@@ -54,7 +54,7 @@ CREATE INDEX IF NOT EXISTS records_title ON records(title_key);
 CREATE INDEX IF NOT EXISTS records_length ON records(status, length);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({", ".join(COLUMNS)},
     tokenize="unicode61 remove_diacritics 0 tokenchars '._-+#'");
-CREATE TABLE IF NOT EXISTS terms(term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS terms(term TEXT PRIMARY KEY, doc INTEGER NOT NULL, current INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS archive(id TEXT PRIMARY KEY, updated TEXT, json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reads(id TEXT PRIMARY KEY, last_read TEXT, count INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS verdicts(key TEXT PRIMARY KEY, id TEXT, unsafe TEXT);
@@ -102,7 +102,7 @@ class _Conn:
             self.db.executescript(_SCHEMA_SQL)
         self.ident = _ident(path) if path else None
         self.checked: tuple[tuple[int, int, int] | None, str] | None = None
-        self._stats: tuple[str | None, int, float] | None = None
+        self._stats: tuple[str | None, int, float, int] | None = None
         self._chinese: tuple[str | None, bool] | None = None
         self._dictionary: tuple[str | None, dict[str, bool]] | None = None
 
@@ -138,9 +138,15 @@ class _Conn:
         """(active records, their mean weighted length), kept per indexed generation."""
         tag = self.meta("tag")
         if self._stats is None or self._stats[0] != tag:
-            n, avg = self.db.execute("SELECT count(*), avg(length) FROM records WHERE status='active'").fetchone()
-            self._stats = (tag, int(n), float(avg or 1.0))
+            n, avg, now = self.db.execute("SELECT count(*), avg(length), sum(current) FROM records WHERE status='active'").fetchone()
+            self._stats = (tag, int(n), float(avg or 1.0), int(now or 0))
         return self._stats[1], self._stats[2]
+
+    def current_total(self) -> int:
+        """How many live notes can be recalled (`_count_terms`)."""
+        self.stats()
+        assert self._stats is not None
+        return self._stats[3]
 
     def meta(self, key: str) -> str | None:
         if self.pinned_meta is not None and key in self.pinned_meta:
@@ -299,33 +305,43 @@ def _row(rec: dict[str, Any]) -> tuple[Any, ...]:
 
 # How many live notes hold each term, kept beside the full-text index: FTS5's own vocabulary table
 # walks a term's whole list of notes to count them (about 1 ms for four common terms at 1,000 notes),
-# and every search and save asks for a dozen counts.
-def _count_terms(db: sqlite3.Connection, columns: tuple[str, ...], step: int) -> None:
+# and every search and save asks for a dozen counts. `current` counts only the notes that can be
+# recalled (not replaced, not waiting for review): whether a word is common enough to stop naming a
+# note is a question about the notes that answer now, and a note replaced twice must not make the
+# word of its subject common (票价 in three fare rules, two of them old).
+def _count_terms(db: sqlite3.Connection, columns: tuple[str, ...], step: int, current: bool) -> None:
     terms = [(t,) for t in set(" ".join(columns).split())]
+    now = 1 if current else 0
     if step > 0:
-        db.executemany("INSERT INTO terms(term, doc) VALUES (?, 1) ON CONFLICT(term) DO UPDATE SET doc = doc + 1", terms)
+        db.executemany(f"INSERT INTO terms(term, doc, current) VALUES (?, 1, {now}) "
+                       f"ON CONFLICT(term) DO UPDATE SET doc = doc + 1, current = current + {now}", terms)
     else:
-        db.executemany("UPDATE terms SET doc = doc - 1 WHERE term = ?", terms)
+        db.executemany(f"UPDATE terms SET doc = doc - 1, current = current - {now} WHERE term = ?", terms)
         # A term no live note holds leaves the table (a purged note's words must not stay behind).
         db.executemany("DELETE FROM terms WHERE term = ? AND doc <= 0", terms)
+
+
+def _is_current(rec: dict[str, Any]) -> bool:
+    return not rec.get("supersededBy") and rec.get("reviewState") != "legacy_unreviewed"
 
 
 def _insert(db: sqlite3.Connection, rec: dict[str, Any]) -> None:
     columns = analysed(rec)
     length = sum(w * len(c.split()) for w, c in zip(FIELD_WEIGHTS, columns))
-    cur = db.execute("INSERT INTO records(id, status, topic, title_key, conds, length, updated, json) VALUES (?,?,?,?,?,?,?,?)",
-                     (*_row(rec), length, str(rec.get("updated", "")), json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+    current = _is_current(rec)
+    cur = db.execute("INSERT INTO records(id, status, topic, title_key, conds, length, updated, json, current) VALUES (?,?,?,?,?,?,?,?,?)",
+                     (*_row(rec), length, str(rec.get("updated", "")), json.dumps(rec, ensure_ascii=False, separators=(",", ":")), int(current)))
     if rec.get("status", "active") == "active":
         db.execute(f"INSERT INTO fts(rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?,?,?)", (cur.lastrowid, *columns))
-        _count_terms(db, columns, +1)
+        _count_terms(db, columns, +1, current)
 
 
 def _delete(db: sqlite3.Connection, rid: str) -> None:
-    row = db.execute("SELECT n FROM records WHERE id=?", (rid,)).fetchone()
+    row = db.execute("SELECT n, current FROM records WHERE id=?", (rid,)).fetchone()
     if row:
         indexed = db.execute(f"SELECT {', '.join(COLUMNS)} FROM fts WHERE rowid=?", (row[0],)).fetchone()
         if indexed:
-            _count_terms(db, tuple(indexed), -1)
+            _count_terms(db, tuple(indexed), -1, bool(row[1]))
         db.execute("DELETE FROM fts WHERE rowid=?", (row[0],))
         db.execute("DELETE FROM records WHERE n=?", (row[0],))
 
@@ -536,13 +552,16 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     total, avg = conn.stats()
     asked = list(dict.fromkeys(terms + [v for vs in (*variants.values(), *foreign.values(), *loose.values()) for v in vs]))
     marks = ",".join("?" * len(asked))
-    df = dict(conn.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked).fetchall())
-    for peer in peers:
-        other = current(peer)
-        total += other.stats()[0]
-        for term, doc in other.db.execute(f"SELECT term, doc FROM terms WHERE term IN ({marks})", asked):
+    df: dict[str, int] = {}
+    now: dict[str, int] = {}
+    for layer in (conn, *(current(peer) for peer in peers)):
+        if layer is not conn:
+            total += layer.stats()[0]
+        for term, doc, held_now in layer.db.execute(f"SELECT term, doc, current FROM terms WHERE term IN ({marks})", asked):
             df[term] = df.get(term, 0) + doc
-    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose, pasted_terms(query), every_pair=general)
+            now[term] = now.get(term, 0) + held_now
+    scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose, pasted_terms(query), every_pair=general,
+                    current=now)
     scored = []
     for row in rows:
         score, matched, title_hit, coverage, strict = scorer.score(tuple(row[:5]), row[5])

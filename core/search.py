@@ -1241,7 +1241,8 @@ class Scorer:
     def __init__(self, terms: list[str], df: dict[str, int], total: int, avg: float,
                  variants: dict[str, list[str]] | None = None, foreign: dict[str, list[str]] | None = None,
                  naming: dict[str, list[str]] | None = None, loose: dict[str, list[str]] | None = None,
-                 pasted: frozenset[str] = frozenset(), every_pair: bool = False) -> None:
+                 pasted: frozenset[str] = frozenset(), every_pair: bool = False,
+                 current: dict[str, int] | None = None) -> None:
         self.terms = terms
         # Each term with the index terms that are its other forms (see `variant_prefixes`): they
         # count as the term; its idf is that of its commonest form (the union is at least as common).
@@ -1306,7 +1307,11 @@ class Scorer:
         # in some field ("go" in a Go team's notes, "data" in a data team's) does not (judged,
         # like coverage, only once the memory is large enough for counts to mean something). A
         # title holding any of their forms is a title hit.
-        naming = [t for t in terms if t not in UNNAMING and (not self.judges or df.get(t, 0) <= NAMING_SHARE * total)]
+        # (counted over the notes that can be recalled, `index._count_terms`: a rule replaced twice does not make
+        # the word of its subject common)
+        now = current if current is not None else df
+        naming = [t for t in terms if t not in UNNAMING and (not self.judges or max(
+            (now.get(f, 0) for f in (*self.forms[t], *(() if own[t] else self.foreign[t]))), default=0) <= NAMING_SHARE * total)]
         self.title_forms = frozenset(f for t in naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
 
     def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool, float, float]:
