@@ -283,7 +283,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "表决": ("vote", "voting"), "投票": ("vote", "voting"), "农药": ("pesticide", "spray"), "打药": ("pesticide", "spray"),
     "喷药": ("pesticide", "spray"), "草坪": ("lawn", "grass", "landscaping"), "草地": ("lawn", "grass"), "绿化": ("landscaping", "lawn", "greenery"),
     "遛狗": ("dog", "walk"), "停车场": ("parking", "car park"), "车位": ("parking", "parking space"), "临停": ("parking", "temporary"),
-    "免费": ("free",), "要钱": ("fee", "charge", "pay"), "交钱": ("fee", "pay"), "付钱": ("pay", "fee"), "装修": ("renovation", "decoration"),
+    "免费": ("free",), "要钱": ("fee", "charge", "pay"), "交钱": ("fee", "pay"), "付钱": ("pay", "fee"), "收钱": ("charge", "fee"),
+    "缴费": ("pay", "payment", "fee"), "花钱": ("cost", "pay", "spend"), "装修": ("renovation", "decoration"),
     "施工": ("construction", "works"), "电钻": ("drill", "noise"), "业主": ("homeowner", "resident"), "摄像头": ("camera", "cctv"),
     "专票": ("invoice", "vat invoice"), "保管费": ("fee", "storage"),
 }

@@ -43,7 +43,7 @@ _STOP = frozenset(
     "have having he her here hers herself him himself his how i if in into is it its itself me my myself no nor not "
     "of on or ought our ours ourselves own please she should so some such than that the their theirs them themselves "
     "then there these they this those through to too very was we were what when where which while who whom why will "
-    "with would you your yours yourself yourselves "
+    "with without would you your yours yourself yourselves "
     "also any anybody anyone anything anyway everybody everyone everything get gets getting got just nothing now ok okay really someone something still thanks up "
     # what a contraction leaves after its apostrophe ("I'll", "we've", "they're", "don't"): no word of the message
     "ll ve re don doesn didn isn aren wasn weren won shouldn couldn wouldn haven hasn hadn".split()
@@ -1040,6 +1040,10 @@ def tokens(text: str) -> list[str]:
             # a verb and its object parted by 了 are still the word they make: 报了名 is 报名, 请了假 请假
             out.extend(f"{run[i - 1]}{run[i + 1]}" for i in range(1, len(run) - 1)
                        if run[i] == "了" and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT and run[i + 1] not in _NOT_OBJECT)
+            # ... and so are a verb and its object parted by whether it can be done: 进不了站 is 进站, 付得了款 付款
+            out.extend(f"{run[i - 1]}{run[i + 2]}" for i in range(1, len(run) - 2)
+                       if run[i : i + 2] in ("不了", "得了") and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT
+                       and run[i + 2] not in _NOT_OBJECT and run[i + 2] != "了")
     return out
 
 
