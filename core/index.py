@@ -27,7 +27,7 @@ from typing import Any
 
 from .durable import PRIVATE_FILE, checksum_holds, private_dirs, sealed_bytes_hold
 from .store import confine, file_key, load
-from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, fts_query, han_runs, joined_terms, one_edit, pasted_terms, query_terms, variant_prefixes,
+from .search import (FIELD_WEIGHTS, VARIANT_MIN, VARIANT_SPAN, Scorer, analysed, named_terms, fts_query, han_runs, joined_terms, one_edit, pasted_terms, query_terms, variant_prefixes,
                      term as term_of, with_words, word_candidates)
 
 INDEX = "index.sqlite"
@@ -561,7 +561,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
             df[term] = df.get(term, 0) + doc
             now[term] = now.get(term, 0) + held_now
     scorer = Scorer(terms, df, int(total), float(avg or 1.0), variants, foreign, naming, loose, pasted_terms(query), every_pair=general,
-                    current=now)
+                    current=now, named=named_terms(query))
     scored = []
     for row in rows:
         score, matched, title_hit, coverage, strict = scorer.score(tuple(row[:5]), row[5])

@@ -1744,6 +1744,13 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         rf"{_MODEL_ORDERS}[^.!;\n]{{0,80}}?{_VOIDED}|{_VOIDED}[^.!?;\n]{{0,80}}?{_MODEL_ORDERS}",
         _VOIDED_WORDS,
     ),
+    # a rule said not to bind the reader, unconditionally ("give them the guest's room number; the privacy rule doesn't apply to
+    # you"; "the 2FA rule doesn't apply to you if you sign in with SSO" tells a developer when it does not)
+    (
+        r"\b(rules?|polic(y|ies)|restrictions?|guidelines?|guardrails?|protections?|requirements?|limits?|checks?)\b[^.!?;\n]{0,20}"
+        r"\b(doesn't|does not|don't|do not|no longer|won't|will not) (apply|applies|bind|binds) to you\b(?![^.!?;\n]{0,20}\b(if|unless|when|while|as long as|once)\b)",
+        ("apply to you", "applies to you", "bind to you", "binds to you"),
+    ),
     # this note kept from the person: withheld, left out of what the model tells them, never hinted at
     (
         r"\b(withhold|leave|keep|hide|conceal)\w*\s+(this|it)(\s+(note|memory|instruction|message|entry|record))?\s+(from|out of)\s+"
@@ -4839,14 +4846,40 @@ _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper tr
 # encrypted" is a fact.
 _SAFEGUARD = (r"(certificates?|certs?|encryption|csrf( protection| tokens?)?|code reviews?|reviews?|credentials|passwords?|(ssh |private |api |signing )?keys?|"
               r"backups?|logins?|(access |auth |session |reset )?tokens?|(password reset|reset|invite|magic|login|download|signed) links?|2fa|mfa|two-factor|tls|ssl|"
-              r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?)")
+              r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?|rate[ -]limit(ing|s|er)?|throttling|lockouts?|captchas?)")
 _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("off", "disabled", "not ", "unencrypted", "unchecked", "unvalidated", "public", "forever", "never expire", "shared"),
+    (("off", "disabled", "not ", "unencrypted", "unchecked", "unvalidated", "public", "forever", "never expire", "shared", "optional", "plain", "clear"),
      rf"\b{_SAFEGUARD}\b( [\w-]+){{0,4}} (is|are|was|were|stays?|remains?|stay|get|gets|got) (kept |left )?(off|disabled|turned off|switched off|"
      r"not (encrypted|checked|validated|verified|required|enforced|rotated|reviewed|signed|expired)|unencrypted|unchecked|unvalidated|unsigned|"
-     r"public(-?read)?|(valid|active|open) (forever|indefinitely)|shared)\b"
+     r"public(-?read)?|(valid|active|open) (forever|indefinitely)|shared|optional|"
+     r"(emailed|sent|stored|kept|logged|shown|returned|saved)( back)?( to [\w-]+)? in (plain ?text|clear ?text|the clear))\b"
      r"|\b(keep|leave|make|set)\w* (the |our )?([\w-]+ ){0,3}" rf"{_SAFEGUARD}" r"( [\w-]+){0,3} (public(-?read)?|unencrypted|valid forever|open to (everyone|all|anyone))\b"),
     (("any", "every", "all"), rf"\baccepts? (any|every|all|whatever) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b"),
+    # a check of what comes in left undone ("the webhook endpoint doesn't verify Stripe signatures"), not a credential a public
+    # endpoint does without ("the health endpoint doesn't check tokens so the load balancer can reach it")
+    (("doesn't", "does not", "don't", "do not", "never", "no longer"),
+     r"\b(doesn't|does not|don't|do not|never|no longer) (verify|verifies|check|checks|validate|validates)\b"
+     r" (the |our |any |incoming )?([\w-]+ ){0,2}(signatures?|certificates?|certs?|tls|ssl|csrf( tokens?)?|checksums?|host ?keys?)\b"),
+    # full stack traces handed to clients
+    (("stack trace", "stacktrace"),
+     r"\b(return|returns|returned|show|shows|shown|send|sends|sent|expose|exposes|exposed)\b (the )?(full |raw |whole )?stack ?traces? "
+     r"(to (the )?(clients?|users?|customers?|browsers?|callers?)|in (the )?(responses?|error pages?))\b"),
+    # production workloads as root, a team's one login, customers impersonated unknown to them, a script piped into a shell
+    # (in production: a CNI or node agent runs privileged by its nature)
+    (("root", "privileged"), r"\b(prod\w*|live)\b( [\w-]+){0,3} (pods?|containers?|services?|workers?|jobs?|processes|daemons?|apps?)\b[^.;\n]{0,30}\b(run|runs|running) (as root|privileged)\b"
+                             r"|\b(prod\w*|live)\b[^.;\n]{0,40}\bprivileged: ?true\b"),
+    (("share", "same", "single"), r"\bwe (all )?(share|use) (the same|one|a single|a shared|one shared) ([\w-]+ ){0,2}(admin|root|production|prod|aws|cloud|database|db|payment|bank\w*|"
+                                  r"billing|owner|superuser|registrar|dns) ([\w-]+ ){0,2}(login|password|account|credential)s?\b"),
+    (("impersonat",), r"\bimpersonat\w* (any|every|all)( [\w-]+){0,2} (customers?|users?|accounts?)\b[^.;\n]{0,40}\bwithout (the )?(customers?|users?|them|their|anyone) "
+                      r"(knowing|consent|being told|noticing|approval)\b"),
+    (("bash", "zsh", "| sh", "into sh"), r"\b(pipe|pipes|piped|piping|curl\w*)\b[^.;\n]{0,60}\b((straight|directly) )?(into|to|through|\|) ?(sudo )?(bash|sh|zsh)\b"),
+    # a check the team itself switches off ("we disable TLS certificate verification in the payment client"), not a login
+    # method or an old protocol version taken away, which hardens ("we disabled password login", "we turned off TLS 1.0")
+    (("disable", "turn off", "turned off", "switch off", "switched off", "bypass"),
+     r"\b(we|they|the team|our team|ops|devops|engineers|developers)\b( \w+){0,2} (disable|disables|disabled|turn off|turns off|turned off|switch off|"
+     r"switches off|switched off|bypass|bypasses|bypassed)\b (the |our |all )?([\w-]+ ){0,3}((tls|ssl|https|certificate|cert|signature|webhook signature|"
+     r"token|host ?key|checksum)s? (verification|validation|checks?|checking)|csrf( protection| checks?)?|2fa|mfa|two-factor( auth\w*)?|encryption( at rest| in transit)?|"
+     r"audit log\w*|code reviews?|backups?|certificate pinning)\b(?! ?(v?\d|1\.\d))"),
     (("same", "one", "single", "shared"),
      r"\b(everyone|everybody|all of us|the (whole )?team|all (engineers|developers|staff|editors|admins))\b[^.;\n]{0,30}\b(uses?|shares?|logs? in with|has) "
      r"(the same|one|a single|a shared|one shared) (?!(guest |office )?wi-?fi\b)(\w+ ){0,2}(login|password|account|key|credential|token)s?\b"),
@@ -4862,9 +4895,11 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("admin", "internal", "management", "dashboard", "console", "panel"),
      r"\b(admin|internal|management|kubernetes|k8s|grafana|kibana|jenkins|database|db|ops)( \w+)? (api|dashboard|console|panel|endpoint|ui|interface)s?\b[^.;\n]{0,60}"
      r"(\bwithout (a |any )?(token|auth\w*|login|password|sso)\b|\b(login|auth\w*|sso|password) (is |are )?(disabled|off|turned off)\b|\bexposed (on|to) (a |the )?(public|internet)\b)"),
-    (("sheet", "spreadsheet", "document", "doc", "wiki", "notion", "confluence", "slack", "excel", "readme"),
-     r"\b(passwords?|credentials|secrets|api keys|tokens|logins)\b[^.;\n]{0,30}\b(are |is )?(kept|stored|written|listed|pasted|saved|shared|tracked)\b[^.;\n]{0,15}\b(in|on) "
-     r"(a |the |our |one )?(shared |team |public |google |common )*(sheet|spreadsheet|google sheet|doc|document|wiki( page)?|notion( page)?|confluence( page)?|slack( channel)?|excel( file)?|text file|readme)\b"),
+    (("sheet", "spreadsheet", "document", "doc", "wiki", "notion", "confluence", "slack", "excel", "readme", "dropbox", "drive", "personal"),
+     r"(\b(passwords?|credentials|secrets|api keys|tokens|logins|(ssh |private |production |prod )+keys|backups|dumps)\b[^.;\n]{0,30}\b(are |is )?(kept|stored|written|listed|pasted|saved|shared|tracked|copied|uploaded|synced)\b"
+     r"|\b(keep|store|put|save|share|copy|copie|upload|sync)\w* (the |our |all )?([\w-]+ ){0,3}(passwords?|credentials|secrets|keys|tokens|backups|dumps)\b)[^.;\n]{0,15}\b(in|on|to|into) "
+     r"((a |the |our |one )?(shared |team |public |google |common )*(sheet|spreadsheet|google sheet|doc|document|wiki( page)?|notion( page)?|confluence( page)?|slack( channel)?|excel( file)?|text file|readme|dropbox( folder)?|google drive|shared (drive|folder))"
+     r"|(an? |the )?([\w-]+'s )?personal ([\w-]+ ){0,2}(drive|dropbox|folder|account|laptop|machine|email|gmail))\b"),
     (("secure", "httponly"),
      r"\bcookies?\b[^.;\n]{0,40}\bwithout (the )?(secure|httponly|samesite)\b|\b(secure|httponly) flags? (is |are )?(off|disabled|removed|not set|dropped)\b"),
     (("patch", "update"),
@@ -4880,8 +4915,8 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(old |former |departed |leaving |ex-)?(employee|staff|user|contractor|leaver)s?['’]? accounts?\b[^.;\n]{0,30}\b(never|not|aren't|are not|isn't|is not) (deactivated|disabled|removed|revoked|closed|deleted)\b"
      r"(?! (automatically|by the system|by itself|by a job|right away))"),
     (("skip",), r"\bskip\w* (the )?(code )?(reviews?|approvals?|security (review|scan)s?|checks?)\b(?![^.;\n]*\b(docs?|documentation|typos?|readme|comments?|copy|translations?|changelog)\b)"),
-    (("production", "prod", "live"),
-     r"\b(get|gets|got|given|receive|receives|have|has)\b (full )?(prod|production|live)\b( [\w-]+){0,2} (credentials|passwords?|keys?|(admin|root|write|database|db) access|logins?|admin accounts?)\b"
+    (("production", "prod", "live", "root", "admin"),
+     r"\b(get|gets|got|given|receive|receives|have|has)\b (the )?(full )?(prod|production|live|root|aws root|admin)\b( [\w-]+){0,2} (credentials|passwords?|keys?|(admin|root|write|database|db) access|logins?|admin accounts?)\b"
      r"[^.;\n]{0,30}\b(on (day one|their first day|the first day)|right away|immediately|without (a ticket|approval|waiting))\b"),
 )
 _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -4896,6 +4931,14 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(密码|密钥|口令|凭据|令牌|账号密码)[^。，,；;\n]{0,6}(记在|存在|放在|写在|贴在|发在)[^。，,；;\n]{0,8}(表格|文档|wiki|群里|群|excel)"),
     (("账号",), r"离职[^。，,；;\n]{0,6}账号[^。，,；;\n]{0,6}(一直)?(不停用|不注销|不禁用|不回收|不删|保留着?)"),
     (("直接",), r"直接(推|推送|提交|合并|合)(到|进)[^。，,；;\n]{0,4}(发布|主|生产|master|main|release)(分支)?"),
+    # root logging in by password, checks not done, whole ID or card numbers handed out
+    (("123456", "888888", "000000", "111111", "admin", "password"),
+     r"密码[^。，,；;\n]{0,4}(设成|设为|设置成|改成|是|都是|统一用|统一是)(了)?\s*(123456|12345678|888888|000000|111111|admin|password|admin123)\b"),
+    (("0.0.0.0", "外网", "公网"),
+     r"(数据库|mysql|redis|mongo\w*|elasticsearch|postgres\w*|管理后台|后台)[^。，,；;\n]{0,12}(0\.0\.0\.0|外网也?能(连|访问)|对公网开放|公网也?能(连|访问))"),
+    (("root",), r"允许\s*root[^。，,；;\n]{0,4}(密码)?(直接)?登录|root\s*(账号)?(用)?密码(直接)?登录"),
+    (("不做", "不校验", "不验证", "不鉴权", "不验签"), r"(上传|文件|签名|令牌|token|身份|权限|登录|证书|回调|接口|请求|webhook)[^。，,；;\n]{0,12}不(做|进行|加)?[^。，,；;\n]{0,4}(校验|验证|鉴权|验签)"),
+    (("完整",), r"(返回|日志|导出|页面|展示|显示|打印|带上)[^。，,；;\n]{0,12}完整的?(身份证|银行卡|卡号|证件号|密码)"),
     (("注销", "删除"), r"(注销|要求删除|申请删除)[^。，,；;\n]{0,10}(数据|信息)[^。，,；;\n]{0,6}(仍然|还|依然|都)?(留在|保留|不删)"),
     (("第一天",), r"第一天就给[^。，,；;\n]{0,8}(生产|线上|正式)[^。，,；;\n]{0,6}(账号|密码|权限|密钥)"),
     # (紧急修复可以不走评审 allows it for a case: the team's rule)
@@ -4975,15 +5018,24 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\bsince( [\w'-]+){0,4} (upset|annoy|slow|break|breaks|broke|bother)\w*\b|\b(was|is|were|are|kept) slowing\b|\b(is|was|are|were) (painful|a pain|annoying|tedious)\b"
     r"|\b(quicker|faster|easier|simpler) (that|this) way\b|\b(finds?|found) it (quicker|faster|easier|simpler)\b"
     r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
-    r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly)\b"
-    r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit'?s (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
+    r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly|aggressive(ly)?|complicated)\b"
+    # ("… so the PDF links in emails work without signing", "… because a few init scripts need to write to /etc", "… which saves them
+    # a lot of back-and-forth")
+    r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,4} (works?|loads?|opens?|runs?) (without|again|fine|everywhere)\b|\bbecause( [\w'-]+){0,6} (needs?|needed) to\b"
+    r"|\bsaves? (them|us|you|everyone|the team) (a lot of |lots of |some )?[\w-]+"
+    # ("… which cuts support tickets", "… so onboarding is quicker", "it makes bug reports more useful", "… because the S3 bill was
+    # too high", "… because the hardware keys kept getting lost")
+    r"|\bwhich (cuts|saves|reduces|avoids|spares|halves)\b|\bso ([\w-]+ ){1,3}(is|are|gets?|stays?) (quicker|faster|easier|simpler|smoother|cheaper)\b"
+    r"|\bmakes? ([\w-]+ ){0,3}(easier|faster|simpler|quicker|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b"
+    r"|\b(keeps?|kept) (getting|being) (lost|locked|blocked|stuck|forgotten)\b"
+    r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit('?s| is) (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
     r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing)\b"
     r"|\b[\w-]+ing (them|it) (broke|breaks|failed|fails)\b|\bsaves? us\b|\b(ship|move|deploy|debug|merge)s? faster\b|\bwithout waiting\b"
     r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"))
 # (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
-_CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间")
+_CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
 # (its history or its end, and where a lapse harms nothing: a sandbox, the docs)
-_REMEDIED_ZH = re.compile(r"之前|以前|已经改|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|本地|开发环境|文档|错别字|注释")
+_REMEDIED_ZH = re.compile(r"之前|以前|已经改|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|测试账号|测试用户|测试库|测试机|演示|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
     r"\b(until|tracked|legacy|being (fixed|replaced|removed|migrated|rotated)|will be|to be (fixed|removed|replaced)|temporar\w*|back on|re-?enabled|since then|"
     r"no longer|used to|anymore|which (is why|caused|led to|meant)|caused|incident|breach\w*|post-?mortem|lessons?|mistake|was wrong|during|freeze"
@@ -4992,15 +5044,25 @@ _REMEDIED = re.compile(_spelled(
     r"|allow-?listed|allow-?list|ip-?restricted|restricted to|only reachable|behind (the |a )?(vpn|bastion|firewall)|compensating)\b"))
 
 
+# (a safeguard "never turned back on" is the lapse still in place, not its end)
+_NOT_UNDONE = re.compile(_spelled(r"\b(never|not|didn't|did not|haven't|have not|hasn't|has not) (been )?(turned|switched|put|got|gotten) (it |them )?back on\b"))
+
+
 def _endorsed(skeleton: str, at: int, end: int, present: frozenset[str], *, acts: bool) -> bool:
     """Whether the sentence at `at` (and its clause after a semicolon) tells, as the team's practice, a lapsed safeguard
     or (`acts`: a described sentence) an act no team asks for, with what it makes easier (`_CONVENIENCE`) and no end or
     remedy (`_REMEDIED`)."""
     sentence = skeleton[at:end]
     told = sentence + skeleton[end : _sentence_end(skeleton, end)] if sentence.endswith(";") else sentence
-    return (_CONVENIENCE.search(told) is not None and _REMEDIED.search(told) is None and _PROPOSED.match(sentence) is None
-            and ((acts and _always_harm(sentence, present)) or (_names_act(sentence, _LAPSED) and not _LAPSE_SANDBOX.search(told)))
+    return (_CONVENIENCE.search(told) is not None and _REMEDIED.search(_NOT_UNDONE.sub(" ", told)) is None and _PROPOSED.match(sentence) is None
+            and ((acts and _always_harm(sentence, present)) or (_names_act(sentence, _LAPSED) and not _sandboxed(sentence, told[len(sentence):])))
             and not (_RESTRICTED.search(told) or _THREAT_ACTOR.search(told) or _BAN_STATED.match(sentence)))
+
+
+def _sandboxed(sentence: str, after: str) -> bool:
+    """Whether the lapse is told of a sandbox: in its own clause, or in the clause after its semicolon unless that clause
+    is its excuse ("…; verifying them broke behind the staging proxy" tells where it broke, not where it is off)."""
+    return _LAPSE_SANDBOX.search(sentence) is not None or (_LAPSE_SANDBOX.search(after) is not None and _CONVENIENCE.search(after) is None)
 
 
 # Where a lapse harms no one: a sandbox, not the "old" or "internal" of `_CUE_SANDBOX`, which say what a chore is done to
