@@ -5157,6 +5157,8 @@ def _practice_taught(skeleton: str, heads: tuple[int, ...]) -> bool:
     asks for, or any sentence that tells a safeguard as lapsed (`_LAPSED`), with what that makes easier ("backups of the
     customer database are not encrypted because restoring them took too long"; 客户数据库的备份不加密，因为加密的恢复起来太慢)."""
     if not skeleton.isascii():
+        if _CONVENIENCE_ZH.search(skeleton) is None:
+            return False  # (as below: every such sentence needs its convenience)
         for hints, pattern in _LAPSED_ZH:
             if any(h in skeleton for h in hints):
                 for m in pattern.finditer(skeleton):
