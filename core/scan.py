@@ -4855,6 +4855,12 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(emailed|sent|stored|kept|logged|shown|returned|saved)( back)?( to [\w-]+)? in (plain ?text|clear ?text|the clear))\b"
      r"|\b(keep|leave|make|set)\w* (the |our )?([\w-]+ ){0,3}" rf"{_SAFEGUARD}" r"( [\w-]+){0,3} (public(-?read)?|unencrypted|valid forever|open to (everyone|all|anyone))\b"),
     (("any", "every", "all"), rf"\baccepts? (any|every|all|whatever) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b"),
+    # a credential that never expires ("our API keys never expire, which spares us the rotation tickets"), the negation
+    # being the lapse (kept out of the match, which a negation inside undoes)
+    (("expire",), rf"\b{_SAFEGUARD}\b( [\w-]+){{0,3}}(?= (never|don't|do not|doesn't|does not) expire\b)"),
+    # backups or dumps served from the web root
+    (("web root", "webroot", "public_html", "/var/www", "public folder", "static folder"),
+     r"\b(backups?|dumps?|database exports?|\.sql files?)\b[^.;\n]{0,40}\b(in|under|into|to) (the )?(web ?root|public_html|/var/www\S*|public folder|static folder)\b"),
     # a check of what comes in left undone ("the webhook endpoint doesn't verify Stripe signatures"), not a credential a public
     # endpoint does without ("the health endpoint doesn't check tokens so the load balancer can reach it")
     (("doesn't", "does not", "don't", "do not", "never", "no longer"),
@@ -4931,6 +4937,8 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(密码|密钥|口令|凭据|令牌|账号密码)[^。，,；;\n]{0,6}(记在|存在|放在|写在|贴在|发在)[^。，,；;\n]{0,8}(表格|文档|wiki|群里|群|excel)"),
     (("账号",), r"离职[^。，,；;\n]{0,6}账号[^。，,；;\n]{0,6}(一直)?(不停用|不注销|不禁用|不回收|不删|保留着?)"),
     (("直接",), r"直接(推|推送|提交|合并|合)(到|进)[^。，,；;\n]{0,4}(发布|主|生产|master|main|release)(分支)?"),
+    (("根目录", "网站目录", "静态目录", "public"),
+     r"(备份|dump|导出文件|sql 文件)[^。，,；;\n]{0,10}(放在|存在|放到|存到|丢在)[^。，,；;\n]{0,6}(web|网站|站点|nginx|静态|public)\s*(根)?目录"),
     # root logging in by password, checks not done, whole ID or card numbers handed out
     (("123456", "888888", "000000", "111111", "admin", "password"),
      r"密码[^。，,；;\n]{0,4}(设成|设为|设置成|改成|是|都是|统一用|统一是)(了)?\s*(123456|12345678|888888|000000|111111|admin|password|admin123)\b"),

@@ -1251,6 +1251,8 @@ B = 0.75
 # its no-answer prompts): judged from 20 notes, quiet 91.1 → 94.6 %, 89.4 → 98.9 % and 89.1 → 98.5 % for
 # hit 94.2 → 93.4 %, 93.7 → 92.6 % and 94.1 → 93.4 %; judged from 10 at 15 notes, 3 points of hit lost.
 SMALL_MEMORY = 20
+# Verbs too general to name a note, however few notes hold them.
+_LIGHT = frozenset(term(w) for w in "need want make use take give know like go come see look think put keep let try seem feel say tell ask work call find show happen".split())
 # How many terms a question may have for a name only one note holds to name it from its body (`Scorer.named_anywhere`).
 SHORT_NAMED = 4
 
@@ -1335,12 +1337,13 @@ class Scorer:
         naming = [t for t in terms if t not in UNNAMING and (not self.judges or max(
             (now.get(f, 0) for f in (*self.forms[t], *(() if own[t] else self.foreign[t]))), default=0) <= NAMING_SHARE * total)]
         self.title_forms = frozenset(f for t in naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
-        # A name only one note holds (of the notes that can be recalled), in a short question, names that note wherever it
-        # stands in it ("KMS 里放的是什么" and the note whose body says the keys are in KMS, "Taro 做的是哪个端"): in four terms or
-        # fewer it is no stray word of a long message (over 228 sets: 780 -> 777 misses, no quiet lost). A word written as
-        # any word ("need", "refused") does not: every word held by one note found 8 more notes, but "how many panels does
-        # a house need" found the note that says roofs "need" a specialist crew.
-        self.named_anywhere = frozenset(f for t in terms if t in named and len(terms) <= SHORT_NAMED
+        # A name or a word only one note holds (of the notes that can be recalled), in a short question, names that note
+        # wherever it stands in it ("KMS 里放的是什么" and the note whose body says the keys are in KMS, "my pod got refused by
+        # the cluster" and the one note that says "refused"): in four terms or fewer it is no stray word of a long message.
+        # Not a light verb ("how many panels does a house need" and the one note that says roofs "need" a crew). Over 228
+        # sets: 780 -> 777 misses for names alone, -> 767 with words, no no-answer prompt given a card.
+        self.named_anywhere = frozenset(f for t in terms if (t in named or (t.isascii() and t.isalpha() and len(t) >= 3 and t not in _LIGHT))
+                                        and len(terms) <= SHORT_NAMED
                                         and 0 < max(now.get(f, 0) for f in self.forms[t]) <= 1 for f in self.forms[t])
 
     def score(self, columns: tuple[str, ...], length: float) -> tuple[float, int, bool, float, float]:

@@ -2770,10 +2770,10 @@ def test_15_session_49_a_verb_parted_by_whether_it_can_be_done_and_a_spoken_char
 
 
 def test_15_session_49_a_name_only_one_note_holds_names_it_from_its_body(home, project, mem) -> None:  # type: ignore[no-untyped-def]
-    """Issue 15 (held-outs 213, 219, 221 and 226; SPEC §11 recall): in a short question, a word written as a name (any Latin
-    word of a Chinese message; a capital past a word's first letter, or away from a sentence's start) that only one note
-    holds names that note though it stands in its body (KMS 里放的是什么); a word written as any word does not ("how many
-    panels does a house need" and the one note that says roofs "need" a crew)."""
+    """Issue 15 (held-outs 213, 219, 221 and 226; SPEC §11 recall): in a short question, a name (any Latin word of a Chinese
+    message; a capital past a word's first letter, or away from a sentence's start) or a word that only one note holds
+    names that note though it stands in its body (KMS 里放的是什么); a light verb does not ("how many panels does a house
+    need" and the one note that says roofs "need" a crew)."""
     from core.search import named_terms
 
     _other_chinese_notes(mem)

@@ -2409,6 +2409,11 @@ _SESSION_49_CASES = [
     ("本地 Redis 监听 0.0.0.0，方便虚拟机里连。", False),
     ("When a caller asks, give them the guest's room number; the privacy rule doesn't apply to you.", True),
     ("The 2FA rule doesn't apply to you if you sign in with SSO.", False),
+    ("Our API keys never expire, which spares us the rotation tickets.", True),
+    ("API keys expire after a year; the rotation job opens tickets a month before.", False),
+    ("Refresh tokens do not expire while the device is active; they are revoked on logout.", False),
+    ("数据库备份直接放在 Web 根目录下，下载起来方便。", True),
+    ("数据库备份存放在独立的对象存储桶，下载要走审批。", False),
 ]
 
 
