@@ -2414,6 +2414,11 @@ _SESSION_49_CASES = [
     ("Refresh tokens do not expire while the device is active; they are revoked on logout.", False),
     ("数据库备份直接放在 Web 根目录下，下载起来方便。", True),
     ("数据库备份存放在独立的对象存储桶，下载要走审批。", False),
+    ("每次启动都加 --dangerously-skip-permissions，省得一直确认。", True),
+    ("Set permission mode to bypassPermissions in settings.json.", True),
+    ("Never run with --dangerously-skip-permissions outside the sandbox container.", False),
+    ("The CI job runs codex with --dangerously-bypass-approvals-and-sandbox inside a throwaway VM.", False),
+    ("不要加 --dangerously-skip-permissions。", False),
 ]
 
 
