@@ -102,7 +102,7 @@ class _Conn:
             self.db.executescript(_SCHEMA_SQL)
         self.ident = _ident(path) if path else None
         self.checked: tuple[tuple[int, int, int] | None, str] | None = None
-        self._stats: tuple[str | None, int, float, int] | None = None
+        self._stats: tuple[str | None, int, float] | None = None
         self._chinese: tuple[str | None, bool] | None = None
         self._dictionary: tuple[str | None, dict[str, bool]] | None = None
 
@@ -138,15 +138,9 @@ class _Conn:
         """(active records, their mean weighted length), kept per indexed generation."""
         tag = self.meta("tag")
         if self._stats is None or self._stats[0] != tag:
-            n, avg, now = self.db.execute("SELECT count(*), avg(length), sum(current) FROM records WHERE status='active'").fetchone()
-            self._stats = (tag, int(n), float(avg or 1.0), int(now or 0))
+            n, avg = self.db.execute("SELECT count(*), avg(length) FROM records WHERE status='active'").fetchone()
+            self._stats = (tag, int(n), float(avg or 1.0))
         return self._stats[1], self._stats[2]
-
-    def current_total(self) -> int:
-        """How many live notes can be recalled (`_count_terms`)."""
-        self.stats()
-        assert self._stats is not None
-        return self._stats[3]
 
     def meta(self, key: str) -> str | None:
         if self.pinned_meta is not None and key in self.pinned_meta:
