@@ -1251,8 +1251,9 @@ B = 0.75
 # its no-answer prompts): judged from 20 notes, quiet 91.1 → 94.6 %, 89.4 → 98.9 % and 89.1 → 98.5 % for
 # hit 94.2 → 93.4 %, 93.7 → 92.6 % and 94.1 → 93.4 %; judged from 10 at 15 notes, 3 points of hit lost.
 SMALL_MEMORY = 20
-# Verbs too general to name a note, however few notes hold them.
-_LIGHT = frozenset(term(w) for w in "need want make use take give know like go come see look think put keep let try seem feel say tell ask work call find show happen".split())
+# Verbs too general to name a note, however few notes hold them, as `term` stems them (written out: stemming them at
+# import would load the stemmer for every recall hook, most of which never need it).
+_LIGHT = frozenset("need want make use take give know like go come see look think put keep let tri seem feel say tell ask work call find show happen".split())
 # How many terms a question may have for a name or word only one note holds to name it from its body (`Scorer.named_anywhere`).
 SHORT_NAMED = 4
 

@@ -2784,7 +2784,7 @@ def test_15_session_49_a_name_only_one_note_holds_names_it_from_its_body(home, p
     message; a capital past a word's first letter, or away from a sentence's start) or a word that only one note holds
     names that note though it stands in its body (KMS 里放的是什么); a light verb does not ("how many panels does a house
     need" and the one note that says roofs "need" a crew)."""
-    from core.search import named_terms
+    from core.search import _LIGHT, named_terms, term
 
     _other_chinese_notes(mem)
     keys = "身份证照片加密后存到 OSS，只有审核后台能解密查看"
@@ -2792,5 +2792,7 @@ def test_15_session_49_a_name_only_one_note_holds_names_it_from_its_body(home, p
     mem.save("瓦片屋顶的安装要专门的施工队", "Tile roofs need a specialist crew.")
     assert named_terms("KMS 里放的是什么") == {"kms"} and named_terms("what is Aurora used for") == {"aurora"}
     assert named_terms("how many panels does a house need") == frozenset() and named_terms("What does the iPad app upload") == {"ipad"}
+    light = "need want make use take give know like go come see look think put keep let try seem feel say tell ask work call find show happen"
+    assert _LIGHT == {term(w) for w in light.split()}  # (written as the stemmer spells them)
     assert _recalled(home, project, "KMS 里放的是什么")[:1] == [keys]
     assert _recalled(home, project, "how many panels does a house need") == []
