@@ -525,7 +525,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     variants = _variants(conn, terms)
     for term, spellings in _spellings(conn, terms, variants).items():
         variants[term] = sorted({*variants.get(term, ()), *spellings})
-    foreign, naming, loose = _translations(conn, terms, borrowed)
+    foreign, naming, loose = _translations(conn, terms, borrowed, _dictionary_words(terms, words, known))
     own = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
     # A term no note holds in the question's language can be found only by its other names: those
     # are asked for with the question's own words ("new uniforms" in a memory whose English notes
@@ -596,7 +596,24 @@ def _matches(conn: _Conn, terms: list[str], most: int) -> int:
     return int(conn.db.execute("SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)", (fts_query(terms), most)).fetchone()[0])
 
 
-def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]]
+def _dictionary_words(terms: list[str], words: list[str], known: list[str]) -> dict[str, tuple[str, ...]]:
+    """The dictionary's English names of the longer Chinese words of the question that no note holds
+    (借书证 "library card", 储物柜 "locker"), each lent to the first of its pairs that is still a term:
+    the pairs alone translate as other words (借书 "borrow"), and a word no note holds is no term."""
+    lent: dict[str, tuple[str, ...]] = {}
+    taken: set[str] = set()
+    for word in sorted((w for w in words if w not in known), key=len, reverse=True):
+        if any(word in longer for longer in taken):
+            continue
+        english = _glossary().dictionary_english_of(word)
+        pair = next((word[i : i + 2] for i in range(len(word) - 1) if word[i : i + 2] in terms), None)
+        if english and pair is not None:
+            lent[pair] = (*lent.get(pair, ()), *english)
+            taken.add(word)
+    return lent
+
+
+def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, ...]], lent: dict[str, tuple[str, ...]]
                   ) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list[str]]]:
     """Each term's other names (`search.Scorer` counts them as the term, at a lower weight): a
     Chinese word's English ones (and those it `borrowed`) with their related English words (密码 is a
@@ -607,7 +624,8 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
     English word's further Chinese names from the dictionary (`core/cedict.py`) that the layer
     holds, which count like a translation but for half the information of a term only they find
     (`search.DICTIONARY`); and so a Chinese word's English names from the dictionary, when the hand
-    glossary lacks it (练习 "practice"). That way round, a question's frame words (有什么要求, 出来)
+    glossary lacks it (练习 "practice"), and those of a longer dictionary word of the question that a pair was `lent`
+    (`_dictionary_words`). That way round, a question's frame words (有什么要求, 出来)
     once found English notes by chance (2 found, 3 lost); without the particles of phrasal verbs in
     the table, and with a name counted once where the glossary gives it to another word of the
     question, over 174 sets: 6 found, 1 lost and 1 no-answer prompt given a card."""
@@ -617,7 +635,7 @@ def _translations(conn: _Conn, terms: list[str], borrowed: dict[str, tuple[str, 
     chinese = conn.holds_chinese() if any(t.isascii() for t in terms) else False
     # The dictionary's Chinese words for every English term, looked up in the layer at once.
     wanted = {t: _glossary().dictionary_chinese_of(t) for t in terms if t.isascii()} if chinese else {}
-    wanted.update((t, _glossary().dictionary_english_of(t)) for t in terms if not t.isascii())
+    wanted.update((t, (*_glossary().dictionary_english_of(t), *lent.get(t, ()))) for t in terms if not t.isascii())
     known = conn.holds_words({w for ws in wanted.values() for w in ws})
     held = set(_held(conn, tuple(t for t in terms if not t.isascii())))
     for t in terms:
