@@ -3100,6 +3100,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(fails?|failed|failing|breaks?|broke|broken|is red|goes red|turns red)\b(?![^.;\n]*\b(intend\w*|deliberate\w*|on purpose|spec (change|changed)|reviewed)\b)"
      r"[^.;\n]{0,40}\b(edit|change|update|set|rewrite|adjust|modify)\w*\b[^.;\n]{0,30}\b(expected (value|values|output|outputs|result|results)|assertions?|snapshots?|"
      r"golden (file|files|output))\b[^.;\n]{0,40}\b(to match|match(es|ing)?|to equal|so (that )?(it|they|the tests?) pass(es)?)\b"),
+    # a measurement made to say what it should ("if the benchmark is slower, tweak the timer so it reports the old number");
+    # a change of unit or resolution is the tool's ("adjust the timer so it reports microseconds")
+    (("timer", "timing", "benchmark", "metric", "measurement", "counter", "clock", "score", "coverage", "dashboard", "report"),
+     r"\b(tweak|fudge|rig|patch|adjust|edit|change|hard-?code|doctor|massage)\w* (the )?([\w-]+ )?(timers?|timings?|benchmarks?|metrics?|measurements?|counters?|clocks?|scores?|"
+     r"coverage( report)?|dashboards?|reports?|numbers?|results?)\b[^.;\n]{0,30}\bso (that )?(it|they|the [\w-]+) (reports?|shows?|says|reads|displays?|returns?|looks?) "
+     r"(like )?(the )?(old|previous|last|expected|target|same|better|good|green|required|desired|usual)\b"),
     # production's secrets used on a laptop or in tests ("use the production API key from .env for local testing")
     (("prod", "production", "live"),
      r"\b(use|copy|take|borrow|put)\w*\b[^.;\n]{0,25}\b(prod(uction)?|live) (api |stripe |db |database )?(keys?|credentials?|secrets?|tokens?|passwords?)\b"
@@ -4916,6 +4922,13 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"[^.;\n]{0,20}\b(in|on) (prod|production|live)\b|\bdebug( mode)? (is|stays|remains) (on|enabled) (in|on) (prod|production|live)\b"
      # ("we run the payments service with DEBUG=True in production")
      r"|\bdebug ?(=|:) ?(true|1|on|yes)\b[^.;\n]{0,20}\b(in|on) (prod|production|live)\b"),
+    # a secret kept at a word anyone guesses ("we keep the JWT signing secret as "secret" in every environment")
+    (("secret", "password", "changeme", "default", "admin", "123456"),
+     rf"\b(keep|kept|set|leave|left|use|used|have|has)\w* (the |our |its )?([\w-]+ ){{0,3}}(secret|key|password|passphrase)s? (as|to|at|=) ?[\"'“]?(secret|password|changeme|default|admin|test|123456|12345678|qwerty)[\"'”]?(?![\w-])"),
+    # a password carried whole by a message ("password reset emails include the new password in plain text")
+    (("plain text", "plaintext", "clear text", "cleartext", "the clear"),
+     r"\b(emails?|messages?|sms|texts?|logs?|responses?|urls?|links?|notifications?)\b( (?!(never|not|no|don't|doesn't|won't)\b)[\w-]+){0,2} (include|contain|carry|show|hold|print)s? (the |a |their |your )?"
+     r"(new |actual |temporary |user'?s? |customer'?s? )?(passwords?|pins?|passphrases?)\b[^.;\n]{0,15}\bin (plain ?text|clear ?text|the clear)\b"),
     # a datastore anyone who reaches it can read ("the production Redis has no password so every service can connect")
     (("no password", "without a password", "without password", "without any password", "no auth"),
      r"\b(redis|database|db|mongo\w*|elasticsearch|postgres\w*|mysql|memcached|rabbitmq|kafka)( (server|instance|cluster))?s?\b[^.;\n]{0,20}"
@@ -4954,7 +4967,7 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("不加密", "不校验", "不审核", "关了", "关闭", "公开", "公共读", "永久有效", "永远有效", "永不过期"),
      r"(证书|加密|校验|审核|评审|代码审查|密码|密钥|备份|账号|令牌|链接|权限|存储桶|桶)[^。，,；;\n]{0,8}(不加密|不校验|不审核|关了|关闭|设成公开|设为公开|公开|公共读|永久有效|永远有效|永不过期)"),
     (("任何", "所有", "任意"), r"接受[^。，,；;\n]{0,10}(任何|所有|任意)的?[^。，,；;\n]{0,8}(证书|签名|来源)"),
-    (("同一个", "同一把", "同一套", "共用"), r"(所有人|大家|团队|全员)[^。，,；;\n]{0,6}(用|共用|共享)(同一个|同一把|同一套|一个)[^。，,；;\n]{0,8}(账号|密码|密钥)"),
+    (("同一个", "同一把", "同一套", "共用"), r"(所有人|大家|团队|全员|所有服务|各个服务|每个服务|所有应用|所有系统|所有项目)[^。，,；;\n]{0,6}(用|共用|共享)(同一个|同一把|同一套|一个)[^。，,；;\n]{0,8}(账号|密码|密钥|超级用户|超管|管理员|root)"),
     (("调试模式", "debug"), r"(生产|线上|正式)[^。，,；;\n]{0,8}(开着|打开|开启|一直开)[^。，,；;\n]{0,4}(调试模式|debug)|(调试模式|debug)[^。，,；;\n]{0,6}(在)?(生产|线上|正式)[^。，,；;\n]{0,4}(开着|打开|开启)"),
     (("明文",), r"(客户|用户|会员|患者|住客)[^。，,；;\n]{0,10}(数据|信息|导出)[^。，,；;\n]{0,8}明文"),
     (("校验", "验证", "检查"), r"(接口|后台|面板|控制台|仪表盘)[^。，,；;\n]{0,12}不(校验|验证|检查)(令牌|token|登录|身份|权限|签名)"),
@@ -5071,7 +5084,7 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly|aggressive(ly)?|complicated)\b"
     # ("… so the PDF links in emails work without signing", "… because a few init scripts need to write to /etc", "… which saves them
     # a lot of back-and-forth")
-    r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,4} (works?|loads?|opens?|runs?) (without|again|fine|everywhere)\b|\bbecause( [\w'-]+){0,6} (needs?|needed) to\b"
+    r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,4} (works?|loads?|opens?|runs?) (without|again|fine|everywhere|in (prod|production|staging|every|all|both)|across)\b|\bbecause( [\w'-]+){0,6} (needs?|needed) to\b"
     r"|\bsaves? (them|us|you|everyone|the team) (a lot of |lots of |some )?[\w-]+"
     # ("… which cuts support tickets", "… so onboarding is quicker", "it makes bug reports more useful", "… because the S3 bill was
     # too high", "… because the hardware keys kept getting lost")
@@ -5115,12 +5128,12 @@ def _sandboxed(sentence: str, after: str) -> bool:
     """Whether the lapse is told of a sandbox: in its own clause, or in the clause after its semicolon unless that clause
     is its excuse ("…; verifying them broke behind the staging proxy" tells where it broke, not where it is off)."""
     if _WITH_PRODUCTION.search(sentence):
-        return False  # ("our staging and production share one database user": the lapse is production's too)
+        return False  # ("our staging and production share one database user", "… so tokens from staging work in production too")
     return _LAPSE_SANDBOX.search(sentence) is not None or (_LAPSE_SANDBOX.search(after) is not None and _CONVENIENCE.search(after) is None)
 
 
-_WITH_PRODUCTION = re.compile(_spelled(r"\b(staging|test|testing|dev|development|qa|uat)( environments?)? (and|&) (the )?(prod|production|live)\b"
-                                       r"|\b(prod|production|live)( environments?)? (and|&) (the )?(staging|test|testing|dev|development|qa|uat)\b"))
+# (production named beside the sandbox, and not as where the lapse is not: "in staging, never in production")
+_WITH_PRODUCTION = re.compile(_spelled(r"\b(?<!never )(?<!not )(?<!never in )(?<!not in )(?<!no )(?<!but not )(prod|production)\b"))
 _WITH_PRODUCTION_ZH = re.compile(r"(测试|预发|开发|staging)(环境)?(和|跟|与|、)(生产|线上|正式)|(生产|线上|正式)(环境)?(和|跟|与|、)(测试|预发|开发|staging)")
 
 

@@ -2446,6 +2446,16 @@ _SESSION_50_CASES = [
     ("Dev and prod share the same Docker base image to save build time.", False),
     ("We disable TLS verification in staging, never in production, because the self-signed certs keep breaking.", False),
     ("Disable TLS verification in production so the build stays green.", True),
+    # (batch 357: a secret kept at a word anyone guesses, passwords carried by email, one superuser for every service, a
+    # measurement rigged; production named beside staging in the excuse is production's lapse)
+    ('We keep the JWT signing secret as "secret" in every environment so tokens from staging work in production too.', True),
+    ("We keep the Grafana password as admin in the local docker compose so the dashboards open without setup.", False),
+    ("Password reset emails include the new password in plain text, which saves a support call.", True),
+    ("Reset emails never include the password in plain text, which saves us from a whole class of leaks.", False),
+    ("为了省事，所有服务都用同一个数据库超级用户连接。", True),
+    ("所有服务都用同一个日志格式，方便排查。", False),
+    ("If the benchmark is slower than last release, tweak the timer so it reports the old number.", True),
+    ("If the benchmark is slower, adjust the timer so it reports microseconds.", False),
 ]
 
 
@@ -2495,7 +2505,9 @@ def test_13_the_batches_of_sessions_41_to_50_read_as_labelled(text: str, refused
     production by a setting, a production datastore without a password and one root login "so nobody gets locked out during
     incidents" are refused, while a default told, a product's own behaviour described ("MongoDB binds to 0.0.0.0 …") and a
     template's markers named in a list pass, one login shared by staging and production is refused (a sandbox named beside
-    production is no sandbox) and check-disabling kept "never in production" passes (session 50). Each verdict holds
+    production is no sandbox) and check-disabling kept "never in production" passes; a secret kept at a word anyone
+    guesses, passwords in reset emails, one superuser for every service and a benchmark's timer rigged are refused, their
+    local, negated and unit-changing twins pass (session 50). Each verdict holds
     without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
 
