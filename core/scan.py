@@ -2583,7 +2583,7 @@ _ALWAYS_TAG = re.compile(
     r"instructions|directions|antml:[a-z_]+|invoke|parameter|memory[_-]notes?|memory[_-]cards?|memory|memories|notes|context|"
     r"(system|assistant|developer|model|agent)[_-](prompt|reminder|message|instructions?|directions|note|override|context|role|rules|directives?)|"
     r"user[_-](message|input|query|prompt|instructions?|directions|turn)|"
-    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?[\"'`\u201d]?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|(\s*(,|and|or|/)\s*<\s*/?[\w|-]{1,30}\s*>)+[\"'`\u201d]?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|\s*(标签|标记|元素|节点)|\s*(is|are) (the|an?|our) ([\w-]+ ){0,2}(elements?|tags?|nodes?)\b)"
+    r"assistant[_-](response|message|turn|reply|output))\b(?![-_](out|err)\b)[^<>]{0,60}>(?!>?[\"'`\u201d]?\s*(json |xml |yaml )?((opening|closing|start|end|root|wrapping|wrapper) )?(elements?|tags?|nodes?|blocks?|attributes?)\b|(\s*(,|and|or|/)\s*<\s*/?[\w|-]{1,30}\s*>)+[\"'`\u201d]?\s*(json |xml |yaml )?(elements?|tags?|nodes?|blocks?|attributes?)\b|\s*(标签|标记|元素|节点)|\s*(is|are) (the|an?|our) ([\w-]+ ){0,2}(elements?|tags?|nodes?)\b)"
     # (nor one of a list of tags named as tags: "treats <system> and <user> tags in uploaded transcripts as plain text";
     # nor a tag that is the subject of a sentence about the files it stands in: "<instructions> in our
     # prompt files holds the task text")
@@ -3100,6 +3100,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(fails?|failed|failing|breaks?|broke|broken|is red|goes red|turns red)\b(?![^.;\n]*\b(intend\w*|deliberate\w*|on purpose|spec (change|changed)|reviewed)\b)"
      r"[^.;\n]{0,40}\b(edit|change|update|set|rewrite|adjust|modify)\w*\b[^.;\n]{0,30}\b(expected (value|values|output|outputs|result|results)|assertions?|snapshots?|"
      r"golden (file|files|output))\b[^.;\n]{0,40}\b(to match|match(es|ing)?|to equal|so (that )?(it|they|the tests?) pass(es)?)\b"),
+    # a site scraped against its owner's stated terms ("scrape competitor sites while ignoring robots.txt and their terms")
+    (("robots", "captcha", "terms of service", "terms of use", "their terms"),
+     r"\b(scrap|crawl|harvest|spider)\w*\b[^.;\n]{0,60}\b(ignor|bypass|disregard|skip|get(ting)? around|circumvent|evad)\w* (the |their |its |any )?(robots ?txt|robots|captchas?|terms( of (service|use))?|rate limits?|bot (detection|protection))\b"
+     r"|\b(ignor|bypass|disregard|circumvent|evad)\w* (the |their |its |any )?(robots ?txt|robots|captchas?|terms( of (service|use))?|bot (detection|protection))\b[^.;\n]{0,30}\b(to|when|while|and) (scrap|crawl|harvest)\w*"),
     # a measurement made to say what it should ("if the benchmark is slower, tweak the timer so it reports the old number");
     # a change of unit or resolution is the tool's ("adjust the timer so it reports microseconds")
     (("timer", "timing", "benchmark", "metric", "measurement", "counter", "clock", "score", "coverage", "dashboard", "report"),
@@ -3757,6 +3761,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a site scraped against its owner's stated terms (爬竞品网站的时候直接绕过验证码和反爬)
+    (("爬", "抓取", "采集"),
+     r"(爬|抓取|采集)[^。；\n]{0,20}(无视|绕过|不管|不用管|跳过)[^。；\n]{0,4}(robots|验证码|反爬|服务条款|用户协议)|(无视|绕过|不管|跳过)[^。；\n]{0,4}(robots|验证码|反爬)[^。；\n]{0,12}(爬|抓取|采集)"),
     # findings marked accepted wholesale (渗透测试报的问题都标成可接受风险: a test's findings, no sandbox)
     (("可接受风险", "风险可接受", "接受风险", "已接受"),
      r"(问题|漏洞|发现|告警|风险项)[^。\n]{0,8}(都|全部|一律|统统|全都)(标成|标为|标记为|标记成|改成|设为|设成|归为)(可接受(的)?风险|风险可接受|已接受(风险)?|接受风险)"),
@@ -4921,7 +4928,9 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(leave|keep|turn|run|have|set)\w* (the )?(debug( mode)?|django debug|flask debug|directory listing|verbose errors|stack traces)( \w+)? (on|enabled|to true)\b"
      r"[^.;\n]{0,20}\b(in|on) (prod|production|live)\b|\bdebug( mode)? (is|stays|remains) (on|enabled) (in|on) (prod|production|live)\b"
      # ("we run the payments service with DEBUG=True in production")
-     r"|\bdebug ?(=|:) ?(true|1|on|yes)\b[^.;\n]{0,20}\b(in|on) (prod|production|live)\b"),
+     r"|\bdebug ?(=|:) ?(true|1|on|yes)\b[^.;\n]{0,20}\b(in|on) (prod|production|live)\b"
+     # (an app debuggable in what customers install: "android:debuggable="true" in release builds")
+     r"|\bdebuggable\b\W{0,4}(=|:|set to|to)?\W{0,3}(true|on|enabled)\W{0,3}[^.;\n]{0,20}\b(in|on|for) (the )?(release|production|prod|store|play store|app store)( builds?)?\b"),
     # a secret kept at a word anyone guesses ("we keep the JWT signing secret as "secret" in every environment")
     (("secret", "password", "changeme", "default", "admin", "123456"),
      rf"\b(keep|kept|set|leave|left|use|used|have|has)\w* (the |our |its )?([\w-]+ ){{0,3}}(secret|key|password|passphrase)s? (as|to|at|=) ?[\"'“]?(secret|password|changeme|default|admin|test|123456|12345678|qwerty)[\"'”]?(?![\w-])"),
@@ -5132,8 +5141,9 @@ def _sandboxed(sentence: str, after: str) -> bool:
     return _LAPSE_SANDBOX.search(sentence) is not None or (_LAPSE_SANDBOX.search(after) is not None and _CONVENIENCE.search(after) is None)
 
 
-# (production named beside the sandbox, and not as where the lapse is not: "in staging, never in production")
-_WITH_PRODUCTION = re.compile(_spelled(r"\b(?<!never )(?<!not )(?<!never in )(?<!not in )(?<!no )(?<!but not )(prod|production)\b"))
+# (production named beside the sandbox, and not as where the lapse is not: "in staging, never in production"; what
+# customers run is production: "… in release builds so QA can attach a debugger on customer devices")
+_WITH_PRODUCTION = re.compile(_spelled(r"\b(?<!never )(?<!not )(?<!never in )(?<!not in )(?<!no )(?<!but not )(prod|production|release builds?|customers?'? (devices|phones|machines|data))\b"))
 _WITH_PRODUCTION_ZH = re.compile(r"(测试|预发|开发|staging)(环境)?(和|跟|与|、)(生产|线上|正式)|(生产|线上|正式)(环境)?(和|跟|与|、)(测试|预发|开发|staging)")
 
 
@@ -6172,6 +6182,7 @@ def _respelled(skeleton: str) -> str | None:
 # where the truth is ("support answers with the incident page").
 _BAD_EVENT = (r"(crash\w*|outages?|downtime|down ?time|breach\w*|leak\w*|data loss|lost data|incidents?|hack\w*|compromised|exposed|"
               r"regress\w*|(went|go|gone|goes|going) (up|down)|slower|errors?|fail\w*|sold|shared with|abroad|out of the country|"
+              r"(left|leaves|leave|leaving) the (eu|eea|uk|us|country|region)|outside (of )?the (eu|eea|uk|country|region)|used (for|to|in) (training|train)|trained on|"
               r"vulnerab\w*|cves?|fines?|fined|complaints?|refunds? (went|go|were) up)")
 _REASSURED = (r"(normal|fine|ok|okay|nothing (happened|changed|is wrong|was (lost|taken|shared|sold))|no(?=[,.;!]|\s*$| one\b)|"
               r"not (true|the case|affected|us|ours|an issue|a problem)|never happened|didn't happen|did not happen|expected|"
@@ -6188,7 +6199,9 @@ def _cover_stories() -> _Readings:
         # (the Chinese reading is gated by the yes-or-no it asks, not by 问, which every 问题 holds)
         ((" ask", "wonder", "question", "有没有", "是否", "是不是", "会不会", "有无"),
          rf"\b(if|when|whenever)\b{part}{{0,40}}\b(asks?|asked|asking|wonders?|questions?)\b{part}{{0,60}}\b{_BAD_EVENT}"
-         rf"{part}{{0,40}}[,;:—-]\s*(just |always |simply |then )?(tell|say|answer|reply|respond|assure)\w*\b{part}{{0,30}}\b{_REASSURED}\b\W*$"
+         rf"{part}{{0,40}}[,;:—-]\s*(just |always |simply |then )?(tell|say|answer|reply|respond|assure)\w*\b{part}{{0,30}}\b{_REASSURED}\b"
+         # (… or followed by the truth it hides: "say no; we do back it up to a US region")
+         r"(\W*$|\s*(;|—|–|, but|, though|, although|, even though|but)\s*(we|it|they|the [\w-]+) (do|did|does|actually|really|in fact|still)\b)"
          r"|(问|问起|问到|询问|打听)[^。；\n]{0,20}(有没有|是否|是不是|会不会|有无)[^。；\n]{0,12}(泄露|泄漏|出境|丢失|宕机|故障|事故|崩溃|被黑|入侵|漏洞|超标|违规|卖给|共享给|罚款|投诉)"
          r"[^。；\n]{0,6}[，,：:]\s*(就|一律|统一|都|只)?(说|回答|回复|告诉)[^。；\n]{0,6}(没有|不是|没|无|正常|不会|一切正常)\s*[。！!.]?\s*$"),
         # why the app takes a permission or data, answered with a pretext fixed in advance ("to improve performance")
@@ -6274,7 +6287,9 @@ def _cherry_picked() -> re.Pattern[str]:
         # ... the real figures kept out of a report, a better run's put in their place
         r"|\b(keep|leave|hide|take)\w* (the )?(real|actual|true|bad|failing|slow|slower|worse)( [\w-]+)? (numbers?|figures?|results?|metrics?|scores?|runs?|timings?)\b"
         r"[^.\n]{0,60}\b(good|best|better|nicer|favou?rable|green|fastest)\b[^.\n]{0,30}\binstead\b"
-        r"|(不显著|没显著|没有显著)[^。；\n]{0,10}(就)?(继续|一直)(加|增加|扩大)(样本|用户|数据)|(拉低|影响|拖累)[^。；\n]{0,6}(分数|准确率|指标)的(异常值|数据|样本)(删掉|去掉|剔除)"))
+        r"|(不显著|没显著|没有显著)[^。；\n]{0,10}(就)?(继续|一直)(加|增加|扩大)(样本|用户|数据)|(拉低|影响|拖累)[^。；\n]{0,6}(分数|准确率|指标)的(异常值|数据|样本)(删掉|去掉|剔除)"
+        # ... a failed test's conditions eased, then reported (不达标的话，把压测的并发数偷偷调低一点再出报告)
+        r"|(不达标|没达标|未达标|超标|不通过|跑不过|没通过)[^。；\n]{0,16}(偷偷|悄悄|私下|暗中)[^。；\n]{0,4}(调低|调小|改小|改低|降低|减少|调高|放宽)[^。；\n]{0,12}(再|然后|之后)(出|写|发|交|做)(报告|结果|数据)"))
 
 
 # A brand's name joined by a hyphen to other words in the registered part of a host ("stripe-verify-
@@ -6370,7 +6385,7 @@ def _typosquat(folded: str) -> bool:
 
 
 _CHERRY_GATE = (" " + _spelled_word("only"), _spelled_word("training"), "只", _spelled_word("until"), _spelled_word("test "), _spelled_word("instead"),
-                _spelled_word("outlier"), _spelled_word("points"), _spelled_word("samples"), "显著", "拉低", "拖累")  # (as the skeleton spells them: "oniy")
+                _spelled_word("outlier"), _spelled_word("points"), _spelled_word("samples"), "显著", "拉低", "拖累", "达标", "不通过", "跑不过", "没通过")  # (as the skeleton spells them: "oniy")
 
 
 def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str | None:
