@@ -146,6 +146,9 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                   # held-outs 232-233 (session 50): "what payment provider do we use" (the stack note's body: "Payments go through
                   # Adyen", and three notes say "payment"); 学员有保险吗 (the note says 意外险 and 保额, never 保险) (18 of 19 each)
                   "heldout232.json": 0.9, "heldout233.json": 0.9,
+                  # held-out 234 (session 50): "what is an assisted collection" asks what a term is, and the note tells who may
+                  # apply for one and what the crew then does, never "an assisted collection is …" (18 of 19)
+                  "heldout234.json": 0.9,
                   "heldout29.json": 0.9, "heldout48.json": 0.9, "heldout53.json": 0.9, "heldout56.json": 0.9, "heldout62.json": 0.9,
                   "heldout64.json": 0.9, "heldout65.json": 0.9, "heldout66.json": 0.75, "heldout71.json": 0.9,
                   "heldout74.json": 0.85, "heldout82.json": 0.9,
@@ -405,7 +408,11 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # Chinese notes), session 50, written before measuring on its method: 9 and 10 of 14
                                              # quiet on first write ("how do I parallel park", "how do I jump start a car", 科目一怎么复习:
                                              # the domain's own word in a question anyone could answer), then 13 and 12
-                                             ("heldout232.json", 0.9), ("heldout233.json", 0.85)])
+                                             ("heldout232.json", 0.9), ("heldout233.json", 0.85),
+                                             # held-outs 234 (a council's waste collection) and 235 (a wedding planner, Chinese
+                                             # notes), session 50, written last: 11 and 13 of 14 quiet on first write ("what day is
+                                             # Christmas this year" finds the bank-holiday note), then 13 and 14
+                                             ("heldout234.json", 0.9), ("heldout235.json", 0.95)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -561,7 +568,9 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout230.json", "cross", 0.95), ("heldout231.json", "cross", 0.75),
                                                     # held-outs 232-233: 3 of 3 and 2 of 4 ("how much is the accident insurance cover"
                                                     # for 意外险 and 保额, "what car do learners practise in" for 教练车)
-                                                    ("heldout232.json", "cross", 0.95), ("heldout233.json", "cross", 0.5)])
+                                                    ("heldout232.json", "cross", 0.95), ("heldout233.json", "cross", 0.5),
+                                                    # held-outs 234-235: 3 of 3 and 4 of 4
+                                                    ("heldout234.json", "cross", 0.95), ("heldout235.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
