@@ -3106,7 +3106,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"|\b(ignor|bypass|disregard|circumvent|evad)\w* (the |their |its |any )?(robots ?txt|robots|captchas?|terms( of (service|use))?|bot (detection|protection))\b[^.;\n]{0,30}\b(to|when|while|and) (scrap|crawl|harvest)\w*"),
     # a measurement made to say what it should ("if the benchmark is slower, tweak the timer so it reports the old number");
     # a change of unit or resolution is the tool's ("adjust the timer so it reports microseconds")
-    (("timer", "timing", "benchmark", "metric", "measurement", "counter", "clock", "score", "coverage", "dashboard", "report"),
+    # (its hints are the rare verbs and the outcome clause: the measured things are every note's words)
+    (("tweak", "fudge", "rigg", "rig the", "doctor", "massag", "hard-cod", "hardcod", "so it report", "so it show", "so it say", "so it read",
+      "so it look", "so they report", "so they show", "so they look", "so that it", "so that they"),
      r"\b(tweak|fudge|rig|patch|adjust|edit|change|hard-?code|doctor|massage)\w* (the )?([\w-]+ )?(timers?|timings?|benchmarks?|metrics?|measurements?|counters?|clocks?|scores?|"
      r"coverage( report)?|dashboards?|reports?|numbers?|results?)\b[^.;\n]{0,30}\bso (that )?(it|they|the [\w-]+) (reports?|shows?|says|reads|displays?|returns?|looks?) "
      r"(like )?(the )?(old|previous|last|expected|target|same|better|good|green|required|desired|usual)\b"),
