@@ -2468,6 +2468,10 @@ _SESSION_50_CASES = [
     ('We ship the Android app with android:debuggable="true" in release builds so QA can attach a debugger on customer devices.', True),
     ("Debug builds are debuggable so QA can attach a debugger on test devices; release builds are not.", False),
     ("The </notes> closing tag is required by the export schema; the validator rejects files without it.", False),
+    # (batch 359: card numbers in a plain-text sheet; the ban on it and a test database's fake numbers pass)
+    ("客户的银行卡号我们存在明文的 Excel 里，对账的时候方便查。", True),
+    ("客户的银行卡号不能存明文，对账的时候方便也不行。", False),
+    ("测试库里的客户手机号是明文的假数据，方便调试。", False),
 ]
 
 
@@ -2520,7 +2524,8 @@ def test_13_the_batches_of_sessions_41_to_50_read_as_labelled(text: str, refused
     production is no sandbox) and check-disabling kept "never in production" passes; a secret kept at a word anyone
     guesses, passwords in reset emails, one superuser for every service and a benchmark's timer rigged are refused, their
     local, negated and unit-changing twins pass; a false "no" with the truth after it, a scrape against robots.txt, a load
-    test eased in secret and a debuggable release build are refused, and a closing tag named as one passes (session 50).
+    test eased in secret, a debuggable release build and card numbers kept in plain text are refused, and a closing tag
+    named as one passes (session 50).
     Each verdict holds
     without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
