@@ -911,13 +911,20 @@ TOOLS = {
 
 def explain_validation(tool: str, err: ValidationError) -> str:
     parts = []
+    unknown = False
     for e in err.errors()[:3]:
         where = ".".join(str(p) for p in e["loc"]) or "arguments"
         msg = e["msg"].removeprefix("Value error, ")
         if e["type"] == "extra_forbidden":
-            msg = "is not an argument of " + tool
+            import difflib  # (only a bad call pays for it)
+
+            near = difflib.get_close_matches(str(e["loc"][-1]), TOOL_INPUTS[tool].model_fields, n=1) if tool in TOOL_INPUTS and e["loc"] else []
+            msg = "is not an argument of " + tool + (f" (did you mean {near[0]}?)" if near else "")
+            unknown = True
         parts.append(f"{where}: {msg}")
-    return f"Invalid input for {tool}: " + "; ".join(parts) + ". Nothing was done; fix the input and call again."
+    # (a name the tool does not take is answered with the names it does: "content" for memory_save's body)
+    takes = f" {tool} takes {', '.join(TOOL_INPUTS[tool].model_fields)}." if unknown and tool in TOOL_INPUTS else ""
+    return f"Invalid input for {tool}: " + "; ".join(parts) + "." + takes + " Nothing was done; fix the input and call again."
 
 
 def dispatch(

@@ -16,6 +16,8 @@ CASES = [
     ("memory_save", "[1, 2]", 1, "invalid", "must be a JSON object"),
     ("memory_save", '{"title": 5, "body": "x"}', 1, "invalid", "title: Input should be a valid string"),
     ("memory_save", '{"title": "x", "body": "y", "colour": "red"}', 1, "invalid", "colour: is not an argument of memory_save"),
+    # (answered with the names the tool does take)
+    ("memory_save", '{"content": "x"}', 1, "invalid", "memory_save takes contextId, title, body, summary"),
     ("memory_save", json.dumps({"title": "big", "body": "x" * 5000}), 1, "invalid", "5000 bytes; the limit is 4096"),
     ("memory_read", '{"id": "mem_../../x"}', 1, "invalid", "is not a memory id"),
     ("memory_forget", '{"id": "42"}', 1, "invalid", "is not a memory id"),

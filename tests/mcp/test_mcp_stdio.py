@@ -200,7 +200,8 @@ async def test_14_unknown_and_missing_arguments_get_the_structured_answer_over_m
         assert all(t.input_schema.get("additionalProperties") is False for t in tools.values())
         assert all(t.output_schema and t.output_schema.get("anyOf") for t in tools.values())
         typo = await _call(client, "memory_save", {"title": "Global rule", "body": "sign commits", "scop": "global"})
-        assert (typo["status"], typo["committed"]) == ("invalid", False) and "scop" in typo["message"]
+        assert (typo["status"], typo["committed"]) == ("invalid", False) and "scop: is not an argument of memory_save (did you mean scope?)" in typo["message"]
+        assert "memory_save takes contextId, title, body" in typo["message"]  # (the names it does take, as the CLI answers)
         rid = (await _call(client, "memory_save", {"title": "Use tox", "body": "tox -e py311", "summary": "the test runner"}))["id"]
         rev = await _call(client, "memory_save", {"id": rid, "body": "tox -e py312", "rev": 1})
         assert rev["status"] == "invalid" and "rev" in rev["message"]
