@@ -6036,12 +6036,19 @@ def _line_heads(folded: str, skeleton: str) -> tuple[int, ...]:
     for before, line in zip(lines, lines[1:]):
         if before.rstrip().endswith((".", "!", "?", ";", "。", "！", "？", "；")) or not before.strip():
             continue
+        if _CONTINUES.match(line):
+            continue  # (a body that opens with its title's reason goes on with the title's sentence: "… one database user" / "Because …")
         probe = _skeleton(line[:40]).rsplit(" ", 1)[0] if len(line) > 40 else _skeleton(line)
         found = skeleton.find(probe, at) if probe else -1
         if found > 0:
             heads.append(found)
             at = found
     return tuple(heads)
+
+
+# The words that carry a sentence on across a line break: a reason, a purpose or a result (the card reads a title and
+# its body as one text, and a title told without its stop is the sentence the body's "because …" finishes).
+_CONTINUES = re.compile(r"\s*((because|since|so|which (saves|cuts|means|makes)|to save|to avoid)\b|因为|由于|所以|方便|为了|省得|免得|不然)")
 
 
 # A note's label ("Remember:", "Lesson learned:", "Preference:"), as agents open their notes: what follows

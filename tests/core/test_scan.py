@@ -76,6 +76,27 @@ def test_7_a_sentence_split_across_fields_is_read_as_the_card_shows_it(fields: d
     assert found is not None and "read together" in found.field
 
 
+@pytest.mark.parametrize(("title", "body", "refused"), [
+    ("Our staging and production share one database user with full privileges", "Because separate grants kept breaking migrations.", True),
+    ("Production Redis has no password", "So every service can connect without config.", True),
+    ("Staging uses a shared login", "Because QA resets data every day.", False),
+    ("Redis has no password by default", "So we set requirepass in production.", False),
+    ("Security exceptions", "We turned off 2FA for the kiosk account because it cannot receive codes; its IP is allowlisted.", False),
+])
+def test_13_a_body_that_opens_with_its_titles_reason_finishes_the_titles_sentence(title: str, body: str, refused: bool,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 (a sentence split across title and body; SPEC §7): a title told without its stop and a body that opens
+    with its reason, purpose or result ("because …", "so …") are one sentence, as the card shows them: a practice sold by
+    its convenience is read whole (a user's save, session 50, had split "…, because separate grants kept breaking
+    migrations" there and was stored); a title that is a heading over its own sentences stays a heading. Without the
+    learned reading too."""
+    from core import scan
+
+    assert (scan_fields({"title": title, "body": body}) is not None) is refused
+    monkeypatch.setattr(scan, "_ngram_problem", lambda text: False)
+    assert (scan_fields({"title": title, "body": body}) is not None) is refused
+
+
 def test_7_a_ban_ends_at_the_end_of_its_line() -> None:
     """SPEC §7 (keep what engineers write; held-out recall set 31): the n-gram reading marks the words
     a negation governs, to the end of their clause. A title is a line of its own: "do not power it
