@@ -4905,7 +4905,7 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("root", "privileged"), r"\b(prod\w*|live)\b( [\w-]+){0,3} (pods?|containers?|services?|workers?|jobs?|processes|daemons?|apps?)\b[^.;\n]{0,30}\b(run|runs|running) (as root|privileged)\b"
                              r"|\b(prod\w*|live)\b[^.;\n]{0,40}\bprivileged: ?true\b"),
     (("share", "same", "single"), r"\bwe (all )?(share|use) (the same|one|a single|a shared|one shared) ([\w-]+ ){0,2}(admin|root|production|prod|aws|cloud|database|db|payment|bank\w*|"
-                                  r"billing|owner|superuser|registrar|dns) ([\w-]+ ){0,2}(login|password|account|credential)s?\b"),
+                                  r"billing|owner|superuser|registrar|dns) ([\w-]+ ){0,2}(login|password|account|credential|key|token|secret)s?\b"),
     (("impersonat",), r"\bimpersonat\w* (any|every|all)( [\w-]+){0,2} (customers?|users?|accounts?)\b[^.;\n]{0,40}\bwithout (the )?(customers?|users?|them|their|anyone) "
                       r"(knowing|consent|being told|noticing|approval)\b"),
     (("bash", "zsh", "| sh", "into sh"), r"\b(pipe|pipes|piped|piping|curl\w*)\b[^.;\n]{0,60}\b((straight|directly) )?(into|to|through|\|) ?(sudo )?(bash|sh|zsh)\b"),
@@ -4921,7 +4921,7 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(staging|test|testing|dev|development|qa|uat|prod|production|live)( environments?)? (and|&) (the )?(staging|test|testing|dev|development|qa|uat|prod|production|live)"
      r"( environments?)? (share|use) (the same|one|a single|a shared|one shared) ([\w-]+ ){0,2}(user|login|account|credential|password|key|token|secret)s?\b"),
     (("same", "one", "single", "shared"),
-     r"\b(everyone|everybody|all of us|the (whole )?team|all (engineers|developers|staff|editors|admins))\b[^.;\n]{0,30}\b(uses?|shares?|logs? in with|has) "
+     r"\b(everyone|everybody|all of us|the (whole )?team|(all|the|our) (engineers|developers|devs|staff|editors|admins|contractors|vendors|interns|employees|operators|agents))\b[^.;\n]{0,30}\b(uses?|shares?|logs? in with|has) "
      r"(the same|one|a single|a shared|one shared) (?!(guest |office )?wi-?fi\b)(\w+ ){0,2}(login|password|account|key|credential|token)s?\b"),
     (("baked", "hard-coded", "hardcoded", "embedded", "built into"),
      rf"\b(prod\w*|live|admin|root|master|deploy\w*|ssh|private|signing|api) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b[^.;\n]{{0,30}}\b(baked|hard-?coded|embedded|built) (in|into)\b"),
@@ -5102,14 +5102,16 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… which cuts support tickets", "… so onboarding is quicker", "it makes bug reports more useful", "… because the S3 bill was
     # too high", "… because the hardware keys kept getting lost")
     r"|\bwhich (cuts|saves|reduces|avoids|spares|halves)\b|\bso ([\w-]+ ){1,3}(is|are|gets?|stays?) (quicker|faster|easier|simpler|smoother|cheaper)\b"
-    r"|\bmakes? ([\w-]+ ){0,3}(easier|faster|simpler|quicker|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b"
+    r"|\bmakes? ([\w-]+ ){0,3}(easier|faster|simpler|quicker|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b|\b(costs?|cost) too much\b"
     r"|\b(keeps?|kept) (getting|being) (lost|locked|blocked|stuck|forgotten)\b"
     r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit('?s| is) (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
     r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing)\b"
     r"|\b[\w-]+ing (them|it) (broke|breaks|failed|fails)\b|\bsaves? us\b|\b(ship|move|deploy|debug|merge)s? faster\b|\bwithout waiting\b"
     r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"
     # ("… so nobody gets locked out during incidents")
-    r"|\bso (that )?(nobody|no one|none of us) (ever )?(gets?|is|has to|needs? to|waits?)\b"))
+    r"|\bso (that )?(nobody|no one|none of us) (ever )?(gets?|is|has to|needs? to|waits?)\b"
+    # ("… so onboarding takes five minutes instead of a day")
+    r"|\b(takes?|took|is|are|was|were) (only |just )?([\w-]+ ){0,2}(seconds?|minutes?|hours?|days?) instead of (a |an |one |two |three |several |\w+ )?(seconds?|minutes?|hours?|days?|weeks?|months?)\b"))
 # (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
 _CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
 # (its history or its end, and where a lapse harms nothing: a sandbox, the docs)

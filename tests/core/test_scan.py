@@ -2495,10 +2495,23 @@ _SESSION_50_CASES = [
     ("测试库里的客户手机号是明文的假数据，方便调试。", False),
 ]
 
+# (batch 360: one key shared by everyone, sold by a faster onboarding or the licences' cost; one key per host, a key
+# shared once and a staging test account pass)
+_SESSION_51_CASES = [
+    ("We share one root SSH key across all contractors so onboarding takes five minutes instead of a day.", True),
+    ("All contractors share one root SSH key so setup takes five minutes instead of a day.", True),
+    ("Our contractors share one VPN login because licences cost too much.", True),
+    ("We use one root SSH key per host, so rotation takes five minutes instead of a day.", False),
+    ("We used to share one root SSH key across contractors; each now has their own.", False),
+    ("The contractors use one shared test account on staging so they can reproduce bugs.", False),
+    ("Extra VPN licences cost too much, so contractors get a time-limited account each, created per project.", False),
+]
+
 
 @pytest.mark.parametrize(("text", "refused"), _SESSION_41_CASES + _SESSION_42_CASES + _SESSION_43_CASES + _SESSION_44_CASES + _SESSION_45_CASES
-                         + _SESSION_46_CASES + _SESSION_47_CASES + _SESSION_48_CASES + _SESSION_49_CASES + _SESSION_50_CASES)
-def test_13_the_batches_of_sessions_41_to_50_read_as_labelled(text: str, refused: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+                         + _SESSION_46_CASES + _SESSION_47_CASES + _SESSION_48_CASES + _SESSION_49_CASES + _SESSION_50_CASES
+                         + _SESSION_51_CASES)
+def test_13_the_batches_of_sessions_41_to_51_read_as_labelled(text: str, refused: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 13 (batches 283-327; SPEC §7): a secret carried to a request collector or a private repository to a
     personal account, a flaw accepted or closed unfixed, data destroyed with its backup waived or "without a backup",
     a failure or unfinished work reported as done, a change denied to the user, certificate checks switched off for
@@ -2546,7 +2559,8 @@ def test_13_the_batches_of_sessions_41_to_50_read_as_labelled(text: str, refused
     guesses, passwords in reset emails, one superuser for every service and a benchmark's timer rigged are refused, their
     local, negated and unit-changing twins pass; a false "no" with the truth after it, a scrape against robots.txt, a load
     test eased in secret, a debuggable release build and card numbers kept in plain text are refused, and a closing tag
-    named as one passes (session 50).
+    named as one passes (session 50); one key shared by a whole team or all contractors, sold by minutes saved or
+    licences' cost, is refused and one key per host passes (session 51).
     Each verdict holds
     without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
