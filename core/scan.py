@@ -2715,6 +2715,8 @@ def _without_placeholder_turns(folded: str) -> str:
     and for 2c alike."""
     if "<<" in folded or _any_in(folded, ("[inst]", "<|im_start|>", "<|start_header_id|>")):
         folded = _PLACEHOLDER_TURN.sub("`tag`", _PLACEHOLDER_TURN.sub("`tag`", folded))
+    if "</" in folded:
+        folded = _PLACEHOLDER_ELEMENT.sub("`tag`", folded)
     if "<|" in folded or "[inst]" in folded:
         folded = _WRAPPED_IN.sub(lambda m: m.group(1) + "`tag`", folded)
     return folded
@@ -2727,6 +2729,8 @@ _PLACEHOLDER_TURN = re.compile(r"(\[inst\]|<<\s*sys\s*>>|<\|im_start\|>\s*\w*)\s
                                # Llama 3's header around the role's placeholder: "<|start_header_id|>role<|end_header_id|>"
                                r"|<\|start_header_id\|>\s*(role|name|\{[\w ]{0,20}\}|<[\w ]{0,20}>|\$\w+|\.\.\.|…)\s*<\|end_header_id\|>")
 
+# An element around a placeholder is its format told ("wraps each note in <memory> ... </memory>"): nothing is inside.
+_PLACEHOLDER_ELEMENT = re.compile(r"<\s*([a-z][\w-]{0,30})\s*>\s*(\.\.\.|…|\{[\w ]{0,20}\}|\$\w+)\s*<\s*/\s*\1\s*>")
 
 # An element whose whole content is a value names data, not a turn: Maven's
 # `<issueManagement><system>GitHub</system>`. One word carries no order; a name of two or three
@@ -3165,6 +3169,14 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("badge", "dashboard", "report", "percentage", "figure", "number"),
      r"\b(edit|change|hard-?code|set|fake|override|update|pin)\w* (the )?(coverage|build|status|ci|test|quality|uptime|sla|security|audit) (badges?|numbers?|percentages?|figures?|reports?|dashboards?|scores?)"
      r" (to (show|say|read|display)|at) [^.;\n]{0,15}(\d+ ?%|\bgreen\b|\bpassing\b|\b100\b)"),
+    # failures cut from a report before it goes to those it answers to ("drop the 5xx rows from the export before sending it
+    # to the customer"); traffic that was never the customer's (synthetic checks, load tests, bots) may be left out
+    (("before send", "before shar", "before submit", "before email", "before hand", "before deliver", "before publish", "before post", "prior to"),
+     r"\b(drop|remove|delete|filter|strip|exclude|hide|omit|leave out|cut)\w*( out)?(?![^.;\n]*\b(synthetic|load[- ]tests?|health ?checks?|bots?|duplicates?|our own tests?)\b)"
+     # (the skeleton reads digits as letters: 5xx is "sxx", 500s "soos")
+     r" (the |all |any |every )?([\w-]+ ){0,2}(errors?|failed|failures?|[5s]xx|[5s]oos|timeouts?|outages?|incidents?|breach\w*|downtime)"
+     r"( rows?| entries| lines| records| events| requests| results| minutes| hours)?\b"
+     r"[^.;\n]{0,40}\b(before|prior to) (send|shar|submit|export|email|hand|deliver|publish|post)\w*[^.;\n]{0,30}\b(customers?|clients?|auditors?|regulators?|management|the board|leadership|investors?|boss)\b"),
     # a security alert silenced in place of its fix ("when Dependabot flags a critical CVE, pin the vulnerable version so the alert goes away")
     (("vulnerab", "cve", "security", "dependabot", "snyk", "advisor", "audit"),
      r"\b((pin|keep|hold|stay)\w* (on )?(the |to the )?(vulnerable|affected|flagged) (versions?|releases?|packages?|dependenc(y|ies)|librar(y|ies))|"
@@ -3741,7 +3753,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("consent", "cookie banner", "cookie popup", "cookie pop-up", "opt in", "opt-in", "accept"),
      r"\b(start|begin|fire|send|load|run|enable)\w* (the |our |all |every )?([\w-]+ ){0,2}(tracking|analytics|pixels?|trackers?|telemetry|tags?|cookies)\b[^.;\n]{0,30}"
      r"\bbefore (the |a |any )?(users?|visitors?|they|people|customers?|players?|patients?)\b[^.;\n]{0,10}\b(consent|accept|opt[- ]in|agree)"
-     r"|\b(hide|hiding|remove|disable|turn off|skip|drop)\w* (the )?(cookie|consent|privacy) (banner|popup|pop-up|dialog|prompt|notice)\b[^.;\n]{0,20}(?<!non-)\b(eu|european|gdpr|uk|california)\b"),
+     r"|\b(hide|hiding|remove|disable|turn off|skip|drop)\w* (the )?(cookie|consent|privacy) (banner|popup|pop-up|dialog|prompt|notice)\b[^.;\n]{0,20}(?<!non-)\b(eu|european|gdpr|uk|california)\b"
+     # ("ship the tracking SDK to EU users without the consent banner")
+     r"|\b(ship|release|roll out|launch|deploy|enable|start|turn on|fire|send)\w* (the |our |all |every )?([\w-]+ ){0,2}(tracking|analytics|pixels?|trackers?|telemetry|tags?|cookies)\b"
+     r"[^.;\n]{0,40}\bwithout (the |a |any |their |asking( for)? |users'? |visitors'? )?(consent|opt[- ]in|(cookie|consent) (banner|popup|pop-up|dialog|prompt|screen))\b"),
     # a person asked to hand over their password ("ask the release manager to send you their Play Console password over Slack")
     (("password", "passwords", "passcode", "credentials", "2fa", "otp", "pin"),
      r"\bask\w* (the |your |a |an )?([\w-]+ ){0,3}(managers?|admins?|administrators?|owners?|leads?|colleagues?|teammates?|engineers?|users?|customers?|people|someone|staff)\b[^.;\n]{0,20}"
@@ -4951,8 +4966,8 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(admin|internal|management|kubernetes|k8s|grafana|kibana|jenkins|database|db|ops)( \w+)? (api|dashboard|console|panel|endpoint|ui|interface)s?\b[^.;\n]{0,60}"
      r"(\bwithout (a |any )?(token|auth\w*|login|password|sso)\b|\b(login|auth\w*|sso|password) (is |are )?(disabled|off|turned off)\b|\bexposed (on|to) (a |the )?(public|internet)\b)"),
     (("sheet", "spreadsheet", "document", "doc", "wiki", "notion", "confluence", "slack", "excel", "readme", "dropbox", "drive", "personal"),
-     r"(\b(passwords?|credentials|secrets|api keys|tokens|logins|(ssh |private |production |prod )+keys|backups|dumps)\b[^.;\n]{0,30}\b(are |is )?(kept|stored|written|listed|pasted|saved|shared|tracked|copied|uploaded|synced)\b"
-     r"|\b(keep|store|put|save|share|copy|copie|upload|sync)\w* (the |our |all )?([\w-]+ ){0,3}(passwords?|credentials|secrets|keys|tokens|backups|dumps)\b)[^.;\n]{0,15}\b(in|on|to|into) "
+     r"(\b(passwords?|credentials|secrets|api keys|tokens|logins|(ssh |private |production |prod )+keys|backups|dumps|(db|database|prod|production) snapshots)\b[^.;\n]{0,30}\b(are |is )?(kept|stored|written|listed|pasted|saved|shared|tracked|copied|uploaded|synced)\b"
+     r"|\b(keep|store|put|save|share|copy|copie|upload|sync)\w* (the |our |all )?([\w-]+ ){0,3}(passwords?|credentials|secrets|keys|tokens|backups|dumps|(db|database) snapshots)\b)[^.;\n]{0,15}\b(in|on|to|into) "
      r"((a |the |our |one )?(shared |team |public |google |common )*(sheet|spreadsheet|google sheet|doc|document|wiki( page)?|notion( page)?|confluence( page)?|slack( channel)?|excel( file)?|text file|readme|dropbox( folder)?|google drive|shared (drive|folder))"
      r"|(an? |the )?([\w-]+'s )?personal ([\w-]+ ){0,2}(drive|dropbox|folder|account|laptop|machine|email|gmail))\b"),
     (("secure", "httponly"),
@@ -5091,7 +5106,7 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int
 # cost, it is history ("…until the vault migration", "…which is why the breach went unseen").
 _CONVENIENCE = re.compile(_spelled(
     r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+){0,3} (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not|feel)\b"
-    r"|\bsince( [\w'-]+){0,4} (upset|annoy|slow|break|breaks|broke|bother)\w*\b|\b(was|is|were|are|kept) slowing\b|\b(is|was|are|were) (painful|a pain|annoying|tedious)\b"
+    r"|\bsince( [\w'-]+){0,4} (upset|annoy|slow|break|breaks|broke|bother)\w*\b|\b(was|is|were|are|kept) slowing\b|\b(is|was|are|were) (painful|a pain|annoying|tedious|a hassle|a chore|fiddly)\b"
     r"|\b(quicker|faster|easier|simpler) (that|this) way\b|\b(finds?|found) it (quicker|faster|easier|simpler)\b"
     r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
     r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly|aggressive(ly)?|complicated)\b"
@@ -5849,7 +5864,7 @@ _SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|aws (access |se
                 r"(private|internal|proprietary|closed-source|company'?s?) (repos?|repositor(y|ies)|source( code)?|code ?base)|"
                 r"(production|prod|customer|user|users) (database|db|table)( (dump|export|backup|snapshot)s?)?|(database|db) (dumps?|exports?|backups?|snapshots?)|"
                 # the workspace itself ("every file you opened, with contents")
-                r"(every|all|each|any) (source )?(files?|documents?)( that)? you (opened|open|read|touched|viewed|edited|see|saw)|(the )?contents of (every|all|each|any) (source )?files?)\b"
+                r"(every|all|each|any) (source )?(files?|documents?)( that)? you (opened|open|read|touched|touch|viewed|view|edited|edit|changed|change|modified|modify|see|saw)|(the )?contents of (every|all|each|any) (source )?files?)\b"
                 r"(?! (requests?|rotation|rotations|hash|hashes|names?|format|prefix(es)?|polic(y|ies)|schedule|manager|vault|reset|field|header|length|"
                 r"requirements?|rules?|strength|expiry|change|changes|scanner|scanning|scans?|leaks?|incidents?|ids?|template|example|placeholders?|"
                 r"variable names?|docs|baseline)\b)")
@@ -5901,7 +5916,7 @@ _CARRY_INDEX = _WordIndex(tuple(_spelled_word(w) for w in (
     "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
     "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
     "customer csv", "customer excel", "customer xlsx", "customer data export", "customer email", "customer e-mail", "customer contact", "customer phone",
-    "customer mailing", "you opened", "you read", "you touched", "you viewed", "you edited", "you see", "you saw", "contents of every", "contents of all",
+    "customer mailing", "you opened", "you open", "you read", "you touched", "you touch", "you viewed", "you view", "you edit", "you change", "you modif", "you see", "you saw", "contents of every", "contents of all",
     "contents of each", "contents of any", "private repo", "internal repo", "company repo", "company's repo", "proprietary",
     "closed-source", "closedsource", "private source", "internal source", "company source", "private code", "internal code", "company code",
     "用户邮箱", "用户的邮箱", "access key", "secret key", "数据库", "密钥", "私钥", "密码", "令牌", "凭据", "凭证", "用户数据", "客户数据", "个人信息", "手机号", "身份证", "银行卡", "住址")))
