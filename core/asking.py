@@ -320,6 +320,44 @@ def states_amount(record: dict) -> bool:  # type: ignore[type-arg]
     return re.search(_STATES_AMOUNT, _note_text(record).lower()) is not None
 
 
+# A question for how far, how much, how long, how big or how often a thing goes ("how far do we deliver", "how much is
+# delivery") is answered by the note on its subject that states a distance, a price, a duration, a size or a frequency,
+# though no note holds the measure's word: "far" and "much" are the question's form, not its subject, and the subject
+# alone ("deliver") is too common a word to bring a card by itself. The measure's word as the index holds it, and what
+# a note states of it.
+_MEASURES = {
+    "far": r"\d\s?(km|kilomet\w*|mi|miles?|m|met(er|re)s?|ft|feet|yards?|blocks?)\b|公里|千米|英里|\d\s?米",
+    "long": (r"\d\s?(s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|ms)\b|"
+             r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|sixty|ninety) "
+             r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(\w+-(second|minute|hour|day|week|month|year))\b"),
+    "big": r"\d\s?(b|kb|mb|gb|tb|kib|mib|gib|tib|px|cm|mm|inch(es)?|rows|users|items)\b",
+    "often": r"\b(daily|weekly|monthly|nightly|hourly|yearly|annually|quarterly|every|each|once|twice|times a|per (day|week|month|hour|year))\b",
+}
+_ASKS_MEASURE = r"^\s*how (?P<m>far|much|long|big|large|often)\b(?! (does|do|did|will|would|is|are|was) [^?]{0,40}\b(cost|costs|charge|pay)\b)"
+# (in Chinese the measure's words are the question's seams, which the index counts in no note's share: 送货费多少钱)
+_MEASURE_ZH = {"多远": "far", "多少钱": "much", "费多少": "much", "多久": "long", "多长时间": "long", "多大": "big"}
+_MEASURE_OF = {"large": "big", **_MEASURE_ZH}
+
+
+def asks_measure(message: str) -> str | None:
+    """The word of the measure a question asks of its subject ("far", "多远" …), or None."""
+    low = _asked(message.lower())
+    if not low.isascii():
+        return next((w for w in _MEASURE_ZH if w in low), None)
+    if not low.lstrip().startswith("how "):
+        return None
+    m = re.match(_ASKS_MEASURE, low)
+    return None if m is None else m.group("m")
+
+
+def states_measure(record: dict, measure: str) -> bool:  # type: ignore[type-arg]
+    """Whether a note states the measure `asks_measure` found (a distance for "far", a price for "much" …)."""
+    kind = _MEASURE_OF.get(measure, measure)
+    if kind == "much":
+        return states_price(record)
+    return re.search(_MEASURES[kind], _note_text(record).lower()) is not None
+
+
 # A question for who does something ("who can approve payroll runs", 谁负责发版) is answered by the note that
 # names the one who does it ("payroll admin is the only one who approves runs", "approved by the payroll
 # admin"), not by every note on the act.

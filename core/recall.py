@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from . import index, ledger, semantic
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_install_word, asks_price, asks_to_act,
-                     asks_version, asks_what_anyone_knows, asks_who, compared, defines, definition_subject, describes_act, differed,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_install_word, asks_measure, asks_price,
+                     asks_to_act, asks_version, asks_what_anyone_knows, asks_who, compared, defines, definition_subject, describes_act, differed,
                      forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, names_both, names_kind, opens_with_kind,
-                     reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_price, states_version,
+                     reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_measure, states_price, states_version,
                      states_who, task_kind, transforms_given_text, weighs, what_general_asks, without_opening)
 from .contexts import open_turn
 from .durable import small_sha256
@@ -374,6 +374,8 @@ def _choose(
     installs = asks_install(message)
     install_word = installs and asks_install_word(message)
     priced = asks_price(message)
+    measure = asks_measure(message)
+    measured = query_terms(measure)[0] if measure is not None and measure.isascii() else None  # (the measure's word as the index holds it)
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -437,7 +439,7 @@ def _choose(
         usable = 0
         aside: dict[str, _Candidate] = {}  # too weak by their words: their meaning may still bring them
         for page in range(PAGES):
-            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None or priced or installs, general=general, peers=peers)
+            hits = index.search(ref, looked_up, limit=CANDIDATES, offset=page * CANDIDATES, explain=trace is not None or priced or installs or measure is not None, general=general, peers=peers)
             for hit in hits:
                 if hit.id in seen:
                     continue
@@ -447,6 +449,9 @@ def _choose(
                 relevant = _relevant(hit.matched, hit.of, hit.title_hit, coverage, work=work, bar=bar)
                 if not relevant and versioned and not work and states_version(hit.record, versioned):
                     relevant = True  # "what ROS version do we use": the note that gives ROS with its version, by that word alone
+                if (not relevant and measure is not None and not work and hit.matched and states_measure(hit.record, measure) and (
+                        hit.coverage >= 1.0 if measured is None else hit.matched == hit.of - 1 and measured not in (hit.held or ()))):
+                    relevant = True  # "how far do we deliver": the note on delivery that states a distance holds all but "far"
                 if relevant and undecided and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
                     work = reads_as_general(message)
