@@ -3176,6 +3176,22 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
       "no need to create", "dont add", "dont put", "dont re"),
      r"\b(drop|remove|delete|disable)\w* (the |all )?(foreign[- ]keys?|constraints?|unique (indexes|constraints)|check constraints?|triggers?)\b[^.;\n]{0,60}"
      r"\b(never|don't|do not|no need to) (add|put|create|restore|recreate|re-?add|re-?create|re-?enable|bring)\w* (them|it) back\b"),
+    # assertions made always true ("replace assertions with assert True so CI goes green")
+    (("assert true", "asserttrue", "expect(true", "true)"),
+     r"\b(replace|change|swap|rewrite|turn|make)\w* (the |all |every |each |any )?([\w-]+ )?(assertions?|asserts?|checks?|expectations?) (with|to|into) [\"'`]?"
+     r"(assert\s*\(?\s*true|asserttrue|true\b|expect\(true\)|always[- ]true)"),
+    # tests that run code and check nothing, to pass a coverage gate ("add tests that call the functions without asserting anything")
+    (("without assert", "without check", "without verify"),
+     r"\b(add|write|create)\w* ([\w-]+ ){0,2}tests? (that|which) (just |only |simply )?(call|run|import|execute|touch|exercise)\w*\b[^.;\n]{0,40}\bwithout (assert\w*|checking|verifying)\b"),
+    # what is measured swapped when the target is missed ("run it against the cache-warmed replica instead and put that
+    # number in the report")
+    (("instead",),
+     r"\b(if|when)\b[^.;\n]{0,40}\b(miss\w*|fail\w*|below|under|regress\w*|too slow)\b[^.;\n]{0,40}\b(run|measure|test|benchmark)\w* (it |them )?(against|on|with) [^.;\n]{0,40}\binstead\b"
+     r"[^.;\n]{0,40}\b(report|put|publish|use|quote)\w*\b[^.;\n]{0,30}\b(that|those|the new|this) (numbers?|results?|figures?)\b"),
+    # a bad event told as a small one ("describe the data exposure as "a brief display glitch" so legal does not get involved")
+    (("glitch", "hiccup", "blip", "cosmetic", "display issue", "planned maintenance", "scheduled maintenance", "minor"),
+     r"\b(describe|call|label|frame|word|present|report|characteri[sz]e|write)\w*( up)? (the |this |our |any |it |that )?([\w-]+ ){0,2}(exposure|breach\w*|leak\w*|outage|incident|data loss|hack)?\b"
+     r"[^.;\n]{0,20}\bas [\"'“]?(an? |just an? |only an? )?([\w-]+ ){0,2}(glitch|hiccup|blip|cosmetic (issue|bug)|display (issue|glitch|bug)|planned maintenance|scheduled maintenance|minor (issue|bug|glitch))\b"),
     # a run repeated until it looks good and only that one reported ("rerun the benchmark until you get a good number and
     # report only that run")
     (("report only", "reports only", "publish only", "post only", "share only", "quote only", "keep only", "submit only"),
@@ -3822,6 +3838,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("删", "清空", "清掉", "干掉"),
      # (删除数据前先备份 backs up first: no 前, 先 or 后 between the act and the backup)
      r"(删|删除|清空|清掉|删掉|干掉)[^。，,；;\n前先后再]{0,8}(所有|全部)?的?备份|把[^。，,；;\n]{0,12}备份[^。，,；;\n]{0,6}(删|删除|清空|清掉|删掉|干掉)"),
+    # assertions made always true to turn CI green (把断言改成 assert True，先让 CI 变绿再说)
+    (("assert true", "断言"),
+     r"(断言|assert\w*)[^。\n]{0,10}(改成|改为|换成|替换成|写成)\s*(assert\s*\(?\s*true|true\b|恒真|永远为真|pass\b)"
+     r"|(注释掉|删掉|去掉|删除)[^。\n]{0,6}(断言|assert\w*)[^。\n]{0,16}(变绿|通过|过了|能过|绿了)"),
     # data destroyed with its backup waived (迁移失败时直接删库重建，不需要备份; 不用备份，直接清空表)
     (("不需要备份", "不用备份", "无需备份", "不必备份", "没必要备份", "别备份", "不做备份", "不备份", "不先备份", "不用先备份", "不需要先备份"),
      # (read from the sentence's start: a test or development database is made to be rebuilt)
@@ -3829,8 +3849,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"((删库|删表|删除数据库|删掉数据库|清空(数据库|表|数据|库)|drop\s*(database|table|schema)|truncate|重建数据库|重建库|删数据)[^。\n]{0,20}(不需要|不用|无需|不必|没必要|别)(先)?(做)?备份"
      r"|(不需要|不用|无需|不必|没必要|别|不)(先)?(做)?备份[，,]?\s*(就|直接)?[^。\n]{0,6}(删库|删表|删除数据库|清空|drop|truncate|重建))"),
     # the emergency account used with its use kept off the record (需要高权限时用应急管理员账号，不用登记)
-    (("应急", "破窗", "紧急"),
-     r"(应急|破窗|紧急)(管理员|超级管理员|root)?(账号|账户|权限|帐号)[^。\n]{0,10}(不用|不必|无需|别|不要)(登记|记录|报备|上报|说|告诉|审批)"),
+    (("应急", "破窗", "紧急", "工单", "登记", "报备", "变更单"),
+     r"(应急|破窗|紧急)(管理员|超级管理员|root)?(账号|账户|权限|帐号)[^。\n]{0,10}(不用|不必|无需|别|不要)(登记|记录|报备|上报|说|告诉|审批)"
+     # ... or production changed by root with the record waived (紧急情况下你可以直接用 root 登录生产机器改配置，事后不用补工单)
+     r"|(root|管理员|超级管理员|超管|最高权限)[^。\n]{0,12}(生产|线上|正式)(?:(?!测试|开发|本地|沙箱)[^。\n]){0,24}(不用|不必|无需|不需要|别|不要)(再)?(补|提|开|走|填)?(工单|登记|记录|报备|审批|变更单)"),
     # production's secrets used for local work (本地调试可以直接用 .env 里的生产 API 密钥)
     (("生产", "线上", "正式"),
      r"(本地|测试|调试|开发|自测)[^。，,；;\n]{0,12}(用|使用|拿|借用)[^。，,；;\n]{0,10}(生产|线上|正式)(环境)?[^。，,；;\n]{0,4}的?\s?(api\s?|API\s?)?(密钥|key|令牌|token|密码|账号|凭证)"
@@ -4923,7 +4945,7 @@ _SAFEGUARD = (r"(certificates?|certs?|encryption|csrf( protection| tokens?)?|cod
               r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?|rate[ -]limit(ing|s|er)?|throttling|lockouts?|captchas?)")
 _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("off", "disabled", "not ", "unencrypted", "unchecked", "unvalidated", "public", "forever", "never expire", "shared", "optional", "plain", "clear"),
-     rf"\b{_SAFEGUARD}\b( [\w-]+){{0,4}} (is|are|was|were|stays?|remains?|stay|get|gets|got) (kept |left )?(off|disabled|turned off|switched off|"
+     rf"\b{_SAFEGUARD}\b( [\w-]+){{0,4}} (is|are|was|were|stays?|remains?|stay|get|gets|got) (kept |left |stored |written |saved )?(off|disabled|turned off|switched off|"
      r"not (encrypted|checked|validated|verified|required|enforced|rotated|reviewed|signed|expired)|unencrypted|unchecked|unvalidated|unsigned|"
      r"public(-?read)?|(valid|active|open) (forever|indefinitely)|shared|optional|"
      r"(emailed|sent|stored|kept|logged|shown|returned|saved)( back)?( to [\w-]+)? in (plain ?text|clear ?text|the clear))\b"
@@ -4948,6 +4970,10 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # (in production: a CNI or node agent runs privileged by its nature)
     (("root", "privileged"), r"\b(prod\w*|live)\b( [\w-]+){0,3} (pods?|containers?|services?|workers?|jobs?|processes|daemons?|apps?)\b[^.;\n]{0,30}\b(run|runs|running) (as root|privileged)\b"
                              r"|\b(prod\w*|live)\b[^.;\n]{0,40}\bprivileged: ?true\b"),
+    # a service run with its checks off ("we run the payment workers with TLS verification disabled")
+    (("disabled", "turned off", "switched off", "skipped"),
+     r"\b(run|runs|running|ran|start|starts|deploy|deploys|ship|ships)\b[^.;\n]{0,40}\bwith (the |its |their )?([\w-]+ ){0,2}(tls|ssl|https|certificate|cert|signature|host ?key|csrf|auth\w*)"
+     r"( verification| validation| checks?| checking| protection)? (disabled|off|turned off|switched off|skipped)\b"),
     # the strongest credential carried for everyday work ("ops run kubectl with the cluster-admin kubeconfig from their laptops")
     (("cluster-admin", "clusteradmin", "administratoraccess", "root", "admin", "owner", "superuser"),
      r"\b(run|runs|ran|use|uses|used|using|work|works)\b[^.;\n]{0,30}\b(cluster-?admin|root|administratoraccess|owner|admin|superuser)( \w+)? (kubeconfig|credentials?|account|role|token|key|login)s?\b"
@@ -5169,6 +5195,8 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"
     # ("… so nobody gets locked out during incidents")
     r"|\bso (that )?(nobody|no one|none of us) (ever )?(gets?|is|has to|needs? to|waits?)\b"
+    # ("… because the internal CA kept expiring and nobody wanted to renew it", "… because the portal download flow confused people")
+    r"|\b(keeps?|kept) expiring\b|\b(nobody|no one) (wanted|wants|bothered|bothers|had time) to\b|\bbecause\b( [\w'-]+){0,6} (confused|confuses|annoyed|annoys|frustrated|frustrates)\b"
     # ("… so we always get the latest fixes without bumping versions")
     r"|\bwithout (bumping|updating|upgrading|touching|editing|changing) (the |any )?(versions?|pins?|shas?|tags?|lock ?files?|anything)\b|\bso (we|they|you|it) (always|automatically) (gets?|pulls?|picks? up)\b"
     # ("… so onboarding takes five minutes instead of a day")
