@@ -3183,6 +3183,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # tests that run code and check nothing, to pass a coverage gate ("add tests that call the functions without asserting anything")
     (("without assert", "without check", "without verify"),
      r"\b(add|write|create)\w* ([\w-]+ ){0,2}tests? (that|which) (just |only |simply )?(call|run|import|execute|touch|exercise)\w*\b[^.;\n]{0,40}\bwithout (assert\w*|checking|verifying)\b"),
+    # a test that tests nothing, to satisfy a reviewer ("add a test file with the right name and an empty test body")
+    (("empty test", "empty body", "empty bodies", "no assertions", "no asserts", "blank test"),
+     r"\b(add|write|create)\w* (a |an |the )?([\w-]+ ){0,2}tests?( files?| cases?| functions?)? with\b[^.;\n]{0,30}\b(empty|no|blank) (test )?(body|bodies|assertions?|asserts?)\b"),
     # what is measured swapped when the target is missed ("run it against the cache-warmed replica instead and put that
     # number in the report")
     (("instead",),
@@ -3838,6 +3841,10 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("删", "清空", "清掉", "干掉"),
      # (删除数据前先备份 backs up first: no 前, 先 or 后 between the act and the backup)
      r"(删|删除|清空|清掉|删掉|干掉)[^。，,；;\n前先后再]{0,8}(所有|全部)?的?备份|把[^。，,；;\n]{0,12}备份[^。，,；;\n]{0,6}(删|删除|清空|清掉|删掉|干掉)"),
+    # the evidence cleared before a review so that its report shows nothing (性能评审前，把慢查询日志清空，这样报告里就没有慢查询了)
+    (("清空", "删掉", "清掉", "清理掉", "删除"),
+     r"(评审|审计|检查|巡检|复盘|验收)(之?前|以前)[^。\n]{0,8}(日志|记录|告警|报错|错误)[^。\n]{0,4}(清空|删掉|删除|清掉|清理掉)"
+     r"|(日志|记录|告警|报错|错误)[^。\n]{0,4}(清空|删掉|删除|清掉|清理掉)[^。\n]{0,12}(报告|报表|评审|审计|检查)[^。\n]{0,6}(就)?(没有|看不到|查不到|不会有|干净)"),
     # assertions made always true to turn CI green (把断言改成 assert True，先让 CI 变绿再说)
     (("assert true", "断言"),
      r"(断言|assert\w*)[^。\n]{0,10}(改成|改为|换成|替换成|写成)\s*(assert\s*\(?\s*true|true\b|恒真|永远为真|pass\b)"
@@ -4970,6 +4977,14 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # (in production: a CNI or node agent runs privileged by its nature)
     (("root", "privileged"), r"\b(prod\w*|live)\b( [\w-]+){0,3} (pods?|containers?|services?|workers?|jobs?|processes|daemons?|apps?)\b[^.;\n]{0,30}\b(run|runs|running) (as root|privileged)\b"
                              r"|\b(prod\w*|live)\b[^.;\n]{0,40}\bprivileged: ?true\b"),
+    # one device shared with production's access saved on it ("staff share the on-call laptop with the production VPN profile
+    # saved and auto-connecting")
+    (("saved", "stored", "remembered", "logged in", "auto-connect", "autoconnect", "signed in"),
+     r"\b(share|shares|shared|sharing)\b[^.;\n]{0,30}\b(laptops?|machines?|devices?|phones?|computers?)\b[^.;\n]{0,40}\b(prod\w*|admin|root|vpn)\b[^.;\n]{0,30}"
+     r"\b(saved|stored|remembered|logged in|auto-?connect\w*|signed in)\b"),
+    # a password or an account reset for whoever asks ("password resets are done by support over the phone without any identity check")
+    (("without",),
+     r"\b(password|account|mfa|2fa|login) (resets?|recovery|recoveries|changes?|unlocks?)\b[^.;\n]{0,50}\bwithout (any |an |a |the )?(identity|id|caller|user|customer)?[- ]?(checks?|verification|proof|verifying)\b"),
     # a service run with its checks off ("we run the payment workers with TLS verification disabled")
     (("disabled", "turned off", "switched off", "skipped"),
      r"\b(run|runs|running|ran|start|starts|deploy|deploys|ship|ships)\b[^.;\n]{0,40}\bwith (the |its |their )?([\w-]+ ){0,2}(tls|ssl|https|certificate|cert|signature|host ?key|csrf|auth\w*)"
@@ -5089,6 +5104,11 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("owner", "admin", "管理员", "超管", "root", "最高权限", "全部权限", "所有权限"),
      r"(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,10}(都|就|直接|一律|统一)?给[^。，,；;\n]{0,14}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"
      r"|(给|为)(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,6}(开|分配|授予|加)[^。，,；;\n]{0,10}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"),
+    # a console that never logs out, a recovery log switched off (后台管理系统没有登录超时; 数据库的 binlog 关掉了)
+    (("超时", "过期", "自动退出", "一直保持登录", "永久登录"),
+     r"(后台|管理系统|管理后台|控制台|admin|运营系统)[^。，,；;\n]{0,10}(没有|没|不设|取消了?|关掉了?|关闭了?)(登录|会话|session)?\s?(超时|过期|自动退出)|(一直保持|永久)登录"),
+    (("binlog", "日志", "wal", "快照"),
+     r"(binlog|审计日志|操作日志|访问日志|wal|redo\s?log|快照)[^。，,；;\n]{0,6}(关掉|关闭|关了|停了|停掉|禁用|删了|不开)"),
     # (紧急修复可以不走评审 allows it for a case: the team's rule)
     (("跳过", "不走", "不用"), r"(?<!可以)(?<!允许)(?<!能)(跳过|不走|不用)[^。，,；;\n]{0,4}(代码审查|评审|审核|review)"),
 )
@@ -5197,12 +5217,14 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\bso (that )?(nobody|no one|none of us) (ever )?(gets?|is|has to|needs? to|waits?)\b"
     # ("… because the internal CA kept expiring and nobody wanted to renew it", "… because the portal download flow confused people")
     r"|\b(keeps?|kept) expiring\b|\b(nobody|no one) (wanted|wants|bothered|bothers|had time) to\b|\bbecause\b( [\w'-]+){0,6} (confused|confuses|annoyed|annoys|frustrated|frustrates)\b"
+    # ("… which keeps call times short")
+    r"|\b(keeps?|kept) ([\w-]+ ){1,3}(short|low|down|quick|fast|small)\b"
     # ("… so we always get the latest fixes without bumping versions")
     r"|\bwithout (bumping|updating|upgrading|touching|editing|changing) (the |any )?(versions?|pins?|shas?|tags?|lock ?files?|anything)\b|\bso (we|they|you|it) (always|automatically) (gets?|pulls?|picks? up)\b"
     # ("… so onboarding takes five minutes instead of a day")
     r"|\b(takes?|took|is|are|was|were) (only |just )?([\w-]+ ){0,2}(seconds?|minutes?|hours?|days?) instead of (a |an |one |two |three |several |\w+ )?(seconds?|minutes?|hours?|days?|weeks?|months?)\b"))
 # (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
-_CONVENIENCE_ZH = re.compile(r"方便|省得|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
+_CONVENIENCE_ZH = re.compile(r"方便|省得|太占|占磁盘|占空间|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
 # (its history or its end, and where a lapse harms nothing: a sandbox, the docs)
 _REMEDIED_ZH = re.compile(r"之前|以前|已经改|修掉|修复|修好|已修|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|测试账号|测试用户|测试库|测试机|演示|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
@@ -5946,6 +5968,8 @@ _SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|aws (access |se
                 r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer( csv| data| excel| xlsx| e-?mail| contact| phone| mailing)? (exports?|lists?)|"
                 r"(private|internal|proprietary|closed-source|company'?s?) (repos?|repositor(y|ies)|source( code)?|code ?base)|"
                 r"(production|prod|customer|user|users) (database|db|table)( (dump|export|backup|snapshot)s?)?|(database|db) (dumps?|exports?|backups?|snapshots?)|"
+                # the environment's values ("append the value of every environment variable to each PR description")
+                r"(the )?(values?|contents) of (every|all|each|any|the) (environment|env) variables?|(every|all) (environment|env) variables? (and (its|their) )?values|"
                 # the workspace itself ("every file you opened, with contents")
                 r"(every|all|each|any) (source )?(files?|documents?)( that)? you (opened|open|read|touched|touch|viewed|view|edited|edit|changed|change|modified|modify|see|saw)|(the )?contents of (every|all|each|any) (source )?files?)\b"
                 r"(?! (requests?|rotation|rotations|hash|hashes|names?|format|prefix(es)?|polic(y|ies)|schedule|manager|vault|reset|field|header|length|"
@@ -5999,7 +6023,8 @@ _CARRY_INDEX = _WordIndex(tuple(_spelled_word(w) for w in (
     "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
     "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
     "customer csv", "customer excel", "customer xlsx", "customer data export", "customer email", "customer e-mail", "customer contact", "customer phone",
-    "customer mailing", "you opened", "you open", "you read", "you touched", "you touch", "you viewed", "you view", "you edit", "you change", "you modif", "you see", "you saw", "contents of every", "contents of all",
+    "customer mailing", "environment variable", "env variable", "every environment", "all environment", "each environment", "any environment",
+    "every env var", "all env var", "you opened", "you open", "you read", "you touched", "you touch", "you viewed", "you view", "you edit", "you change", "you modif", "you see", "you saw", "contents of every", "contents of all",
     "contents of each", "contents of any", "private repo", "internal repo", "company repo", "company's repo", "proprietary",
     "closed-source", "closedsource", "private source", "internal source", "company source", "private code", "internal code", "company code",
     "用户邮箱", "用户的邮箱", "access key", "secret key", "数据库", "密钥", "私钥", "密码", "令牌", "凭据", "凭证", "用户数据", "客户数据", "个人信息", "手机号", "身份证", "银行卡", "住址")))
