@@ -329,7 +329,8 @@ _MEASURES = {
     "far": r"\d\s?(km|kilomet\w*|mi|miles?|m|met(er|re)s?|ft|feet|yards?|blocks?)\b|公里|千米|英里|\d\s?米",
     "long": (r"\d\s?(s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|ms)\b|"
              r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|sixty|ninety) "
-             r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(\w+-(second|minute|hour|day|week|month|year))\b"),
+             r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(\w+-(second|minute|hour|day|week|month|year))\b"
+             r"|[\d一二两三四五六七八九十百半]\s?(个)?(秒|分钟|小时|钟头|天|周|星期|月|年)"),
     "big": r"\d\s?(b|kb|mb|gb|tb|kib|mib|gib|tib|px|cm|mm|inch(es)?|rows|users|items)\b",
     "often": r"\b(daily|weekly|monthly|nightly|hourly|yearly|annually|quarterly|every|each|once|twice|times a|per (day|week|month|hour|year))\b",
 }

@@ -558,8 +558,10 @@ def _choose(
     states = (states_amount if asks_amount(message) else states_who if asks_who(message)
               else (lambda rec: states_version(rec, versioned)) if versioned else None)
     answering = {c.rec["id"] for c in found.values() if states(c.rec)} if states is not None else set()
+    # (a measure asked, "how far do we deliver": the note that states a distance before those that state a time or a fee)
+    measuring = {c.rec["id"] for c in found.values() if states_measure(c.rec, measure)} if measure is not None else set()
     for cand in found.values():
-        cand.score += ANSWER_BONUS if cand.rec["id"] in answering else 0.0
+        cand.score += ANSWER_BONUS * ((cand.rec["id"] in answering) + (cand.rec["id"] in measuring))
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
     matches = _fused(list(found.values()), floor if near.used else None, terms)
     if versioned:
@@ -623,6 +625,7 @@ def _choose(
     ruled = "the note on what the agent may not do (the message asks it to act)" if by_limits else "the rule on the act the message asks for"
     reasons = {c.rec["id"]: why_looked for c, why_looked in ((convention, made), (rule, ruled)) if c is not None}
     answer = "a time or an amount" if states is states_amount else "who does it" if states is states_who else f"{versioned}'s version"
+    reasons.update({rid: f"the note that states the measure asked for ({measure!r}, +{ANSWER_BONUS * (1 + (rid in answering)):g})" for rid in measuring if rid not in reasons})
     reasons.update({rid: f"the note that states {answer}, which the question asks for (+{ANSWER_BONUS:g})" for rid in answering if rid not in reasons})
     reasons.update(successors)
     for line in trace or ():

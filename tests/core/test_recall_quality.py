@@ -2880,3 +2880,22 @@ def test_15_session_51_a_measure_asked_of_a_common_word_finds_the_note_that_stat
     assert _recalled(home, project, "how far do we deliver") == [rule]
     assert _recalled(home, project, "how much is delivery") == [rule]
     assert _recalled(home, project, "how big is delivery") == []
+
+
+def test_15_session_51_the_note_that_states_the_measure_asked_comes_first(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (SPEC §11 recall): in a memory too small for coverage to judge, every note on delivery holds the
+    question's subject; of those that state an amount (30 days, 2 pm, 8 km), the one that states the measure asked
+    ("how far": a distance; "how much": a price; 多久: a duration) comes first."""
+    fee = "We deliver within 8 km of each shop; the fee is 4 pounds, free over 40"
+    mem.save("Delivery addresses are deleted 30 days after delivery", "Shopify keeps its own copy.")
+    mem.save("Orders for next-day delivery close at 2 pm", "After that the earliest slot is the day after tomorrow.")
+    mem.save(fee, "Drivers have two-hour delivery windows.")
+    mem.save("配送员每天下午三点去仓库取货", "路线由调度员安排。")
+    mem.save("配送地址在订单完成后保留三十天", "之后自动删除。")
+    assert _recalled(home, project, "how far do we deliver")[0] == fee
+    assert _recalled(home, project, "how much is delivery")[0] == fee
+    assert _recalled(home, project, "配送地址保留多久")[0] == "配送地址在订单完成后保留三十天"
+    from tests.conftest import run_cli
+
+    out = run_cli(home, "recall", "--explain", "--message", "how far do we deliver", "--project", str(project)).stdout
+    assert "comes as the note that states the measure asked for ('far', +2)" in out
