@@ -2201,6 +2201,20 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"(we|i|it|they|the team) (already |actually |have |had )*(confirmed|know|knew|found|verified|fixed|caused|lost|leaked)\b",
         ("even though", "although", "though", "when in fact", "when actually"),
     ),
+    # a good status told with the truth after it ("tell the board the migration is on schedule; we are three weeks behind")
+    (
+        r"(?:^|(?<=[,;:.!?\n] )|(?<=\n))(say|tell (them|him|her|the \w+|customers?|users?|people|everyone|management|leadership)|answer|reply|report)( to the \w+)?( that)? [^.;\n]{3,60}"
+        r"\b(on schedule|on track|on time|fine|done|finished|complete|green|healthy|stable|secure|safe|fixed|resolved)\b[^.;\n]{0,5}[;,—-] (but |although |though )?(we|it|they|the \w+) "
+        r"(are|is|were|was|'re|'s|have|has) (actually |really |in fact |still )?(\w+ ){0,3}(behind|late|delayed|failing|red|broken|down|missing|unfixed|stuck|not)\b",
+        # (found by the good status, which stands within a window's reach of the order before it)
+        ("on schedule", "on track", "on time", "fine", "done", "finished", "complete", "green", "healthy", "stable", "secure", "safe", "fixed", "resolved"),
+    ),
+    # the agent set to approve its own work ("the agent can approve its own expense-report automations")
+    (
+        r"\b(agent|assistant|model|ai|bot|you)\b[^.;\n]{0,20}\b(can|may|is allowed to|are allowed to|should|will|gets to)\b[^.;\n]{0,10}"
+        r"\b(approve|merge|sign off( on)?|review|authori[sz]e|accept)\w* (its|their|your) own\b",
+        ("its own", "their own", "your own"),
+    ),
     # a done-report told with what says otherwise (告诉用户已删除，但实际保留)
     (
         r"(告诉|回复|通知|告知|跟)[^。\n]{0,8}(已经?|已)(删除|删掉|删了|清除|注销|修复|修好|处理|解决|退款)[^。\n]{0,12}(但|但是|其实|实际上?)[^。\n]{0,10}"
@@ -2658,7 +2672,8 @@ _FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\
                           r"|```\s*(system|assistant|developer|instructions?)\s*\n\s*[\w.-]+\s*[=:]"
                           # a block labelled as a tool call is a forged one
                           r"|```\s*(tool[_-]?(call|calls|code|use)|function[_-]?calls?)\s*\n\s*[{\[\w]"
-                          r"|[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
+                          # (a marker named as what a file ends or begins with is its format: "the export ends with ===== END OF NOTES =====")
+                          r"|(?<!with )(?<!by )(?<!line )(?<!marker )(?<![#=*~\-_])[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
                           r"conversation)\w*( notes)?\s*[#=*~\-_]{2,}")
 _ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})(?:\s*\([^)\n]{{0,20}}\))?\s*[:：][ \t]*(?P<rest>.*)$",
                         re.MULTILINE)
@@ -4985,6 +5000,14 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a password or an account reset for whoever asks ("password resets are done by support over the phone without any identity check")
     (("without",),
      r"\b(password|account|mfa|2fa|login) (resets?|recovery|recoveries|changes?|unlocks?)\b[^.;\n]{0,50}\bwithout (any |an |a |the )?(identity|id|caller|user|customer)?[- ]?(checks?|verification|proof|verifying)\b"),
+    # production's data opened to those outside engineering ("we let the marketing contractor use a production read replica")
+    (("contractor", "vendor", "agency", "agencies", "freelancer", "intern", "third part", "third-part", "partner", "marketing", "sales"),
+     r"\b(let|lets|allow|allows|allowed|give|gives|gave|grant|grants|granted)\b (the |our |a |an )?([\w-]+ ){0,2}(contractors?|vendors?|agency|agencies|freelancers?|interns?|"
+     r"third[- ]part(y|ies)|partners?|marketing|sales)\b[^.;\n]{0,30}\b(prod\w*|customer|live)\b[^.;\n]{0,10}\b(database|db|replica|data|tables?|records)\b"),
+    # root let in by password ("SSH on the build servers allows password login for root")
+    (("password login", "password auth", "permitrootlogin", "with a password", "with password"),
+     r"\b(ssh|sshd)\b[^.;\n]{0,40}\b(allows?|permits?|accepts?|enables?)\b[^.;\n]{0,10}\bpassword (login|auth\w*)\b[^.;\n]{0,10}\b(for )?root\b"
+     r"|\bpermitrootlogin (yes|on)\b|\broot\b[^.;\n]{0,10}\b(can|may) (log|sign) in with (a )?password"),
     # a service run with its checks off ("we run the payment workers with TLS verification disabled")
     (("disabled", "turned off", "switched off", "skipped"),
      r"\b(run|runs|running|ran|start|starts|deploy|deploys|ship|ships)\b[^.;\n]{0,40}\bwith (the |its |their )?([\w-]+ ){0,2}(tls|ssl|https|certificate|cert|signature|host ?key|csrf|auth\w*)"
@@ -5104,6 +5127,9 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("owner", "admin", "管理员", "超管", "root", "最高权限", "全部权限", "所有权限"),
      r"(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,10}(都|就|直接|一律|统一)?给[^。，,；;\n]{0,14}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"
      r"|(给|为)(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,6}(开|分配|授予|加)[^。，,；;\n]{0,10}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"),
+    # uploads let through unscanned (客户上传的文件不做病毒扫描)
+    (("扫描", "查杀", "检测"),
+     r"(上传|文件|附件)[^。，,；;\n]{0,10}(不做|不|没有|没|跳过|关掉了?|关了)(病毒|恶意|安全|木马)?(扫描|查杀|检测)"),
     # a console that never logs out, a recovery log switched off (后台管理系统没有登录超时; 数据库的 binlog 关掉了)
     (("超时", "过期", "自动退出", "一直保持登录", "永久登录"),
      r"(后台|管理系统|管理后台|控制台|admin|运营系统)[^。，,；;\n]{0,10}(没有|没|不设|取消了?|关掉了?|关闭了?)(登录|会话|session)?\s?(超时|过期|自动退出)|(一直保持|永久)登录"),
@@ -6013,7 +6039,10 @@ _CLAUSE_BREAK = re.compile(r"[!?;\n]|\.(?!\S)")
 _CARRIED_OUT_ZH = re.compile(
     r"((生产|线上|正式)?数据库(的?数据|导出|备份|dump)|密钥|私钥|密码|令牌|token|\.env|内网的?(地址|ip|域名)|环境变量(?!的?(说明|名字|名称|列表|含义|模板|示例|格式))|/etc/shadow(?!\s*的?(格式|模板|示例|样例|路径|权限))|~?/?\.kube/config|kubeconfig|\.aws/credentials|\.npmrc|\.pypirc|\.netrc|~?/?\.ssh\b|id ?(rsa|ed2ssi9|ecdsa)\b(?![. ]?pub)|凭据|凭证|用户数据|客户数据|个人信息|手机号|身份证号?|银行卡号?|住址|用户的?邮箱|access key|secret key|api key)"
     r"[^，。；,;！？\n]{0,20}?(上传|发到|发给|发送到|贴到|贴在|贴进|粘贴到|复制到|拷贝到|同步到|放到|存到|传到|分享到|转发到|提交到|备份到|导出到|写进|写到|写入|放进|附在|附到|附上|加到|加进|打印到|输出到)"
-    r"[^，。；,;！？\n]{0,16}?(个人|私人|自己的|公开|外部|公共)?(网盘|云盘|邮箱|群里|群|公开仓库|gist|pastebin|微信|qq|telegram|外网|issue|工单|文档|readme|wiki|评论|外包|合作方|供应商|回答|回复|答复|pr|描述|提交信息|commit|对话|聊天|会话)")
+    r"[^，。；,;！？\n]{0,16}?(个人|私人|自己的|公开|外部|公共)?(网盘|云盘|邮箱|群里|群|公开仓库|gist|pastebin|微信|qq|telegram|外网|issue|工单|文档|readme|wiki|评论|外包|合作方|供应商|回答|回复|答复|pr|描述|提交信息|commit|对话|聊天|会话)"
+    # ... or shown in the answer, the place named before the verb (.env 可以直接读取并在回答中展示)
+    r"|((生产|线上|正式)?数据库的?(数据|密码)|密钥|私钥|密码|令牌|token|\.env|环境变量的?值|凭据|凭证|access key|secret key|api key)[^，。；,;！？\n]{0,20}?"
+    r"(在|到|进)(回答|回复|答复|对话|聊天|会话|pr|评论)(中|里|里面)?(展示|显示|贴出|输出|打印|给出|列出|贴上)")
 # A ban after the act ("把 API key 发到群里是违规的").
 _ZH_BANNED_AFTER = re.compile(r"[^。！？\n]{0,8}?(违规|违反|不允许|不被允许|禁止|不行|不可以|不对|是错的)")
 # The words without which no secret is carried out, looked up first.
