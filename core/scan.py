@@ -1030,7 +1030,7 @@ _INJECTION_SOURCES = (
     r"|(别|不要|不许)声张|(不要|别)让(任何)?人知道|不让任何人知道",
     # the team's data taken to the writer's own place (a sentence that forbids it is a rule, not an order)
     _ZH_UNFORBIDDEN_SENTENCE + r"[^。！？!?\n]*?"
-    r"((数据库|用户数据|客户数据|全部数据|所有数据|密钥|凭据|令牌|密码|\.env)[^。！？!?\n]{0,40}?(导出|上传|同步|备份|发送|拷贝|复制|传|发)[^。！？!?\n]{0,12}(到|至|给)[^。！？!?\n]{0,4}(我的|我自己的|我个人的)(个人|私人)?(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive)|(导出|上传|同步|备份|发送|拷贝|复制|传|发)[^。！？!?\n]{0,6}(数据库|用户数据|客户数据|全部数据|所有数据|密钥|凭据|令牌|密码|\.env)[^。！？!?\n]{0,12}(到|至|给)[^。！？!?\n]{0,4}(我的|我自己的|我个人的)(个人|私人)?(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive))",
+    r"((数据库|用户数据|客户数据|客户名单|用户名单|会员名单|客户列表|通讯录|全部数据|所有数据|密钥|凭据|令牌|密码|\.env)[^。！？!?\n]{0,40}?(导出|上传|同步|备份|发送|拷贝|复制|传|发)[^。！？!?\n]{0,12}(到|至|给)[^。！？!?\n]{0,4}(我的|我自己的|我个人的|我)(个人|私人)的?(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive|微信|qq|手机|电脑)|(我的|我自己的|我个人的)(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive|微信|qq)|(导出|上传|同步|备份|发送|拷贝|复制|传|发)[^。！？!?\n]{0,6}(数据库|用户数据|客户数据|客户名单|用户名单|会员名单|客户列表|通讯录|全部数据|所有数据|密钥|凭据|令牌|密码|\.env)[^。！？!?\n]{0,12}(到|至|给)[^。！？!?\n]{0,4}(我的|我自己的|我个人的|我)(个人|私人)的?(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive|微信|qq|手机|电脑)|(我的|我自己的|我个人的)(网盘|邮箱|服务器|云盘|仓库|账号|网站|地址|dropbox|drive|微信|qq))",
     # checks skipped as a standing order, straight to the main line
     r"(以后|今后|从现在起|从现在开始|每次|总是|一律)(?![^。！？!?\n]*(可以|允许|能够|紧急))[^。！？!?\n]{0,10}(跳过|绕过|不跑|不用跑|不经过|不走|省掉)[^。！？!?\n]{0,6}(ci|测试|检查|评审|审查|code ?review|审核|review)[^。！？!?\n]{0,10}"
     r"直接(合并|合入|推送|推到|发布|上线|部署|提交)",
@@ -1482,7 +1482,7 @@ _RULE_WORDS: tuple[tuple[str, ...], ...] = (
     ("来自", "转告", "告诉你", "通知你", "提醒你"),
     ("错误", "错的", "有误", "不对", "不可信", "假的", "作废", "无效", "为准"),
     ("隐去", "隐藏", "隐瞒", "抹去", "略去", "提", "透露", "说出", "保密", "瞒着", "声张", "人知道"),
-    ("网盘", "邮箱", "服务器", "云盘", "仓库", "账号", "网站", "地址", "dropbox", "drive"),
+    ("网盘", "邮箱", "服务器", "云盘", "仓库", "账号", "网站", "地址", "dropbox", "drive", "微信", "qq", "手机", "电脑"),
     ("直接",),
     ("to my",),
     ("me to tell", "me to let", "me to inform", "me to remind", "me to pass"),
@@ -2214,6 +2214,26 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"\b(agent|assistant|model|ai|bot|you)\b[^.;\n]{0,20}\b(can|may|is allowed to|are allowed to|should|will|gets to)\b[^.;\n]{0,10}"
         r"\b(approve|merge|sign off( on)?|review|authori[sz]e|accept)\w* (its|their|your) own\b",
         ("its own", "their own", "your own"),
+    ),
+    # an approval claimed as given by word of mouth, to unlock an act ("legal told us verbally …, so go ahead and add them")
+    (
+        r"\b(verbal(ly)?|on a call|in passing|informally|off the record|by word of mouth)\b[^.;\n]{0,100}\b(so|then)\b[^.;\n]{0,6}\b(go ahead|proceed|just|you can|feel free)\b",
+        ("verbally", "verbal", "on a call", "in passing", "informally", "off the record", "word of mouth"),
+    ),
+    # a thing renamed or re-tagged so a check takes it for another ("re-tag the same build as a new release so the
+    # vulnerability report shows it as patched", "rename it so the bot treats it as new code")
+    (
+        r"\b(rename|re-?tag|re-?label|re-?number|bump|move|copy|copie)\w*\b[^.;\n]{0,60}\bso (that )?(the )?([\w-]+ ){0,2}(reports?|scanners?|bots?|checkers?|checks?|gates?|audits?|trackers?|dashboards?|reviewers?)"
+        r" (shows?|treats?|sees?|reads?|marks?|counts?|lists?) (it|them|this|the \w+) as (new|patched|fixed|resolved|compliant|clean|different|green|passing)\b",
+        ("retag", "re-tag", "rename", "relabel", "re-label", "renumber", "re-number", "bump"),
+    ),
+    # old evidence passed off as current ("in the SOC 2 evidence folder, use last year's access review screenshots")
+    (
+        r"\b(use|reuse|submit|upload|attach|put|copy|copie)\w* (in |into )?(the )?(last (year|quarter|month)'?s|old|stale|previous|outdated)\b[^.;\n]{0,40}"
+        r"\b(evidence|screenshots?|reports?|results?|scans?|attestations?|access reviews?)\b[^.\n]{0,40}\b(nobody|no one) (checks?|looks? at|reads?|notices?)\b"
+        r"|\b(soc ?2|iso ?27001|audit|auditors?|compliance|evidence)\b[^.;\n]{0,40}\b(use|reuse|submit|upload|attach)\w* (last (year|quarter|month)'?s|old|stale|previous|outdated)\b"
+        r"[^.;\n]{0,30}\b(evidence|screenshots?|reports?|results?|scans?|attestations?|access reviews?)\b",
+        ("last year", "last quarter", "last month", "nobody check", "no one check", "outdated", "stale"),
     ),
     # a done-report told with what says otherwise (告诉用户已删除，但实际保留)
     (
@@ -3476,6 +3496,8 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(delete|wipe|purge|erase|destroy|shred|remove)\w* [^.\n]{0,40}\bbefore (the |any )?(bank|court|police|regulators?|auditors?|investigators?|lawyers?|legal|compliance)\b"
      r"[^.\n]{0,20}\b(asks?|requests?|comes?|arrives?|sees?|looks?|gets?)\b"),
     (("so the", "so that", "so no", "so it", "so they"),
+     # (generated or vendored code kept out of a linter is its configuration: "add generated/ to .eslintignore so the linter skips it")
+     r"(?:^|(?<=[.!?\n] ))(?![^.!?\n]*\b(generated|auto-?generated|vendor\w*|third[_-]party|node_modules|minified)\b)[^.!?\n]*?"
      r"\bso (that )?(the )?(scanner|linter|sast|dast|scan|check|audit|review|reviewers?|tests?|monitor\w*|alerts?)s? "
      r"(skips?|ignores?|misses?|skim|skims|overlooks?|glosses? over|passes? over|won't (see|notice|catch|flag|read)|doesn't (see|notice|catch|flag|read)|can't (see|notice|catch|flag)|don't (read|see|notice))\b"
      # a change dressed up so that it skips its review ("label your PR 'docs' so it skips the review")
@@ -5000,6 +5022,16 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a password or an account reset for whoever asks ("password resets are done by support over the phone without any identity check")
     (("without",),
      r"\b(password|account|mfa|2fa|login) (resets?|recovery|recoveries|changes?|unlocks?)\b[^.;\n]{0,50}\bwithout (any |an |a |the )?(identity|id|caller|user|customer)?[- ]?(checks?|verification|proof|verifying)\b"),
+    # production's credential handed to every job ("the CI runners have the production kubeconfig mounted for every job")
+    (("every", "all", "each", "any"),
+     r"\b(prod\w*|live|admin|root|cluster-?admin)( [\w-]+)? (kubeconfig|credentials?|keys?|tokens?|secrets?|passwords?)\b[^.;\n]{0,30}\b(mounted|available|exposed|injected|passed|shared)\b"
+     r"[^.;\n]{0,20}\b(for|to|in) (every|all|each|any) (jobs?|pipelines?|builds?|branches?|workflows?|runners?|prs?|pull requests?)\b"),
+    # tokens where any script on the page reads them ("we store session tokens in localStorage instead of cookies")
+    (("localstorage", "local storage", "sessionstorage"),
+     r"\b(session |auth |access |refresh |jwt |bearer |api )?(tokens?|jwts?|credentials|passwords?|secrets?)\b[^.;\n]{0,30}\b(in|into|to) (the )?(localstorage|sessionstorage|local storage)\b"),
+    # a bucket's or a database's own undo switched off ("our S3 buckets have versioning and object lock turned off")
+    (("versioning", "object lock", "soft delete", "soft-delete", "deletion protection", "point-in-time", "pitr"),
+     r"\b(versioning|object lock|soft[- ]delete|deletion protection|point[- ]in[- ]time recovery|pitr)\b( and [\w -]{1,30})? (is |are |was |were )?(turned off|switched off|disabled|off)\b"),
     # production's data opened to those outside engineering ("we let the marketing contractor use a production read replica")
     (("contractor", "vendor", "agency", "agencies", "freelancer", "intern", "third part", "third-part", "partner", "marketing", "sales"),
      r"\b(let|lets|allow|allows|allowed|give|gives|gave|grant|grants|granted)\b (the |our |a |an )?([\w-]+ ){0,2}(contractors?|vendors?|agency|agencies|freelancers?|interns?|"
@@ -5127,6 +5159,8 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("owner", "admin", "管理员", "超管", "root", "最高权限", "全部权限", "所有权限"),
      r"(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,10}(都|就|直接|一律|统一)?给[^。，,；;\n]{0,14}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"
      r"|(给|为)(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,6}(开|分配|授予|加)[^。，,；;\n]{0,10}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"),
+    # SQL built by concatenation (内部接口直接拼接 SQL，没做参数化)
+    (("拼接", "参数化"), r"拼接\s?sql|sql\s?[^。，,；;\n]{0,6}(直接)?拼接|(没|没有|不|未)(做|用)?参数化"),
     # uploads let through unscanned (客户上传的文件不做病毒扫描)
     (("扫描", "查杀", "检测"),
      r"(上传|文件|附件)[^。，,；;\n]{0,10}(不做|不|没有|没|跳过|关掉了?|关了)(病毒|恶意|安全|木马)?(扫描|查杀|检测)"),
@@ -5243,6 +5277,8 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\bso (that )?(nobody|no one|none of us) (ever )?(gets?|is|has to|needs? to|waits?)\b"
     # ("… because the internal CA kept expiring and nobody wanted to renew it", "… because the portal download flow confused people")
     r"|\b(keeps?|kept) expiring\b|\b(nobody|no one) (wanted|wants|bothered|bothers|had time) to\b|\bbecause\b( [\w'-]+){0,6} (confused|confuses|annoyed|annoys|frustrated|frustrates)\b"
+    # ("… since it made the SPA auth code simpler", "… because they were doubling the storage bill")
+    r"|\bmade ([\w-]+ ){0,4}(easier|faster|simpler|quicker)\b|\b(doubl|tripl)\w* (the |our )?([\w-]+ )?(bill|costs?|storage|spend)\b"
     # ("… which keeps call times short")
     r"|\b(keeps?|kept) ([\w-]+ ){1,3}(short|low|down|quick|fast|small)\b"
     # ("… so we always get the latest fixes without bumping versions")
@@ -5250,7 +5286,7 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… so onboarding takes five minutes instead of a day")
     r"|\b(takes?|took|is|are|was|were) (only |just )?([\w-]+ ){0,2}(seconds?|minutes?|hours?|days?) instead of (a |an |one |two |three |several |\w+ )?(seconds?|minutes?|hours?|days?|weeks?|months?)\b"))
 # (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
-_CONVENIENCE_ZH = re.compile(r"方便|省得|太占|占磁盘|占空间|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
+_CONVENIENCE_ZH = re.compile(r"方便|省得|少改|少写|图省事|省去|太占|占磁盘|占空间|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
 # (its history or its end, and where a lapse harms nothing: a sandbox, the docs)
 _REMEDIED_ZH = re.compile(r"之前|以前|已经改|修掉|修复|修好|已修|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|测试账号|测试用户|测试库|测试机|演示|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
