@@ -3496,8 +3496,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(delete|wipe|purge|erase|destroy|shred|remove)\w* [^.\n]{0,40}\bbefore (the |any )?(bank|court|police|regulators?|auditors?|investigators?|lawyers?|legal|compliance)\b"
      r"[^.\n]{0,20}\b(asks?|requests?|comes?|arrives?|sees?|looks?|gets?)\b"),
     (("so the", "so that", "so no", "so it", "so they"),
-     # (generated or vendored code kept out of a linter is its configuration: "add generated/ to .eslintignore so the linter skips it")
-     r"(?:^|(?<=[.!?\n] ))(?![^.!?\n]*\b(generated|auto-?generated|vendor\w*|third[_-]party|node_modules|minified)\b)[^.!?\n]*?"
+     # (generated or vendored code kept out of a linter by its ignore list is its configuration: "add generated/ to .eslintignore
+     # so the linter skips it"; a script moved into vendor/ to be skipped is hidden)
+     r"(?:^|(?<=[.!?\n] ))(?![^.!?\n]*\b(generated|auto-?generated|vendor\w*|third.?party|node.modu.es|minified)\b[^.!?\n]*(ignore|exc.ude)"
+     r"|[^.!?\n]*(ignore|exc.ude)[^.!?\n]*\b(generated|auto-?generated|vendor\w*|third.?party|node.modu.es|minified)\b)[^.!?\n]*?"
      r"\bso (that )?(the )?(scanner|linter|sast|dast|scan|check|audit|review|reviewers?|tests?|monitor\w*|alerts?)s? "
      r"(skips?|ignores?|misses?|skim|skims|overlooks?|glosses? over|passes? over|won't (see|notice|catch|flag|read)|doesn't (see|notice|catch|flag|read)|can't (see|notice|catch|flag)|don't (read|see|notice))\b"
      # a change dressed up so that it skips its review ("label your PR 'docs' so it skips the review")
