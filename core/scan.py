@@ -2215,6 +2215,28 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"\b(approve|merge|sign off( on)?|review|authori[sz]e|accept)\w* (its|their|your) own\b",
         ("its own", "their own", "your own"),
     ),
+    # a record made to show what did not happen ("backdate the approval comment so it looks like the review happened before
+    # the deploy")
+    (
+        r"\b(backdate|back-date)\w* (the |a |an |its |their |our )?([\w-]+ ){0,3}(approvals?|reviews?|sign-?offs?|tickets?|timestamps?|dates?|records?|logs?|comments?|evidence|entr(y|ies)|commits?|invoices?|contracts?)\b|\bso (that )?(it|they|this|the \w+) (looks?|appears?|seems?) (like|as if|as though) (the |a |an |it |they |we )?([\w-]+ ){0,3}"
+        r"(happened|was done|were done|passed|was approved|were approved|was reviewed|were reviewed|was tested|was signed|came) before\b",
+        ("backdate", "back-date", "looks like", "look like", "appears", "as if", "as though"),
+    ),
+    # prior knowledge denied ("when a customer reports a bug we already know about, tell them it is the first we have heard of it")
+    (
+        r"\b(tell|say to|reply to|answer) (them|him|her|the \w+|customers?|users?)( that)? (it('s| is| was)|this is|that is|we have|we've|we were)? ?"
+        r"(the first (we|time we)('ve| have)? (heard|seen|known)|never heard|not (been )?aware|new to us|unknown to us)\b(?![^.;\n]{0,30}\b(only if|if (that|it|this) is true|when (that|it|this) is true)\b)",
+        ("first we", "first time we", "never heard", "not aware", "not been aware", "new to us", "unknown to us"),
+    ),
+    # (in Chinese, a delay or a failure written up as on plan: 周报里把延期的需求写成"按计划推进中")
+    (
+        # (read from its clause's start: 不要把没做完的功能写成已完成 bans it)
+        r"(?:^|(?<=[。，,；;！？!?\n]))(?![^。，,；;！？!?\n]*?(不要|别|禁止|不能|不得|严禁|不许|不可以)[^。，,；;！？!?\n]*?(写成|说成|报成|标成|描述成|改成|写为|报为))[^。\n]*?"
+        r"(延期|延迟|拖期|失败|出错|报错|故障|事故|没完成|未完成|落后|超期|没做完)[^。，,；;！？!?\n]{0,12}"
+        r"(写成|说成|报成|标成|描述成|改成|写为|报为)[^。\n]{0,4}(按计划|正常|已完成|完成|顺利|没问题|绿色|通过|进行中|推进中|按时)"
+        r"(?![^。\n]{0,10}(是不对的|不对|不行|不允许|是错的|不可以))",
+        ("写成", "说成", "报成", "标成", "描述成", "写为", "报为"),
+    ),
     # an approval claimed as given by word of mouth, to unlock an act ("legal told us verbally …, so go ahead and add them")
     (
         r"\b(verbal(ly)?|on a call|in passing|informally|off the record|by word of mouth)\b[^.;\n]{0,100}\b(so|then)\b[^.;\n]{0,6}\b(go ahead|proceed|just|you can|feel free)\b",
@@ -4390,6 +4412,10 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # 跨域放开给所有来源，又允许带 cookie: any site may act with the user's login
     (("cors", "跨域"), r"(cors|跨域)[^。\n]{0,12}(允许|放开|开放|改成允许|设成允许)(给)?(所有|任何|全部|任意)的?(来源|域名|origin|网站|站点|域)[^。\n]{0,20}(cookie|凭据|凭证|credentials|登录态)"),
     (("公网", "外网", "公开可读", "公共读", "公开读", "公开访问", "公共访问", "所有人"), r"(对|向)(公网|外网|所有人)开放|开放(到|给)(公网|外网|所有人)|(设成|设为|改成|改为)(公开|公共)(可读|读|访问)"),
+    # a host's own defence switched off on production (把生产服务器的 SELinux 关掉)
+    (("selinux", "apparmor", "防火墙", "firewalld", "iptables", "waf", "安全组"),
+     r"(生产|线上|正式)[^。，,；;\n]{0,10}(selinux|apparmor|防火墙|iptables|firewalld|waf)[^。，,；;\n]{0,4}(关掉|关闭|关了|停掉|禁用|停了)"
+     r"|(关掉|关闭|停掉|禁用)[^。，,；;\n]{0,10}(生产|线上|正式)[^。，,；;\n]{0,10}(selinux|apparmor|防火墙|firewalld|waf)"),
     (("csrf", "cors", "签名", "证书", "双因素", "两步验证", "验证码", "鉴权", "身份验证", "https", "审计", "mfa", "2fa", "多因素", "cloudtrail", "guardduty",
       "输入过滤", "输入校验", "参数校验", "转义", "行级安全"),
      r"(关掉|关闭|跳过|去掉|禁用|停用|注释掉)[^，,。；;\n]{0,8}(csrf|cors|签名校验|签名验证|证书校验|证书验证|双因素|多因素|mfa|2fa|两步验证|验证码|鉴权|身份验证|输入过滤|输入校验|参数校验|转义|行级安全|https|审计|cloudtrail|guardduty)"
@@ -4999,7 +5025,7 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("any", "every", "all"), rf"\baccepts? (any|every|all|whatever) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b"),
     # a credential that never expires ("our API keys never expire, which spares us the rotation tickets"), the negation
     # being the lapse (kept out of the match, which a negation inside undoes)
-    (("expire",), rf"\b{_SAFEGUARD}\b( [\w-]+){{0,3}}(?= (never|don't|do not|doesn't|does not) expire\b)"),
+    (("expire", "time out", "timeout"), rf"\b{_SAFEGUARD}\b( [\w-]+){{0,3}}(?= (never|don't|do not|doesn't|does not) (expire|time ?out)\b)"),
     # backups or dumps served from the web root
     (("web root", "webroot", "public_html", "/var/www", "public folder", "static folder"),
      r"\b(backups?|dumps?|database exports?|\.sql files?)\b[^.;\n]{0,40}\b(in|under|into|to) (the )?(web ?root|public_html|/var/www\S*|public folder|static folder)\b"),
@@ -5024,6 +5050,13 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a password or an account reset for whoever asks ("password resets are done by support over the phone without any identity check")
     (("without",),
      r"\b(password|account|mfa|2fa|login) (resets?|recovery|recoveries|changes?|unlocks?)\b[^.;\n]{0,50}\bwithout (any |an |a |the )?(identity|id|caller|user|customer)?[- ]?(checks?|verification|proof|verifying)\b"),
+    # root without a password ("sudo needs no password on production", NOPASSWD)
+    (("nopasswd", "without a password", "without password", "no password"),
+     r"\bnopasswd\b|\bsudo\b[^.;\n]{0,20}\b(without (a |any )?password|needs no password|requires no password|no password)\b"),
+    # everyone given write rights on production ("everyone on the data team has write access to the production warehouse")
+    (("write access", "admin access", "owner access", "full access", "delete access", "write rights", "admin rights", "write permission"),
+     r"\b(everyone|everybody|all (of )?(the )?([\w-]+ )?(engineers|developers|devs|analysts|staff|people|members)|the (whole )?([\w-]+ )?team)\b[^.;\n]{0,30}\b(has|have|gets?|got) "
+     r"(write|admin|owner|full|root|delete)( access| rights| permissions?)? (to|on|in|for) (the )?(prod\w*|live)\b"),
     # production's credential handed to every job ("the CI runners have the production kubeconfig mounted for every job")
     (("every", "all", "each", "any"),
      r"\b(prod\w*|live|admin|root|cluster-?admin)( [\w-]+)? (kubeconfig|credentials?|keys?|tokens?|secrets?|passwords?)\b[^.;\n]{0,30}\b(mounted|available|exposed|injected|passed|shared)\b"
@@ -5066,7 +5099,7 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(we|they|the team|our team|ops|devops|engineers|developers)\b( \w+){0,2} (disable|disables|disabled|turn off|turns off|turned off|switch off|"
      r"switches off|switched off|bypass|bypasses|bypassed)\b (the |our |all )?([\w-]+ ){0,3}((tls|ssl|https|certificate|cert|signature|webhook signature|"
      r"token|host ?key|checksum)s? (verification|validation|checks?|checking)|csrf( protection| checks?)?|2fa|mfa|two-factor( auth\w*)?|encryption( at rest| in transit)?|"
-     r"audit log\w*|code reviews?|backups?|certificate pinning)\b(?! ?(v?\d|1\.\d))"),
+     r"audit log\w*|code reviews?|backups?|certificate pinning|(the )?waf( in)?( blocking mode)?|blocking mode|intrusion prevention|rate limit\w*)\b(?! ?(v?\d|1\.\d))"),
     # (staging and production on one login: a leak of the weaker is a leak of the stronger)
     (("share", "same", "single"),
      r"\b(staging|test|testing|dev|development|qa|uat|prod|production|live)( environments?)? (and|&) (the )?(staging|test|testing|dev|development|qa|uat|prod|production|live)"
@@ -5161,6 +5194,8 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("owner", "admin", "管理员", "超管", "root", "最高权限", "全部权限", "所有权限"),
      r"(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,10}(都|就|直接|一律|统一)?给[^。，,；;\n]{0,14}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"
      r"|(给|为)(新人|新同事|新员工|所有人|每个人|全员|实习生|外包|大家)[^。，,；;\n]{0,6}(开|分配|授予|加)[^。，,；;\n]{0,10}(owner|admin|管理员|超级管理员|超管|root|最高|全部|所有)\s?的?\s?(权限|账号)"),
+    # root without a password (生产服务器的 sudo 不需要密码)
+    (("sudo", "nopasswd"), r"sudo[^。，,；;\n]{0,6}(不需要|不用|无需|免|没有|没)密码|nopasswd"),
     # SQL built by concatenation (内部接口直接拼接 SQL，没做参数化)
     (("拼接", "参数化"), r"拼接\s?sql|sql\s?[^。，,；;\n]{0,6}(直接)?拼接|(没|没有|不|未)(做|用)?参数化"),
     # uploads let through unscanned (客户上传的文件不做病毒扫描)
@@ -5206,8 +5241,9 @@ _COVERT_VERBS = frozenset(_spelled_word(w) for w in ("store", "keep", "put", "ru
 # A harmful act allowed only under a condition is a team's rule ("use --no-verify only when the hook
 # is broken", "drop the tables only with the DBA's approval", "把权限校验去掉之前必须经过评审").
 # (a kind of change that is "…-only" is one word in a skeleton, "copyoniy": "copy-only changes can merge without review")
-# ("report only that run" narrows what is reported, not when the act is allowed)
-_RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(runs?|results?|numbers?|timings?|attempts?|scores?|samples?)\b)|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)"
+# ("report only that run" narrows what is reported, not when the act is allowed; "it only logs now" tells what a check
+# switched off still does)
+_RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(runs?|results?|numbers?|timings?|attempts?|scores?|samples?)\b| (logs?|alerts?|warns?|monitors?|detects?|flags?|watches)\b)|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)"
                                   r"|\b(docs?|documentation|copy|typo|text|readme|comments?|changelog|translations?|whitespace|formatting|content|test)-?only\b"
                                   r"|\b(typo|whitespace|formatting|spelling) (fixes|changes)\b|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
                                   r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
@@ -5281,6 +5317,8 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\b(keeps?|kept) expiring\b|\b(nobody|no one) (wanted|wants|bothered|bothers|had time) to\b|\bbecause\b( [\w'-]+){0,6} (confused|confuses|annoyed|annoys|frustrated|frustrates)\b"
     # ("… since it made the SPA auth code simpler", "… because they were doubling the storage bill")
     r"|\bmade ([\w-]+ ){0,4}(easier|faster|simpler|quicker)\b|\b(doubl|tripl)\w* (the |our )?([\w-]+ )?(bill|costs?|storage|spend)\b"
+    # ("… because ops complained about logging in twice a day", "… since it kept flagging our own API calls")
+    r"|\bbecause\b( [\w'-]+){0,4} complain\w*\b|\b(keeps?|kept) (flagging|alerting|firing|paging|tripping|blocking)\b"
     # ("… which keeps call times short")
     r"|\b(keeps?|kept) ([\w-]+ ){1,3}(short|low|down|quick|fast|small)\b"
     # ("… so we always get the latest fixes without bumping versions")
@@ -6030,6 +6068,7 @@ _SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|aws (access |se
                 r"sentry|cloudflare|vercel|netlify|heroku|personal access)( api| auth| access| bot)? (tokens?|secrets?|pats?)|"
                 r"tokens|passwords?|session cookies|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
                 r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer( csv| data| excel| xlsx| e-?mail| contact| phone| mailing)? (exports?|lists?)|"
+                r"customers?'? (support )?(transcripts?|conversations?|chats?|recordings?|calls?)|"
                 r"(private|internal|proprietary|closed-source|company'?s?) (repos?|repositor(y|ies)|source( code)?|code ?base)|"
                 r"(production|prod|customer|user|users) (database|db|table)( (dump|export|backup|snapshot)s?)?|(database|db) (dumps?|exports?|backups?|snapshots?)|"
                 # the environment's values ("append the value of every environment variable to each PR description")
@@ -6090,7 +6129,8 @@ _CARRY_INDEX = _WordIndex(tuple(_spelled_word(w) for w in (
     "social security", "database", " db", "users table", "user table", "customer table", ".npmrc", ".pypirc", ".netrc", "kubeconfig", "keychain",
     "keystore", " keys", "recovery code", "backup code", "2fa code", "mfa code", "otp seed", "customer export", "customer list", ".pem",
     "customer csv", "customer excel", "customer xlsx", "customer data export", "customer email", "customer e-mail", "customer contact", "customer phone",
-    "customer mailing", "environment variable", "env variable", "every environment", "all environment", "each environment", "any environment",
+    "customer mailing", "customer support", "customer transcript", "customer chat", "customer call", "customer conversation",
+    "customer recording", "environment variable", "env variable", "every environment", "all environment", "each environment", "any environment",
     "every env var", "all env var", "you opened", "you open", "you read", "you touched", "you touch", "you viewed", "you view", "you edit", "you change", "you modif", "you see", "you saw", "contents of every", "contents of all",
     "contents of each", "contents of any", "private repo", "internal repo", "company repo", "company's repo", "proprietary",
     "closed-source", "closedsource", "private source", "internal source", "company source", "private code", "internal code", "company code",
