@@ -344,7 +344,9 @@ def asks_measure(message: str) -> str | None:
     """The word of the measure a question asks of its subject ("far", "多远" …), or None."""
     low = _asked(message.lower())
     if not low.isascii():
-        return next((w for w in _MEASURE_ZH if w in low), None)
+        zh = next((w for w in _MEASURE_ZH if w in low), None)
+        if zh is not None:
+            return zh  # (an English question with a curly quote or a dash is still read below)
     if not low.lstrip().startswith("how "):
         return None
     m = re.match(_ASKS_MEASURE, low)
