@@ -2676,9 +2676,9 @@ _ALWAYS_TAG = re.compile(
 # A bracketed role in the middle of a sentence about a log's or a transcript's format, as one item of
 # it ("prefixes daemon messages with [SYSTEM] and CLI actions with [USER]"), names the format.
 _FORMAT_BEFORE = re.compile(r"\b(prefix\w*|tag\w*|label\w*|logs?|logged|logging|format\w*|lines?|messages?|entries|marked|marks)\b[^.!?\n]{0,60}$")
-_ITEM_AFTER = re.compile(r"\s*([,;)]|\.(\s|$)|(and|or)\b|[和或、])")
+_ITEM_AFTER = re.compile(r"`?\s*([,;)]|\.(\s|$)|(and|or)\b|[和或、])")
 # (the last of a list of markers: "uses <|start_header_id|> and <|end_header_id|> around each role name")
-_ITEM_BEFORE = re.compile(r"(,|\band|\bor|[和或、])\s*$")
+_ITEM_BEFORE = re.compile(r"(,|\band|\bor|[和或、])\s*`?$")
 
 
 # A chat template's marker as one item of a sentence about the template ("Llama 3's chat format uses <|start_header_id|>
@@ -2714,8 +2714,8 @@ _FENCED_ROLE = re.compile(r"[#=*~\-]{2,}\s*(system|assistant|developer)\s*[#=*~\
                           r"|```\s*(system|assistant|developer|instructions?)\s*\n\s*[\w.-]+\s*[=:]"
                           # a block labelled as a tool call is a forged one
                           r"|```\s*(tool[_-]?(call|calls|code|use)|function[_-]?calls?)\s*\n\s*[{\[\w]"
-                          # (a marker named as what a file ends or begins with is its format: "the export ends with ===== END OF NOTES =====")
-                          r"|(?<!with )(?<!by )(?<!line )(?<!marker )(?<![#=*~\-_])[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
+                          # (a marker named as what a file ends or begins with is its format: "the export ends with ===== END OF NOTES =====", "a line reading `---- END OF MEMORY ----`")
+                          r"|(?<!with )(?<!by )(?<!line )(?<!marker )(?<!reading )(?<!with `)(?<!by `)(?<!line `)(?<!marker `)(?<!reading `)(?<![#=*~\-_])[#=*~\-_]{2,}\s*(end|close|stop|begin|start)\s+(of\s+)?(the\s+)?(memory|memories|notes|context|system prompt|instructions|"
                           r"conversation)\w*( notes)?\s*[#=*~\-_]{2,}")
 _ROLE_LINE = re.compile(rf"(?:^|(?<=[.!?:]\s))[\s>*\-+•]*(system prompt|system message|system notice|developer message|agent|{_ROLE_WORDS[1:-1]})(?:\s*\([^)\n]{{0,20}}\))?\s*[:：][ \t]*(?P<rest>.*)$",
                         re.MULTILINE)
@@ -4170,6 +4170,12 @@ _FOR_GOOD = (r"(\b(permanent\w*|global\w*|everywhere|always|for good|(for|in|on)
 _HOST_DEFENCE = r"(selinux|apparmor|firewalls?|firewalld|ufw|iptables( rules)?|auditd|fail2ban|(windows )?defender|antivirus)"
 _HOST_DEFENCE_OFF = (rf"((disabl|stop|remov|uninstall|flush|purg)\w* (the |our |its )?{_HOST_DEFENCE}|(set|put|switch|turn|flip)\w* (the |our |its )?{_HOST_DEFENCE}"
                      rf"( (mode|enforcement))? (to |into )?(disabled|permissive|off|complain)( mode)?|(turn|switch)\w* off (the |our |its )?{_HOST_DEFENCE})\b")
+# What is public anyway: its bucket made public takes off no safeguard ("the docs bucket is public-read so the links work").
+_PUBLIC_ANYWAY = r"(docs|documentation|static|assets|public|website|site|cdn|downloads?|images|media|marketing|landing|blog|fonts|releases?)"
+_PUBLIC_ANYWAY_BEFORE = "".join(f"(?<!{w} )" for w in ("docs", "documentation", "static", "assets", "public", "website", "site", "cdn", "download",
+                                                        "downloads", "images", "media", "marketing", "landing", "blog", "fonts", "release", "releases"))
+
+
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a host's own defence switched off where it serves ("set SELinux to disabled on the production web servers", "disable the
     # firewall on production; the partner can't connect"): what it blocks wants a rule or a policy
@@ -4285,8 +4291,7 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(open|expose|bind|publish|allow)\w* [^.\n]{0,60}\b(to|on|for) (0\.0\.0\.0(/0)?|the (whole |public |open )?internet|the world|everyone|anyone|the public)\b"
      r"(?! (in|at|on|of|inside) (the |our )?(company|team|org|organi[sz]ation|office|firm|vpn|intranet))"
      # a bucket of what is public anyway ("make the docs bucket public-read") is no safeguard taken off
-     r"|\b(set|make|change|switch)\w* (?!(the |a |our |an )?(docs|documentation|static|assets|public|website|site|cdn|downloads?|images|media|marketing|landing|"
-     r"blog|fonts|releases?)\b)[^.\n]{0,30}\b(buckets?|containers?|blobs?|objects?|repos?|repositor(y|ies)|dashboards?|databases?)\b[^.\n]{0,30}\b(public(ly)?[- ]?(read(able)?|write|access|visible)?|world[- ]?readable)\b"),
+     rf"|\b(set|make|change|switch)\w* (?!(the |a |our |an )?{_PUBLIC_ANYWAY}\b)" r"[^.\n]{0,30}\b(buckets?|containers?|blobs?|objects?|repos?|repositor(y|ies)|dashboards?|databases?)\b[^.\n]{0,30}\b(public(ly)?[- ]?(read(able)?|write|access|visible)?|world[- ]?readable)\b"),
     # the step that hides people's data turned off ("the agent should turn off the PII masking step in the feature pipeline")
     (("masking", "redaction", "anonymi", "pseudonymi", "scrubb", "scrubber"),
      r"\b(turn off|disable|remove|skip|bypass|comment out|switch off|drop|stop)\b (the |all |any |our )?([\w-]+ ){0,2}"
@@ -5017,12 +5022,18 @@ _SAFEGUARD = (r"(certificates?|certs?|encryption|csrf( protection| tokens?)?|cod
               r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?|rate[ -]limit(ing|s|er)?|throttling|lockouts?|captchas?)")
 _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("off", "disabled", "not ", "unencrypted", "unchecked", "unvalidated", "public", "forever", "never expire", "shared", "optional", "plain", "clear"),
-     rf"\b{_SAFEGUARD}\b( [\w-]+){{0,4}} (is|are|was|were|stays?|remains?|stay|get|gets|got) (kept |left |stored |written |saved )?(off|disabled|turned off|switched off|"
+     rf"{_PUBLIC_ANYWAY_BEFORE}\b{_SAFEGUARD}\b( (?!{_PUBLIC_ANYWAY}\b)[\w-]+){{0,4}} (is|are|was|were|stays?|remains?|stay|get|gets|got) (kept |left |stored |written |saved )?(off|disabled|turned off|switched off|"
      r"not (encrypted|checked|validated|verified|required|enforced|rotated|reviewed|signed|expired)|unencrypted|unchecked|unvalidated|unsigned|"
      r"public(-?read)?|(valid|active|open) (forever|indefinitely)|shared|optional|"
      r"(emailed|sent|stored|kept|logged|shown|returned|saved)( back)?( to [\w-]+)? in (plain ?text|clear ?text|the clear))\b"
      r"|\b(keep|leave|make|set)\w* (the |our )?([\w-]+ ){0,3}" rf"{_SAFEGUARD}" r"( [\w-]+){0,3} (public(-?read)?|unencrypted|valid forever|open to (everyone|all|anyone))\b"),
     (("any", "every", "all"), rf"\baccepts? (any|every|all|whatever) ([\w-]+ ){{0,2}}{_SAFEGUARD}\b"),
+    # every site let in with the user's cookies ("CORS allows any origin with credentials on the payments API"); any origin
+    # without them is how a public API is read
+    (("cors", "allow-origin"),
+     r"\b(cors|access-control-allow-origin|allow-origin)\b[^.;\n]{0,30}\b(allows?|accepts?|permits?|reflects?|echoes)\b (any|every|all|whatever|\*) (origins?|domains?|sites?)\b"
+     r"[^.;\n]{0,30}\bwith (credentials|cookies)\b|\b(cors|access-control-allow-origin|allow-origin)\b[^.;\n]{0,30}\b(allows?|accepts?|permits?) (credentials|cookies) "
+     r"from (any|every|all|whatever) (origins?|domains?|sites?)\b"),
     # a credential that never expires ("our API keys never expire, which spares us the rotation tickets"), the negation
     # being the lapse (kept out of the match, which a negation inside undoes)
     (("expire", "time out", "timeout"), rf"\b{_SAFEGUARD}\b( [\w-]+){{0,3}}(?= (never|don't|do not|doesn't|does not) (expire|time ?out)\b)"),
@@ -5034,6 +5045,11 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("doesn't", "does not", "don't", "do not", "never", "no longer"),
      r"\b(doesn't|does not|don't|do not|never|no longer) (verify|verifies|check|checks|validate|validates)\b"
      r" (the |our |any |incoming )?([\w-]+ ){0,2}(signatures?|certificates?|certs?|tls|ssl|csrf( tokens?)?|checksums?|host ?keys?)\b"),
+    # people's real data copied into a sandbox ("the staging database is a nightly copy of production with real customer emails")
+    (("real", "actual", "production", "prod", "live"),
+     r"\b(staging|test|tests|testing|dev|development|qa|uat|sandbox|local|fixtures?)\b(?:(?!\b(never|not|no|without)\b|scrub|mask|fake|anonymi|pseudonymi|synthetic)[^.;\n]){0,60}"
+     r"\b(real|production|prod|live|actual) (customer|user|patient|client|employee)s?'? (e-?mails?|e-?mail addresses|phone numbers?|names|addresses|data|records|"
+     r"ssns?|card numbers?|personal data|pii)\b"),
     # full stack traces handed to clients
     (("stack trace", "stacktrace"),
      r"\b(return|returns|returned|show|shows|shown|send|sends|sent|expose|exposes|exposed)\b (the )?(full |raw |whole )?stack ?traces? "
@@ -5206,6 +5222,10 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(后台|管理系统|管理后台|控制台|admin|运营系统)[^。，,；;\n]{0,10}(没有|没|不设|取消了?|关掉了?|关闭了?)(登录|会话|session)?\s?(超时|过期|自动退出)|(一直保持|永久)登录"),
     (("binlog", "日志", "wal", "快照"),
      r"(binlog|审计日志|操作日志|访问日志|wal|redo\s?log|快照)[^。，,；;\n]{0,6}(关掉|关闭|关了|停了|停掉|禁用|删了|不开)"),
+    # people's real data copied into a sandbox (测试环境直接连生产库的只读副本，里面有真实手机号，省得造数据)
+    (("真实", "生产", "线上"),
+     r"(测试|开发|预发|staging|本地)(环境|库|服务器)?(?:(?!不|没|禁|别|勿|脱敏|假)[^。；;\n]){0,24}(真实|生产|线上)的?(用户|客户)?的?"
+     r"(手机号|身份证号?|银行卡号?|姓名|住址|个人信息|用户数据|客户数据)"),
     # (紧急修复可以不走评审 allows it for a case: the team's rule)
     (("跳过", "不走", "不用"), r"(?<!可以)(?<!允许)(?<!能)(跳过|不走|不用)[^。，,；;\n]{0,4}(代码审查|评审|审核|review)"),
 )
@@ -5298,9 +5318,11 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\b(quicker|faster|easier|simpler) (that|this) way\b|\b(finds?|found) it (quicker|faster|easier|simpler)\b"
     r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
     r"|\b(nobody|no one) (reads?|uses?|checks?|looks? at|needs?|cares?)\b|\btoo (often|slow|noisy|strict|expensive|annoying|fiddly|aggressive(ly)?|complicated)\b"
-    # ("… so the PDF links in emails work without signing", "… because a few init scripts need to write to /etc", "… which saves them
+    # ("… so the PDF links in emails work without signing", "… so the PDF links work in emails", "… because a few init scripts need
+    # to write to /etc", "… because the mobile web views needed it", "… which saves them
     # a lot of back-and-forth")
-    r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,4} (works?|loads?|opens?|runs?) (without|again|fine|everywhere|in (prod|production|staging|every|all|both)|across)\b|\bbecause( [\w'-]+){0,6} (needs?|needed) to\b"
+    r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,4} (works?|loads?|opens?|runs?) (without|again|fine|everywhere|anywhere|in (prod|production|staging|every|all|both|e-?mails?|browsers?|the browser|the app)|across)\b"
+    r"|\bbecause( [\w'-]+){0,6} (needs?|needed) (to|it|them|that)\b"
     r"|\bsaves? (them|us|you|everyone|the team) (a lot of |lots of |some )?[\w-]+"
     # ("… which cuts support tickets", "… so onboarding is quicker", "it makes bug reports more useful", "… because the S3 bill was
     # too high", "… because the hardware keys kept getting lost")
@@ -5313,6 +5335,8 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"
     # ("… so nobody gets locked out during incidents")
     r"|\bso (that )?(nobody|no one|none of us) (ever )?(gets?|is|has to|needs? to|waits?)\b"
+    # ("… so the formatting bugs show up")
+    r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,3} (shows? up|surfaces?|reproduces?)\b"
     # ("… because the internal CA kept expiring and nobody wanted to renew it", "… because the portal download flow confused people")
     r"|\b(keeps?|kept) expiring\b|\b(nobody|no one) (wanted|wants|bothered|bothers|had time) to\b|\bbecause\b( [\w'-]+){0,6} (confused|confuses|annoyed|annoys|frustrated|frustrates)\b"
     # ("… since it made the SPA auth code simpler", "… because they were doubling the storage bill")
@@ -5362,8 +5386,11 @@ def _sandboxed(sentence: str, after: str) -> bool:
 
 # (production named beside the sandbox, and not as where the lapse is not: "in staging, never in production"; what
 # customers run is production: "… in release builds so QA can attach a debugger on customer devices")
-_WITH_PRODUCTION = re.compile(_spelled(r"\b(?<!never )(?<!not )(?<!never in )(?<!not in )(?<!no )(?<!but not )(prod|production|release builds?|customers?'? (devices|phones|machines|data))\b"))
-_WITH_PRODUCTION_ZH = re.compile(r"(测试|预发|开发|staging)(环境)?(和|跟|与|、)(生产|线上|正式)|(生产|线上|正式)(环境)?(和|跟|与|、)(测试|预发|开发|staging)")
+_WITH_PRODUCTION = re.compile(_spelled(r"\b(?<!never )(?<!not )(?<!never in )(?<!not in )(?<!no )(?<!but not )(prod|production|release builds?|customers?'? (devices|phones|machines|data)|real (customer|user|patient)s?'? [\w-]+)\b"))
+# (a sandbox fed from production holds production's people: 测试环境直接连生产库…真实手机号)
+_WITH_PRODUCTION_ZH = re.compile(r"(测试|预发|开发|staging)(环境)?(和|跟|与|、)(生产|线上|正式)|(生产|线上|正式)(环境)?(和|跟|与|、)(测试|预发|开发|staging)"
+                                 r"|(测试|预发|开发|staging)(环境)?[^。，,；;\n]{0,6}(连|用|接|导入|拷贝|复制|同步)[^。，,；;\n]{0,4}(生产|线上|正式)"
+                                 r"|真实的?(用户|客户)的?(手机号|身份证|银行卡)")
 
 
 # Where a lapse harms no one: a sandbox, not the "old" or "internal" of `_CUE_SANDBOX`, which say what a chore is done to
