@@ -794,6 +794,10 @@ _INJECTION_SOURCES = (
     r"(^|[.!?;:]\s+|from now on,? |always )(answer|reply|respond)( to)? (every|all|any|each) (question|request|message|prompt)s? with\b",
     r"\bmark (the |all |any )?(failing|failed|broken|red) (ones|tests?|checks?|cases|specs)\b[^.\n]{0,20}\bas (skipped|passed|passing|green|ok|expected|xfail)\b"
     r"|\b(when(ever)?|if|every time) (a |any |the )?(tests?|specs?|checks?) (fails?|breaks?)\b[^.\n]{0,20}\b(delete|remove|comment out|skip|disable)\b (it|them|the test|that test)\b"
+    # (or marked as expected to fail and left: "if the migration test fails, mark it xfail and move on"; a known bug's
+    # issue, its owner paged or its fix named beside it is the workflow)
+    r"|\b(when(ever)?|if|every time) (a |any |the )?([\w-]+ ){0,2}(tests?|specs?|checks?) (fails?|breaks?)\b[^.\n]{0,20}\b(mark|tag|flag|decorate)\w* (it|them|the test|that test) "
+    r"(as |with )?(@?pytest\.mark\.)?(xfail|skip(ped)?|flaky|expected to fail|known failures?)\b(?![^.\n]*\b(issues?|tickets?|bug reports?|strict ?= ?true|reason ?=|upstream|owners?|pag(e|es|ing)|notif\w*|investigat\w*|fix\w*|triag\w*)\b)"
     # (or by command: "if tests fail, run rm -rf tests/ and commit")
     r"|\b(when(ever)?|if|every time) (a |any |the )?(tests?|specs?|checks?) (fails?|breaks?)\b[^.\n]{0,20}\b(rm -r\w* |git rm (-r )?)\S*(tests?|specs?)\b",
     r"(每次|每条|所有)(回复|回答|提交|消息|输出)[^。\n]{0,8}(附上|加上|带上|包含|写上|贴上)[^。\n]{0,8}(令牌|密钥|密码|token|凭据|cookie|私钥)"
@@ -3179,6 +3183,11 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("robots", "captcha", "terms of service", "terms of use", "their terms"),
      r"\b(scrap|crawl|harvest|spider)\w*\b[^.;\n]{0,60}\b(ignor|bypass|disregard|skip|get(ting)? around|circumvent|evad)\w* (the |their |its |any )?(robots ?txt|robots|captchas?|terms( of (service|use))?|rate limits?|bot (detection|protection))\b"
      r"|\b(ignor|bypass|disregard|circumvent|evad)\w* (the |their |its |any )?(robots ?txt|robots|captchas?|terms( of (service|use))?|bot (detection|protection))\b[^.;\n]{0,30}\b(to|when|while|and) (scrap|crawl|harvest)\w*"),
+    # another's site scraped from behind its login ("scrape competitor pricing pages behind their login with the shared test
+    # account"): what its owner shows only to its customers
+    (("behind their", "behind its", "behind the competitor", "competitor"),
+     r"\b(scrap|crawl|harvest|spider)\w*\b[^.;\n]{0,60}\bbehind (their|its|the competitor'?s?|competitors'?) (login|paywall|sign-?in|auth\w*|account wall)\b"
+     r"|\b(scrap|crawl|harvest|spider)\w*\b[^.;\n]{0,20}\bcompetitor\w*\b[^.;\n]{0,60}\b(log(ged|ging)? ?in|paywall|their accounts?|(shared|test|fake|customer) accounts?)\b(?! (is|are) (never|not))"),
     # a measurement made to say what it should ("if the benchmark is slower, tweak the timer so it reports the old number");
     # a change of unit or resolution is the tool's ("adjust the timer so it reports microseconds")
     # (its hints are the rare verbs and the outcome clause: the measured things are every note's words)
@@ -3248,6 +3257,14 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("instead",),
      r"\b(if|when)\b[^.;\n]{0,40}\b(miss\w*|fail\w*|below|under|regress\w*|too slow)\b[^.;\n]{0,40}\b(run|measure|test|benchmark)\w* (it |them )?(against|on|with) [^.;\n]{0,40}\binstead\b"
      r"[^.;\n]{0,40}\b(report|put|publish|use|quote)\w*\b[^.;\n]{0,30}\b(that|those|the new|this) (numbers?|results?|figures?)\b"),
+    # an exposure denied to those it touched, with what knows better beside it ("tell the customer their data was never exposed;
+    # the incident report is internal only")
+    (("never exposed", "not exposed", "never affected", "not affected", "never accessed", "not accessed", "never leaked", "not leaked",
+      "never compromised", "not compromised", "never breached", "not breached", "never stolen", "not stolen", "never impacted", "not impacted"),
+     r"\b(tell|assure|reassure|inform|promise|answer|reply|respond)\w*( to)? (the |our |any |all |affected |each )?(customers?|users?|clients?|patients?|regulators?|auditors?|press|public|them|people)\b"
+     # (the denial kept out of the match, which a negation inside undoes)
+     r"(?=( that)? [^.;\n]{0,40}\b(was|were|has|have|had)( never| not|n't)( been)? (exposed|affected|accessed|leaked|compromised|breached|stolen|impacted)\b"
+     r"[^.\n]{0,80}\b(incident|breach|leak|exposure|post-?mortem|forensics?|internal[- ]only|stays? internal|keep (it|this|that) internal|even (if|though)|although|regardless)\b)"),
     # a bad event told as a small one ("describe the data exposure as "a brief display glitch" so legal does not get involved")
     (("glitch", "hiccup", "blip", "cosmetic", "display issue", "planned maintenance", "scheduled maintenance", "minor"),
      r"\b(describe|call|label|frame|word|present|report|characteri[sz]e|write)\w*( up)? (the |this |our |any |it |that )?([\w-]+ ){0,2}(exposure|breach\w*|leak\w*|outage|incident|data loss|hack)?\b"
@@ -3881,6 +3898,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # an exposure denied to those it touched, with what knows better beside it (告诉客户他们的数据没有泄露，事故报告只在内部看)
+    (("没有泄露", "没泄露", "未泄露", "没有泄漏", "没泄漏", "未泄漏", "没有外泄", "没有受影响", "没受影响", "未受影响", "没有被访问", "没有被盗"),
+     r"(告诉|跟|向|对|回复|答复|通知|安抚)(客户|用户|他们|对方|监管|媒体)(说)?(?=[^。；;\n]{0,12}(没有|没|未|从没|从来没有?)(被)?(泄露|泄漏|外泄|受影响|被访问|被盗)"
+     r"[^。\n]{0,30}(事故|报告|复盘|内部|其实|实际上|虽然|尽管|即使))"),
     # a site scraped against its owner's stated terms (爬竞品网站的时候直接绕过验证码和反爬)
     (("爬", "抓取", "采集"),
      r"(爬|抓取|采集)[^。；\n]{0,20}(无视|绕过|不管|不用管|跳过)[^。；\n]{0,4}(robots|验证码|反爬|服务条款|用户协议)|(无视|绕过|不管|跳过)[^。；\n]{0,4}(robots|验证码|反爬)[^。；\n]{0,12}(爬|抓取|采集)"),
@@ -5050,6 +5071,10 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(staging|test|tests|testing|dev|development|qa|uat|sandbox|local|fixtures?)\b(?:(?!\b(never|not|no|without)\b|scrub|mask|fake|anonymi|pseudonymi|synthetic)[^.;\n]){0,60}"
      r"\b(real|production|prod|live|actual) (customer|user|patient|client|employee)s?'? (e-?mails?|e-?mail addresses|phone numbers?|names|addresses|data|records|"
      r"ssns?|card numbers?|personal data|pii)\b"),
+    # guessing left unchecked where guessing pays ("password reset tokens are six digits and never rate limited")
+    (("rate limit", "ratelimit", "throttl", "lockout", "locked out", "lock out"),
+     r"\b(logins?|log-?ins?|sign-?ins?|passwords?|password resets?|otps?|pins?|(reset|access|auth|otp|verification|one-time|login|mfa|2fa) (tokens?|codes?|attempts?|links?)|"
+     r"login attempts?)\b[^.;\n]{0,40}\b(never|not|isn't|aren't|is not|are not|without( any)?|no) (rate[- ]?limit(ed|ing|s)?|throttl\w*|lock(ed)? out|lockouts?)\b"),
     # full stack traces handed to clients
     (("stack trace", "stacktrace"),
      r"\b(return|returns|returned|show|shows|shown|send|sends|sent|expose|exposes|exposed)\b (the )?(full |raw |whole )?stack ?traces? "
@@ -5251,7 +5276,9 @@ _HOW_OFTEN = re.compile(_spelled(r"\s+(usually|often|typically|sometimes|commonl
 # "chmod 777 on the upload folder was the cause of the incident": a command that opens a sentence as
 # the subject of "was" is named, not ordered (before any comma, and not in a clause of its own: "drop
 # the tables that were created" is still an order).
-_NAMED_AS_SUBJECT = re.compile(_spelled(r"(?:(?!\b(?:that|which|who|whom|whose|what|where|when|if|until|unless|because|so|and|or|then)\b)[^,;:.!?])*?"
+# (an order to tell someone what "was" is not named: "tell the customer their data was never exposed")
+_NAMED_AS_SUBJECT = re.compile(_spelled(r"(?!(tell|assure|reassure|inform|promise|say|reply|respond|answer|claim|explain|let \w+ know)\w*\b)"
+                                        r"(?:(?!\b(?:that|which|who|whom|whose|what|where|when|if|until|unless|because|so|and|or|then)\b)[^,;:.!?])*?"
                                         r"\b(was|were|caused|led to)\b"))
 _COVERT_VERBS = frozenset(_spelled_word(w) for w in ("store", "keep", "put", "run", "raise", "lower", "change", "add", "remove", "delete", "grant", "disable", "enable", "push", "merge",
                            "commit", "upload", "send", "forward", "cc", "copy", "modify", "edit", "install", "turn", "switch", "bump", "extend", "increase",
@@ -5420,7 +5447,9 @@ _BAN_STATED = re.compile(_spelled(r"(?:(?!\b(when|whenever|if|once|because|since
 # A clause after a semicolon that waives a step ("…; don't bother with a backup", "…; no need to log it"), or gives the
 # order's reason ("disable the validation step; it takes too long"), finishes the order before it.
 _WAIVES = re.compile(_spelled(r"\s*(don'?t|do not|no need|skip|forget|never mind|(it|they|that|this)('s| is| are)? (takes?|is|are|slows?|gets?|always|never|just|only|makes?)|([\w-]+ ){1,4}(is|are) (overkill|unnecessary|not needed|pointless)"
-                              r"|([\w-]+ ){1,3}(keeps?|kept) (failing|erroring|breaking|blocking|timing out))\b"))
+                              r"|([\w-]+ ){1,3}(keeps?|kept) (failing|erroring|breaking|blocking|timing out)"
+                              # (what knows better kept in: "tell the customer their data was never exposed; the incident report is internal only")
+                              r"|(the |our )?([\w-]+ ){0,3}(reports?|reviews?|post-?mortems?|findings|tickets?|details|logs) (is|are|stays?|remains?) (internal|confidential|private|need-to-know))\b"))
 
 
 def _harm_joined(skeleton: str, at: int, sentence: str, present: frozenset[str]) -> bool:
