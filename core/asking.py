@@ -129,6 +129,19 @@ _GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
      r"^(?!.*\b(we|our|us|ours|my|this|the (project|team|repo|codebase|code base|app|service))\b)\s*how (do|can|should|would) (i|you|one|someone|a beginner|beginners) "
      r"(get started (with|in|on)|start learning|begin learning|learn|get into)\b"),
     (("入门",), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库))[^。？?]{1,20}?(怎么|如何|怎样|该怎么)入门"),
+    # (怎么学习 uni-app, Rust 该怎么学: the tool's, not how to learn our code)
+    (("学",), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库|代码))\s*(请问)?(怎么|如何|怎样|该怎么|应该怎么)(学|学习|自学)\s*[a-z0-9\u4e00-\u9fff]"
+              r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库|代码))[^。？?]{1,20}?(怎么|如何|怎样|该怎么|应该怎么)(学|学习|自学)\s*[?？]?\s*$"),
+    # a word's name in another language (优惠券的英文怎么说, "how do you say invoice in Chinese"): the language's, unless a note
+    # names it (`_SPEAKS_OF_TERMS`)
+    (("英文", "英语", "中文", "日文", "日语", "in english", "in chinese", "in mandarin", "in japanese"),
+     r"^[^。？?]{1,20}?的?(英文|英语|中文|日文|日语|法语|德语)(名字)?(怎么说|是什么|叫什么|怎么讲|怎么写)|用(英文|英语|中文|日语)怎么(说|讲|写)"
+     r"|^\s*how (do you|do i|would you|to) say [^?]{1,30} in (english|chinese|mandarin|japanese|french|german|spanish)\b"
+     r"|^\s*what('s| is) (the word for )?[^?]{1,30} in (english|chinese|mandarin|japanese|french|german|spanish)\s*[?.]?\s*$"),
+    # where a thing of the world comes from (发票的历史是什么, "what is the history of invoices"); not the history of ours
+    (("历史", "起源", "由来", "history of", "origin of", "origins of"),
+     r"^(?!.*(我们|咱们|本项目|这个项目|项目里|我们的|公司|这个|这张|这些))[^。？?]{1,20}?的(历史|起源|由来|发展史)(是什么|是怎样的|是怎么样的)?\s*[?？]?\s*$"
+     r"|^\s*(what('s| is| are)|tell me) (about )?the (history|origins?) of (?!(the|our|this|that|these|my|your)\b)"),
     (("what time is it",), r"^\s*what time is it\b"),
     (("world", "globally", "on earth"), r"^(?!.*\b(we|our|us)\b).*(\b(in|of) the world\b|\bthe world'?s\b|\b(worldwide|globally|on earth)\b)"),
     # (a place's, not our things': "what time zone are DAG schedules in" asks the project)
@@ -470,9 +483,19 @@ _ASKS_READING = (r"\b(recommend|suggest)\w* (me )?(a |an |some |any )?(good |gre
                  r"|推荐(一|几)?(本|个|些|篇|门|部)[^。？?，,]{0,16}(书|书籍|教程|课程|文章|论文|视频|播客|博客)")
 # ... and one that asks how to start learning a field or a tool (PLC 编程怎么入门, "what's the best way to learn DICOM") only by a note
 # that speaks of learning it (the stack note names Spring Cloud and says nothing of how one learns it).
-_ASKS_LEARNING = (r"\b(get(ting)? started (with|in|on)|start(ing)? learning|begin(ning)? learning|learn(ing)?|get into)\b|入门|(学习|学)[^。？?，,]{0,6}(方法|路线|顺序)|从哪(里)?(开始)?学")
+_ASKS_LEARNING = (r"\b(get(ting)? started (with|in|on)|start(ing)? learning|begin(ning)? learning|learn(ing)?|get into)\b|入门|(学习|学)[^。？?，,]{0,6}(方法|路线|顺序)|从哪(里)?(开始)?学"
+                  r"|(怎么|如何|怎样)(学|学习|自学)")
 _SPEAKS_OF_LEARNING = (r"\b(learn\w*|onboard\w*|tutorials?|courses?|docs|documentation|guides?|handbook|training|wiki|books?|workshops?|mentor\w*)\b"
                        r"|入门|学习|教程|培训|文档|手册|课程|新人|上手")
+# ... and one for a word's name in another language only by a note that speaks of names or languages (优惠券的英文怎么说 and the
+# note on how long coupons last), one for where a thing comes from only by a note that tells a past.
+_ASKS_TERM = (r"(英文|英语|中文|日文|日语|法语|德语)(名字)?(怎么说|是什么|叫什么|怎么讲|怎么写)|用(英文|英语|中文|日语)怎么(说|讲|写)"
+              r"|\b(say|word for) [^?]{1,30} in (english|chinese|mandarin|japanese|french|german|spanish)\b|\bin (english|chinese|mandarin|japanese|french|german|spanish)\s*[?.]?\s*$")
+_SPEAKS_OF_TERMS = (r"\b(called|calls?|term|terms|glossary|translat\w*|english|chinese|mandarin|japanese|spelled|spelling|naming|named)\b"
+                    r"|叫|称为|称作|术语|英文|英语|中文|翻译|译为|译成|名称|命名")
+_ASKS_HISTORY = r"的(历史|起源|由来|发展史)|\b(history|origins?) of\b"
+_STATES_HISTORY = (r"\b(1[5-9]|20)\d\d\b|\b(since|years ago|used to|originally|history|historically|origins?|invented|introduced)\b"
+                   r"|以前|之前|起源|历史|最早|发明|年代|\d+\s*年")
 _SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?|docs|documentation|handbook)\b"
                       r"|书|教程|课程|文章|论文|视频|播客|博客|文档|手册")
 
@@ -581,6 +604,10 @@ def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: i
         return lambda record: re.search(_SPEAKS_OF_READING, _note_text(record).lower()) is not None
     if re.search(_ASKS_LEARNING, message.lower()):
         return lambda record: re.search(_SPEAKS_OF_LEARNING, _note_text(record).lower()) is not None
+    if re.search(_ASKS_TERM, message.lower()):
+        return lambda record: re.search(_SPEAKS_OF_TERMS, _note_text(record).lower()) is not None
+    if re.search(_ASKS_HISTORY, message.lower()):
+        return lambda record: re.search(_STATES_HISTORY, _note_text(record).lower()) is not None
     return None
 
 

@@ -425,7 +425,12 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # held-out 239 (a tennis club's members), session 51, written before measuring: 11 of
                                              # 14 quiet on first write ("how long does a tennis match last" finds the court rule by
                                              # "tennis"), then 13
-                                             ("heldout239.json", 0.9)])
+                                             ("heldout239.json", 0.9),
+                                             # held-out 240 (a community group-buying mini program, Chinese notes), session 52,
+                                             # written before measuring: 10 of 14 quiet on first write (怎么学习 uni-app, 优惠券的英文怎么说,
+                                             # 发票的历史是什么: a tool's learning, a word's English and a thing's history, read as asked of
+                                             # the world since; 草莓怎么保存更久 once the learned reading had met it), then 14
+                                             ("heldout240.json", 0.95)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -592,7 +597,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # collect 取 are single characters, which the index holds only inside pairs)
                                                     ("heldout237.json", "cross", 0.3),
                                                     # held-out 239: 3 of 3
-                                                    ("heldout239.json", "cross", 0.95)])
+                                                    ("heldout239.json", "cross", 0.95),
+                                                    # held-out 240: 2 of 3 ("how much commission do group leaders get": the dictionary
+                                                    # knows 团长 as a regiment's commander and a group-buy coordinator, not a leader)
+                                                    ("heldout240.json", "cross", 0.6)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
