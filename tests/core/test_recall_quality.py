@@ -1882,6 +1882,27 @@ def test_15_advice_anyone_could_give_is_asked_of_the_world(home, project, mem) -
     assert _recalled(home, project, "倒车入库有什么技巧")[:1] == ["倒车入库的技巧：看右后视镜，车身离线 30 厘米时打满方向"]
 
 
+def test_15_a_tools_learning_a_words_english_and_a_things_history_are_asked_of_the_world(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (SPEC §11 recall, held-out 240, loud on first write): 怎么学习 uni-app asks how anyone learns the tool, 优惠券的英文怎么说 the
+    language's word, 发票的历史是什么 where invoices come from; the stack note, the coupon note and the invoice note each
+    share one word with them and stay out. A note that speaks of learning the tool, names the word in English or tells the
+    history still comes; how to learn our code and the history of our own service are the project's questions."""
+    from core.asking import asks_what_anyone_knows
+
+    _other_notes(mem)
+    mem.save("团购小程序前端是 uni-app，后端是 Go 的 Gin 服务", "缓存用 Redis。")
+    mem.save("新用户首单立减十元，优惠券有效期七天", "同一个手机号只能领一次。")
+    mem.save("需要发票的顾客在订单详情页申请，电子发票三天内开出", "只能开普通发票。")
+    for message in ("怎么学习 uni-app", "优惠券的英文怎么说", "发票的历史是什么", "how do you say invoice in Chinese"):
+        assert asks_what_anyone_knows(message), message
+        assert _recalled(home, project, message) == [], message
+    assert not any(asks_what_anyone_knows(m) for m in ("怎么学习我们的代码", "这个服务的历史是什么", "what is the history of our billing service"))
+    mem.save("优惠券在接口和英文界面里统一叫 voucher，不要写 coupon", "翻译表在 i18n 目录。")
+    assert _recalled(home, project, "优惠券的英文怎么说")[:1] == ["优惠券在接口和英文界面里统一叫 voucher，不要写 coupon"]
+    mem.save("新人学习 uni-app 先看官方教程，再看 wiki 上的组件规范", "导师由组长指定。")
+    assert _recalled(home, project, "怎么学习 uni-app")[:1] == ["新人学习 uni-app 先看官方教程，再看 wiki 上的组件规范"]
+
+
 def test_15_chinese_general_questions_and_tasks_hold_their_own_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
     """Issue 15 (held-out 111, Chinese quiet): "Redis 的 ZSET 底层是怎么实现的" asks how a thing of the world is built,
     which the cache note that names Redis does not answer; in 帮我写一个校验身份证号的函数 the word 函数, which no note
