@@ -46,7 +46,8 @@ MIN_FEATURE_COUNT = 2
 _AT_HAND = re.compile(r"\b(this|these)\b(?!\s+(project|repo|repository|codebase|monorepo|service|app|team|company|org|workspace|"
                       # a time is no thing at hand ("the bill doubled this month")
                       r"morning|afternoon|evening|week|weekend|fortnight|month|quarter|year|sprint|time|days)s?\b)"
-                      r"|这(段|些|个)(?!项目|仓库|服务|团队|公司)")
+                      # (这个月, 这个星期: a time, as above)
+                      r"|这(段|些|个)(?!项目|仓库|服务|团队|公司|月|星期|礼拜|周|季度|学期|时候|点|年|阶段|时间)")
 _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(make|fix|rename|refactor|rewrite|write|add|explain|translate|"
                    r"summari[sz]e|convert|format|sort|draw|generate|tidy|clean up|optimi[sz]e|speed up|debug)\b"
                    r"|^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?give me (a|an|some) (\w+ )?(function|script|snippet|regex|regular expression|"
@@ -132,6 +133,11 @@ _GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
     # (怎么学习 uni-app, Rust 该怎么学: the tool's, not how to learn our code)
     (("学",), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库|代码))\s*(请问)?(怎么|如何|怎样|该怎么|应该怎么)(学|学习|自学)\s*[a-z0-9\u4e00-\u9fff]"
               r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库|代码))[^。？?]{1,20}?(怎么|如何|怎样|该怎么|应该怎么)(学|学习|自学)\s*[?？]?\s*$"),
+    # what a tool's new version brings (Spring Boot 3 有哪些新特性, "what's new in Postgres 16"); not what our app's release brings
+    (("新特性", "新功能", "新变化", "what's new", "whats new", "what is new", "new features", "main changes", "what features"),
+     r"^(?!.*(我们|咱们|本项目|这个项目|项目里|我们的|咱们的|这个|这次|本次|这版|这一版))[^。？?]{1,30}?(有|有了|新增了?|带来了?)(哪些|什么|啥)(新特性|新功能|新变化|新东西|变化|改进)"
+     r"|^(?!.*\b(we|our|us|ours)\b)\s*(what('s| is| are)|whats) (new|the new features|the main changes) in (?!(the (app|project|repo|service|product|release)|this|that|our)\b)"
+     r"|^(?!.*\b(we|our|us|ours)\b)\s*what (new )?features (does|did|will) (?!(the (app|project|repo|service|product)|this|our)\b)[\w .+#-]{1,30} (have|add|bring|ship|include)\b"),
     # a word's name in another language (优惠券的英文怎么说, "how do you say invoice in Chinese"): the language's, unless a note
     # names it (`_SPEAKS_OF_TERMS`)
     (("英文", "英语", "中文", "日文", "日语", "in english", "in chinese", "in mandarin", "in japanese"),
@@ -488,11 +494,14 @@ _ASKS_LEARNING = (r"\b(get(ting)? started (with|in|on)|start(ing)? learning|begi
 _SPEAKS_OF_LEARNING = (r"\b(learn\w*|onboard\w*|tutorials?|courses?|docs|documentation|guides?|handbook|training|wiki|books?|workshops?|mentor\w*)\b"
                        r"|入门|学习|教程|培训|文档|手册|课程|新人|上手")
 # ... and one for a word's name in another language only by a note that speaks of names or languages (优惠券的英文怎么说 and the
-# note on how long coupons last), one for where a thing comes from only by a note that tells a past.
+# note on how long coupons last), one for where a thing comes from only by a note that tells a past, one for what a version
+# brings only by a note that speaks of what is new (Spring Boot 3 有哪些新特性 and the stack note that names Spring Boot).
 _ASKS_TERM = (r"(英文|英语|中文|日文|日语|法语|德语)(名字)?(怎么说|是什么|叫什么|怎么讲|怎么写)|用(英文|英语|中文|日语)怎么(说|讲|写)"
               r"|\b(say|word for) [^?]{1,30} in (english|chinese|mandarin|japanese|french|german|spanish)\b|\bin (english|chinese|mandarin|japanese|french|german|spanish)\s*[?.]?\s*$")
 _SPEAKS_OF_TERMS = (r"\b(called|calls?|term|terms|glossary|translat\w*|english|chinese|mandarin|japanese|spelled|spelling|naming|named)\b"
                     r"|叫|称为|称作|术语|英文|英语|中文|翻译|译为|译成|名称|命名")
+_ASKS_NEWS = r"新特性|新功能|新变化|新东西|\bwhat('s| is|s) new in\b|\bnew features\b|\bmain changes\b"
+_SPEAKS_OF_NEWS = r"\b(new|features?|changes?|changelog|release notes|upgrad\w*|migrat\w*)\b|新特性|新功能|升级|变化|更新|迁移|改动"
 _ASKS_HISTORY = r"的(历史|起源|由来|发展史)|\b(history|origins?) of\b"
 _STATES_HISTORY = (r"\b(1[5-9]|20)\d\d\b|\b(since|years ago|used to|originally|history|historically|origins?|invented|introduced)\b"
                    r"|以前|之前|起源|历史|最早|发明|年代|\d+\s*年")
@@ -604,6 +613,8 @@ def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: i
         return lambda record: re.search(_SPEAKS_OF_READING, _note_text(record).lower()) is not None
     if re.search(_ASKS_LEARNING, message.lower()):
         return lambda record: re.search(_SPEAKS_OF_LEARNING, _note_text(record).lower()) is not None
+    if re.search(_ASKS_NEWS, message.lower()):
+        return lambda record: re.search(_SPEAKS_OF_NEWS, _note_text(record).lower()) is not None
     if re.search(_ASKS_TERM, message.lower()):
         return lambda record: re.search(_SPEAKS_OF_TERMS, _note_text(record).lower()) is not None
     if re.search(_ASKS_HISTORY, message.lower()):

@@ -253,6 +253,23 @@ def _condition_keys(rec: dict[str, Any]) -> set[str]:
     return {str(c.get("key")) for c in rec.get("conditions") or [] if isinstance(c, dict)}
 
 
+_NAMES_A_MACHINE = re.compile(r"\b(mac|macs|macos|osx|os x|macbook|darwin|windows|win10|win11|linux|ubuntu|debian|fedora|arch|wsl|wsl2|ios|android)\b"
+                              r"|苹果|windows|安卓")
+
+
+def _sibling_here(ws: Workspace, other: _Candidate, seen: set[str]) -> _Candidate | None:
+    """The note of `other`'s layer whose conditions name the same keys and that its title's words find best (the Linux
+    note beside the Mac one), standing in `other`'s place (its score, its terms); the gate judges it when admitted."""
+    keys = _condition_keys(other.rec)
+    ref = next((r for r in ws.layers() if r.kind == other.layer), None)
+    if ref is None:
+        return None
+    for hit in index.search(ref, other.rec.get("title", ""), limit=CANDIDATES):
+        if hit.id not in seen and hit.id != other.rec["id"] and _condition_keys(hit.record) == keys:
+            return _Candidate(hit.record, other.layer, other.score, other.matched, other.coverage)
+    return None
+
+
 class _Candidate:
     """A note recall considers: its lexical score and terms, its similarity of meaning (None when
     the semantic tier did not rank it), and where it stands."""
@@ -354,6 +371,10 @@ def _choose(
     # notes that say "run", and the Linux one says "use" (the variant look).
     unmet: set[str] = set()
     variant: _Candidate | None = None
+    # The best of those notes for another machine, and its layer: when it matched the message better than any note that
+    # holds here, its sibling for this machine is looked up by its own words ("本地怎么跑后端" matches the Mac and Windows
+    # notes that say 跑后端; the Linux one says 跑整套服务 and shares no word with the message).
+    elsewhere: list[_Candidate] = []
     held = 0
     subject = definition_subject(message)
     # A question for a term's meaning is looked up by the term: its "mean" and "stand for" are how it
@@ -402,6 +423,8 @@ def _choose(
                 held += gate.state != "gone"
                 if gate.state == "not_applicable" and gate.reason == "conditions":
                     unmet.update(_condition_keys(rec))
+                    if not elsewhere or cand.score > elsewhere[0].score:
+                        elsewhere[:] = [cand]
                 return False
         found[rec["id"]] = cand
         return not cand.learned
@@ -553,6 +576,13 @@ def _choose(
                         for c in (rule, convention))
     if not found and variant is not None and variant.rec["id"] not in seen and not unmet.isdisjoint(_condition_keys(variant.rec)) and admit(variant):
         successors[variant.rec["id"]] = "the note for this machine; the message matched one for another"
+    # (not for what anyone could answer, nor for a message that names the machine it asks about: "how do I install SQL
+    # Server on a Mac" is not asked of this Linux box)
+    if (elsewhere and not work and not _NAMES_A_MACHINE.search(message.lower())
+            and all(c.score < elsewhere[0].score and c.matched < elsewhere[0].matched for c in found.values())):
+        sibling = _sibling_here(ws, elsewhere[0], seen)
+        if sibling is not None and admit(sibling):
+            successors[sibling.rec["id"]] = "the note for this machine; the message matched one for another"
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
     states = (states_amount if asks_amount(message) else states_who if asks_who(message)
