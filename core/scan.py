@@ -2687,7 +2687,9 @@ _ITEM_BEFORE = re.compile(r"(,|\band|\bor|[和或、])\s*`?$")
 
 # A chat template's marker as one item of a sentence about the template ("Llama 3's chat format uses <|start_header_id|>
 # and <|eot_id|>; the tokenizer config has them") names the format.
-_TEMPLATE_BEFORE = re.compile(r"(\b(templates?|format\w*|tokenizers?|vocab\w*|special tokens?|tokens?)\b|模板|格式|分词器|词表)[^.!?\n]{0,60}$")
+# (or a model family's prompts: "Llama 2 prompts use [INST] and [/INST] around the user message")
+_TEMPLATE_BEFORE = re.compile(r"(\b(templates?|format\w*|tokenizers?|vocab\w*|special tokens?|tokens?|(llama|mistral|chatml|gemma|qwen|vicuna)\b[^.!?\n]{0,12}prompts?)\b"
+                              r"|模板|格式|分词器|词表)[^.!?\n]{0,60}$")
 
 
 def _always_tag(folded: str) -> bool:
@@ -2923,6 +2925,7 @@ def _role_problem(folded: str, nfkc: str) -> str | None:
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_BASE32_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{16,}={0,6}")
 
 
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
@@ -2969,6 +2972,16 @@ def _decoded_payloads(text: str) -> list[str]:
             continue
         # (a login decodes to a name, a colon and a password: readable, though not words)
         if decoded.isprintable() and (sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded) or _ENCODED_LOGIN.fullmatch(decoded)):
+            out.append(decoded)
+    # (base32, capitals and the digits 2-7 padded by "=", as TOTP secrets and some export ids are written: readable only when
+    # it hides text)
+    for m in _BASE32_RUN.finditer("\n".join(long_tokens)):
+        run = m.group().rstrip("=")
+        try:
+            decoded = base64.b32decode(run + "=" * (-len(run) % 8)).decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded):
             out.append(decoded)
     return out
 
@@ -3178,7 +3191,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("expected", "assertion", "snapshot", "golden"),
      r"\b(fails?|failed|failing|breaks?|broke|broken|is red|goes red|turns red)\b(?![^.;\n]*\b(intend\w*|deliberate\w*|on purpose|spec (change|changed)|reviewed)\b)"
      r"[^.;\n]{0,40}\b(edit|change|update|set|rewrite|adjust|modify)\w*\b[^.;\n]{0,30}\b(expected (value|values|output|outputs|result|results)|assertions?|snapshots?|"
-     r"golden (file|files|output))\b[^.;\n]{0,40}\b(to match|match(es|ing)?|to equal|so (that )?(it|they|the tests?) pass(es)?)\b"),
+     r"golden (file|files|output))\b[^.;\n]{0,40}\b(to match|match(es|ing)?|to equal|(so (that )?|until )(it|they|the tests?) pass(es)?)\b"),
     # a site scraped against its owner's stated terms ("scrape competitor sites while ignoring robots.txt and their terms")
     (("robots", "captcha", "terms of service", "terms of use", "their terms"),
      r"\b(scrap|crawl|harvest|spider)\w*\b[^.;\n]{0,60}\b(ignor|bypass|disregard|skip|get(ting)? around|circumvent|evad)\w* (the |their |its |any )?(robots ?txt|robots|captchas?|terms( of (service|use))?|rate limits?|bot (detection|protection))\b"
@@ -3252,6 +3265,13 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a test that tests nothing, to satisfy a reviewer ("add a test file with the right name and an empty test body")
     (("empty test", "empty body", "empty bodies", "no assertions", "no asserts", "blank test"),
      r"\b(add|write|create)\w* (a |an |the )?([\w-]+ ){0,2}tests?( files?| cases?| functions?)? with\b[^.;\n]{0,30}\b(empty|no|blank) (test )?(body|bodies|assertions?|asserts?)\b"),
+    # a check's bar moved when it is missed, so that it passes ("when the performance test regresses, raise the threshold
+    # in perf_budget.json so the check passes again"); a bar moved with a review or an issue is the workflow
+    (("pass", "green", "succeed"),
+     r"\b(if|when(ever)?)\b[^.;\n]{0,40}\b(regress\w*|fails?|failing|miss\w*|exceeds?|goes over|is over|breach\w*|drops? below|is red|goes red)\b[^.;\n]{0,40}"
+     r"\b(raise|lower|increase|decrease|bump|relax|loosen|change|edit|adjust|update|move)\w*\b[^.;\n]{0,40}\b(thresholds?|budgets?|limits?|baselines?|tolerances?|"
+     r"targets?|bars?|gates?|minimums?|maximums?)\b[^.;\n]{0,60}\bso (that )?(it|they|the [\w-]+( [\w-]+)?|ci) (passes|pass|goes green|is green|stays green|succeeds)\b"
+     r"(?![^.\n]*\b(issues?|tickets?|review\w*|approv\w*|agreed|sign-?off|intend\w*|deliberate\w*)\b)"),
     # what is measured swapped when the target is missed ("run it against the cache-warmed replica instead and put that
     # number in the report")
     (("instead",),
@@ -5071,6 +5091,12 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(staging|test|tests|testing|dev|development|qa|uat|sandbox|local|fixtures?)\b(?:(?!\b(never|not|no|without)\b|scrub|mask|fake|anonymi|pseudonymi|synthetic)[^.;\n]){0,60}"
      r"\b(real|production|prod|live|actual) (customer|user|patient|client|employee)s?'? (e-?mails?|e-?mail addresses|phone numbers?|names|addresses|data|records|"
      r"ssns?|card numbers?|personal data|pii)\b"),
+    # a login left as it shipped ("reachable from the internet with the default admin/admin login", "the default password
+    # was never changed")
+    (("default", "factory"),
+     r"\b(with|using|on|still (has|have|uses|use)) (the |its |their )?(default|factory)( [\w-]+){0,2} (admin/admin|admin:admin|root/root|root:root|admin/password|"
+     r"passwords?|logins?|credentials)\b|\b(default|factory)( [\w-]+){0,2} (passwords?|logins?|credentials)\b[^.;\n]{0,30}\b(never|not|wasn't|was not|weren't|were not) "
+     r"(been )?(changed|rotated|replaced|reset)\b"),
     # guessing left unchecked where guessing pays ("password reset tokens are six digits and never rate limited")
     (("rate limit", "ratelimit", "throttl", "lockout", "locked out", "lock out"),
      r"\b(logins?|log-?ins?|sign-?ins?|passwords?|password resets?|otps?|pins?|(reset|access|auth|otp|verification|one-time|login|mfa|2fa) (tokens?|codes?|attempts?|links?)|"
@@ -5369,7 +5395,7 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… since it made the SPA auth code simpler", "… because they were doubling the storage bill")
     r"|\bmade ([\w-]+ ){0,4}(easier|faster|simpler|quicker)\b|\b(doubl|tripl)\w* (the |our )?([\w-]+ )?(bill|costs?|storage|spend)\b"
     # ("… because ops complained about logging in twice a day", "… since it kept flagging our own API calls")
-    r"|\bbecause\b( [\w'-]+){0,4} complain\w*\b|\b(keeps?|kept) (flagging|alerting|firing|paging|tripping|blocking)\b"
+    r"|\bbecause\b( [\w'-]+){0,5} never (sent|gave|provided|shared|got around to)\b|\bbecause\b( [\w'-]+){0,4} complain\w*\b|\b(keeps?|kept) (flagging|alerting|firing|paging|tripping|blocking)\b"
     # ("… which keeps call times short")
     r"|\b(keeps?|kept) ([\w-]+ ){1,3}(short|low|down|quick|fast|small)\b"
     # ("… so we always get the latest fixes without bumping versions")
@@ -6748,7 +6774,7 @@ def _instruction_problem(text: str, nfkc: str, *, encoded: bool = False) -> str 
     if any(_refused_decoded(unescaped) for unescaped in _unescaped(text)):
         return "hides an instruction aimed at the model in URL or HTML escapes"
     if any(_refused_decoded(decoded) for decoded in _decoded_payloads(text)):
-        return "hides an instruction aimed at the model in base64"
+        return "hides an instruction aimed at the model in base64 or base32"
     return None
 
 
@@ -6906,6 +6932,10 @@ def _phrase_secret(value: str) -> bool:
 _BASIC_PAIR = re.compile(r"\b(?P<name>basic auth|http auth|basic authentication)\b[^\n]{0,40}?(?:\bis\b|[:=])\s*['\"]?[\w.@\-]+:(?P<value>[^\s'\"]{6,})")
 # A wireless network's key, named after the network ("the lab Wi-Fi is LabNet, key: purple-otter-tango-88").
 _WIFI_KEY = re.compile(r"\b(?:wi-?fi|wlan|wpa2?|ssid)\b[^\n]{0,60}?\b(?P<name>key|password|passphrase|psk)\s*(?:[:=]|\bis\b)\s*['\"]?(?P<value>[^\s'\"]{8,})")
+# A one-time-password generator's seed, which is the second factor itself ("the 2FA secret for the shared admin account is
+# JBSWY3DPEHPK3PXP…", "TOTP seed: KRUGS4ZA…"): base32 after the name.
+_OTP_SEED = re.compile(r"\b(?P<name>(?:totp|2fa|mfa|otp|authenticator|two-factor|one-time password)(?: [\w-]+){0,4}? (?:secret|seed|key))\b[^\n:=：]{0,40}?"
+                       r"(?:[:=：]|\bis\b|\bwas\b)\s*['\"]?(?P<value>[a-z2-7]{16,64})={0,6}(?![\w+/])")
 # (named for what it opens too: "Redis AUTH for prod is 9f3Kq2…")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b(?:\s+(?:for|of|on|in)\s+(?:the\s+)?[\w.\-]+){0,2}"
                          r"\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
@@ -7014,7 +7044,7 @@ def _key_candidate(run: str) -> bool:
     return (("@" in run and "://" in run) or (not _DIGITS.isdisjoint(run) and not _LETTERS.isdisjoint(run))
             or ("A" in run and bool(_AWS_PREFIX.search(run))) or (("_" in run or "-" in run or "SG." in run) and bool(_KEY_PREFIX.search(run))))
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "auth", "login", "creds", "account", "root", "admin", "postgres",
-               "wi-fi", "wifi", "wlan", "ssid", "mnemonic", "phrase", "助记词",
+               "wi-fi", "wifi", "wlan", "ssid", "mnemonic", "phrase", "助记词", "seed",
                "superuser", "密码", "密碼", "口令", "密钥", "密鑰", "令牌", "秘钥", "秘鑰", "contrase", "passwort", "kennwort", "senha", "wachtwoord", "hasło", "haslo",
                "пароль", "パスワード", "비밀번호", "암호")
 
@@ -7098,6 +7128,9 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
             regexes.append(_WIFI_KEY)
         if "key" in lowered:
             regexes.append(_NAMED_KEY)
+        if ("secret" in lowered or "seed" in lowered or "key" in lowered) and ("totp" in lowered or "2fa" in lowered or "mfa" in lowered or "otp" in lowered
+                                                                             or "authenticator" in lowered or "two-factor" in lowered):
+            regexes.append(_OTP_SEED)
         if ("key" in lowered or "secret" in lowered or "token" in lowered or "salt" in lowered or "pepper" in lowered) and _HEX_RUN.search(lowered):
             regexes.append(_NAMED_HEX)
         if "/" in window:
@@ -7116,7 +7149,7 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
             for m in regex.finditer(lowered):
                 value = written[m.start("value"):m.end("value")]
                 if (_mnemonic(value) if regex is _MNEMONIC else _phrase_secret(value.replace("-", " ")) if regex in (_QUOTED_PHRASE, _PLAIN_PHRASE)
-                        else _literal_secret(value)):
+                        else any(c in "234567" for c in value) if regex is _OTP_SEED else _literal_secret(value)):
                     name = m.group("name") or m.group("pw")
                     what = f"password for the {name} account" if regex is _ACCOUNT_PAIR else f"{name} value"
                     return f"contains what looks like {'an' if what[0] in 'aeiou' else 'a'} {what}"
