@@ -534,6 +534,8 @@ _ASKS_PRICE = (r"^\s*how much\b[^?]{0,60}\b(cost|costs|charge|charges|charged|pa
                r"|多少钱|(怎么|如何|怎样)收费|收费标准|(手续费|费率|佣金|价格|费用|价钱)(一般)?(是)?(多少|几个点)|要钱吗|收费吗|收不收费|多少费用")
 _STATES_PRICE = (r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(k\b|m\b|万|千|亿)?\s?(%|percent|per ?cent|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|cny\b|rmb\b|yuan\b|"
                  r"cents?\b|chf\b|yen\b|bps\b|basis points?\b|元|块|角|毛|美元|欧元|英镑|日元)"
+                 # (a sum in Chinese numerals: 每个席位一年九百元, 两千块)
+                 r"|[零一二三四五六七八九十百千万两]+\s?(元|块|美元|欧元|英镑|日元)"
                  # (or speaks of what a thing costs: "every GB read back is billed", "replies cost us per message")
                  # (in Chinese, words of what a thing costs: 续费 and 缴费 say that one renews or pays, 缴费类事项 names no price)
                  r"|\b(costs?|costing|billed|billing|price[sd]?|pricing|fees?|charge[sd]?|paid|pays?|estimates?|free|quotes?|no charge)\b"

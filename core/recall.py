@@ -22,6 +22,7 @@ from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_ins
                      forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, names_both, names_kind, opens_with_kind,
                      reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_measure, states_price, states_version,
                      states_who, task_kind, transforms_given_text, weighs, what_general_asks, without_opening)
+from .conditions import DEVICE_KEYS
 from .contexts import open_turn
 from .durable import small_sha256
 from .eligibility import eligibility, is_current
@@ -253,6 +254,10 @@ def _condition_keys(rec: dict[str, Any]) -> set[str]:
     return {str(c.get("key")) for c in rec.get("conditions") or [] if isinstance(c, dict)}
 
 
+# A message about this machine ("how do I run the app locally", 本地怎么跑): a note with a device condition (`DEVICE_KEYS`)
+# that holds here is about it, and the words it shares with the message need not include "locally" (the variant look).
+_ASKS_LOCALLY = re.compile(r"\b(locally|local machine|on my (machine|laptop|computer|box|desktop)|local dev(elopment)?|my dev (machine|box))\b|本地|本机|我的电脑|我电脑上")
+_DEVICE_KEYS = frozenset(DEVICE_KEYS)
 _NAMES_A_MACHINE = re.compile(r"\b(mac|macs|macos|osx|os x|macbook|darwin|windows|win10|win11|linux|ubuntu|debian|fedora|arch|wsl|wsl2|ios|android)\b"
                               r"|苹果|windows|安卓")
 
@@ -377,6 +382,7 @@ def _choose(
     elsewhere: list[_Candidate] = []
     held = 0
     subject = definition_subject(message)
+    local = _ASKS_LOCALLY.search(message.lower()) is not None
     # A question for a term's meaning is looked up by the term: its "mean" and "stand for" are how it
     # asks, and a note that says what the term is seldom holds them ("E34 a relay fault").
     looked_up = subject or message
@@ -518,7 +524,8 @@ def _choose(
                 if not relevant and not work and hit.matched and coverage >= SECOND_COVERAGE and (
                         second is None or hit.score > second.score):
                     second = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
-                if not relevant and hit.matched and hit.record.get("conditions") and (variant is None or hit.score > variant.score):
+                if (not relevant and hit.matched and hit.record.get("conditions") and (variant is None or hit.score > variant.score)
+                        and (not local or eligibility(hit.record, ctx, "inject", now).ok)):
                     variant = _Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held)
                 if acting and rule is None and hit.matched and hit.coverage >= RULE_COVERAGE and forbids_an_act(hit.record.get("title", "")):
                     rule = _Candidate(hit.record, ref.kind, hit.score, hit.matched, hit.coverage, hit.held)
@@ -574,7 +581,9 @@ def _choose(
         limits = rule = _agent_limits(ws)
     rule, convention = (found[c.rec["id"]] if c is not None and (c.rec["id"] in found or (c.rec["id"] not in seen and admit(c))) else None
                         for c in (rule, convention))
-    if not found and variant is not None and variant.rec["id"] not in seen and not unmet.isdisjoint(_condition_keys(variant.rec)) and admit(variant):
+    # (or when the message asks about this machine, "how do I run the app locally", of a device note that holds here)
+    if (not found and variant is not None and variant.rec["id"] not in seen
+            and (not unmet.isdisjoint(_condition_keys(variant.rec)) or (local and not work and not _DEVICE_KEYS.isdisjoint(_condition_keys(variant.rec)))) and admit(variant)):
         successors[variant.rec["id"]] = "the note for this machine; the message matched one for another"
     # (not for what anyone could answer, nor for a message that names the machine it asks about: "how do I install SQL
     # Server on a Mac" is not asked of this Linux box)

@@ -438,7 +438,14 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # measuring: 12 of 14 quiet on first write (Spring Boot 3 有哪些新特性, a question held-out
                                              # 111 had asked too, read as asked of the world since; "how do refrigerated trucks keep
                                              # cold" still finds the temperature note by three dictionary names), then 13
-                                             ("heldout242.json", 0.9)])
+                                             ("heldout242.json", 0.9),
+                                             # held-outs 243 (a mobile banking app) and 244 (an online course platform, Chinese
+                                             # notes), session 52, written before measuring: 13 and 11 of 14 quiet on first write
+                                             # ("how does Face ID work" finds the app-lock note that names Face ID; 考试前怎么缓解紧张
+                                             # the exam notes by 考试 in a memory too small for coverage to judge), then 13 and 13;
+                                             # 243's complaints note could not be saved on first write (the scan's learned
+                                             # reading refused "Legal must see any complaint that mentions discrimination")
+                                             ("heldout243.json", 0.9), ("heldout244.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -614,7 +621,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # held-out 242: 3 of 5 ("what temperature must the reefer trailer stay at": the
                                                     # dictionary's reefer is 冷藏箱, the note's 冷藏车厢; "when do drivers get paid": 工资
                                                     # is the hand glossary's salary and payroll, not pay)
-                                                    ("heldout242.json", "cross", 0.6)])
+                                                    ("heldout242.json", "cross", 0.6),
+                                                    # held-outs 243-244: 3 of 3 and 4 of 5 ("how many times can a student retake the
+                                                    # exam" for 考三次: the note holds exam alone of the question's words)
+                                                    ("heldout243.json", "cross", 0.95), ("heldout244.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -2871,6 +2881,20 @@ def test_15_session_52_the_note_for_this_machine_shares_no_word_with_the_message
     mem.save(linux, "docker compose up 即可。", conditions=[{"key": "targetOs", "value": "linux"}], scope="global")
     assert linux in _recalled(home, project, "本地怎么跑后端")
     assert linux not in _recalled(home, project, "Mac 上怎么跑后端")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the note for this machine is the Linux one")
+def test_15_session_52_a_question_about_this_machine_and_a_sum_in_chinese_numerals(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-outs 243 and 244; SPEC §11 recall, §5 conditions): "how do I run the app locally" asks about this
+    machine, and the device note that holds here answers it though "run" is all it shares with the message (the Mac and
+    Windows notes hold as much and stay out). 企业客户怎么收费 asks a
+    price, and 每个席位一年九百元 states one in Chinese numerals."""
+    # (in held-out 243's memory of 27 notes, where coverage judges and "run" alone is too little: 0 of 1 before)
+    assert _bench_figures(DEV_SET.with_name("heldout243.json"))["condition"]["hit_rate"] == 1.0
+    _other_notes(mem)
+    seats = "企业客户按席位年付，每个席位一年九百元"
+    mem.save(seats, "席位可以转给同一家公司的其他员工。")
+    assert _recalled(home, project, "企业客户怎么收费")[:1] == [seats]
 
 
 def test_15_session_49_a_word_old_rules_repeat_still_names_the_rule_that_holds(home, project, mem) -> None:  # type: ignore[no-untyped-def]
