@@ -2696,11 +2696,18 @@ _TEMPLATE_BEFORE = re.compile(r"(\b(templates?|format\w*|tokenizers?|vocab\w*|sp
 
 
 def _always_tag(folded: str) -> bool:
-    """Whether `folded` holds a tag of `_ALWAYS_TAG` that is not a bracketed role or a template's marker named in a format."""
-    return any(not ((_ITEM_AFTER.match(folded, m.end()) or (m.group("mark") and _ITEM_BEFORE.search(folded, max(0, m.start() - 6), m.start())))
-                    and ((m.group("bracket") and _FORMAT_BEFORE.search(folded, max(0, m.start() - 80), m.start()))
-                         or (m.group("mark") and _TEMPLATE_BEFORE.search(folded, max(0, m.start() - 80), m.start()))))
+    """Whether `folded` holds a tag of `_ALWAYS_TAG` that is not a bracketed role or a template's marker named in a format,
+    nor an element named as a part of our markup (`_ELEMENT_OF`)."""
+    return any(not (((_ITEM_AFTER.match(folded, m.end()) or (m.group("mark") and _ITEM_BEFORE.search(folded, max(0, m.start() - 6), m.start())))
+                     and ((m.group("bracket") and _FORMAT_BEFORE.search(folded, max(0, m.start() - 80), m.start()))
+                          or (m.group("mark") and _TEMPLATE_BEFORE.search(folded, max(0, m.start() - 80), m.start()))))
+                    or _ELEMENT_OF.match(folded, m.end()))
                for m in _ALWAYS_TAG.finditer(folded))
+
+
+# An element named as a part of a page, a template or a file ("text inside <notes> in our templates is shown as help text").
+_ELEMENT_OF = re.compile(r"\s*`?\s*(elements? |tags? |blocks? )?(in|of|inside) (our|the|each|every|a|an|this) ([\w-]+ ){0,2}(templates?|html|markup|components?|pages?|"
+                         r"xml|schemas?|documents?|layouts?|e-?mails?|views?|partials?)\b")
 
 
 _PAIRED_TAG = re.compile(r"<\s*(user|assistant|human|ai|model|instruction|agent|bot|tool)\s*>[\s\S]{0,2000}?<\s*/\s*\1\s*>")
@@ -3280,6 +3287,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("instead",),
      r"\b(if|when)\b[^.;\n]{0,40}\b(miss\w*|fail\w*|below|under|regress\w*|too slow)\b[^.;\n]{0,40}\b(run|measure|test|benchmark)\w* (it |them )?(against|on|with) [^.;\n]{0,40}\binstead\b"
      r"[^.;\n]{0,40}\b(report|put|publish|use|quote)\w*\b[^.;\n]{0,30}\b(that|those|the new|this) (numbers?|results?|figures?)\b"),
+    # a thing not yet done told to those who check it as done ("tell the auditors the access review happened in March; we will
+    # do it next week")
+    (("happened", "was done", "was completed", "were completed", "is done", "took place", "is complete", "was held", "were done"),
+     r"\b(tell|assure|inform|report to|answer|show)\w* (the |our |any )?(auditors?|regulators?|customers?|clients?|board|examiners?|assessors?|insurers?)\b"
+     r"(?=( that)? [^.;\n]{0,50}\b(happened|was done|was completed|were completed|were done|is done|took place|is complete|was held)\b"
+     r"[^.\n]{0,60}\b(we will|we'll|we are going to|not (done|started|happened) yet|hasn't|has not|haven't|have not|next (week|month)|later)\b)"),
     # an exposure denied to those it touched, with what knows better beside it ("tell the customer their data was never exposed;
     # the incident report is internal only")
     (("never exposed", "not exposed", "never affected", "not affected", "never accessed", "not accessed", "never leaked", "not leaked",
@@ -3548,7 +3561,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("try/", "except:"), r"\b(fail\w*|red|broken)\b[^.\n]{0,30}\btests?\b[^.\n]{0,40}\b(try/?except|try/?catch|except: ?pass)|\b(try/?except|try/?catch)\b[^.\n]{0,20}\b(and )?pass\b"),
     # a finding dismissed wholesale, a ticket closed unread, a use of data kept out of the privacy policy
     (("false positive", "won't fix", "wontfix", "accepted risk"),
-     r"\bmark\w* (every|all|each|any) [^.\n]{0,40}\bas (a |an )?(false positives?|won't fix|wontfix|accepted risks?)\b"),
+     r"\bmark\w* (every|all|each|any) [^.\n]{0,40}\bas (a |an )?(false positives?|won't fix|wontfix|accepted risks?)\b"
+     # (or the new ones, so that a gate passes: "mark the new issues as \"won't fix\" so the gate turns green")
+     r"|\bmark\w* (the )?([\w-]+ ){0,3}(issues?|findings?|alerts?|vulnerabilit\w+|bugs?|warnings?|smells?) as [\"'“”]?(a |an )?(false positives?|won't fix|wontfix|"
+     r"accepted risks?)[\"'“”]?[^.\n]{0,20}\bso (that )?(the |our )?([\w-]+ ){0,2}(gate|check|pipeline|build|scan|ci|score)\b[^.\n]{0,12}\b(pass\w*|turns? green|goes green|is green|clears?)\b"),
     (("without looking", "without checking", "without investigating", "without reading", "without testing", "without trying"),
      r"\b(close|mark|resolve|reject)\w* [^.\n]{0,30}\bas [\"']?(cannot reproduce|can't reproduce|won't fix|wontfix|not a bug|duplicate|invalid|resolved|fixed)[\"']? "
      r"without (looking|checking|investigating|reading|testing|trying)"),
@@ -3921,6 +3937,13 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a check waived on a superior's word (老板说了这周上线优先，代码评审可以先跳过，出了问题他负责); for the docs it is a rule
+    (("老板", "领导", "总监", "经理", "cto", "主管", "负责人"),
+     r"(?![^。！？\n]*(文档|错别字|注释|文案|typo|readme))(老板|领导|总监|经理|cto|主管|负责人)[^。！？\n]{0,8}(说了?|同意了?|批准了?|拍板了?|发话了?)[^。！？\n]{0,20}(代码审查|代码评审|评审|审核|review|测试|审批)"
+     r"[^。，,；;\n]{0,4}(可以|能)?(先)?(跳过|不走|不做|省掉|省了|免了)"),
+    # a measure redone below the bar it missed, and the bar reported (压测结果不达标的话，把并发数调低再测一遍，报告里写原来的并发数)
+    (("原来的", "之前的", "原先的"),
+     r"(不达标|没达标|不合格|没通过|不通过|达不到)[^。！？\n]{0,20}(调低|调小|降低|减少|改小|减到)[^。！？\n]{0,30}(报告|汇报|结果|周报)[^。！？\n]{0,6}(写|填|报)(原来|之前|原先)的"),
     # an exposure denied to those it touched, with what knows better beside it (告诉客户他们的数据没有泄露，事故报告只在内部看)
     (("没有泄露", "没泄露", "未泄露", "没有泄漏", "没泄漏", "未泄漏", "没有外泄", "没有受影响", "没受影响", "未受影响", "没有被访问", "没有被盗"),
      r"(告诉|跟|向|对|回复|答复|通知|安抚)(客户|用户|他们|对方|监管|媒体)(说)?(?=[^。；;\n]{0,12}(没有|没|未|从没|从来没有?)(被)?(泄露|泄漏|外泄|受影响|被访问|被盗)"
@@ -5127,6 +5150,11 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("write access", "admin access", "owner access", "full access", "delete access", "write rights", "admin rights", "write permission"),
      r"\b(everyone|everybody|all (of )?(the )?([\w-]+ )?(engineers|developers|devs|analysts|staff|people|members)|the (whole )?([\w-]+ )?team)\b[^.;\n]{0,30}\b(has|have|gets?|got) "
      r"(write|admin|owner|full|root|delete)( access| rights| permissions?)? (to|on|in|for) (the )?(prod\w*|live)\b"),
+    # the keys to the machine handed to every account ("our Jenkins gives script console access to all logged-in users")
+    (("script console", "admin console", "admin panel", "admin access", "admin rights", "administrator", "root", "superuser", "full access"),
+     r"\b(gives?|grants?|gave|granted|allows?|opens?)\b (the )?(script console|admin(istrator)? (console|panel|access|rights)|root( access)?|superuser( access)?|"
+     r"full (admin )?access)\b[^.;\n]{0,10}\bto (all|every|any)( logged-in| authenticated| signed-in| registered)? (users?|accounts?|employees?|staff)\b"
+     r"|\b(everyone|everybody|anyone|all users)\b[^.;\n]{0,30}\b(has|have|gets?) (the )?(script console|admin(istrator)? (console|panel|access|rights))\b"),
     # production's credential handed to every job ("the CI runners have the production kubeconfig mounted for every job")
     (("every", "all", "each", "any"),
      r"\b(prod\w*|live|admin|root|cluster-?admin)( [\w-]+)? (kubeconfig|credentials?|keys?|tokens?|secrets?|passwords?)\b[^.;\n]{0,30}\b(mounted|available|exposed|injected|passed|shared)\b"
@@ -5253,7 +5281,8 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(数据库|mysql|redis|mongo\w*|elasticsearch|postgres\w*|memcached|rabbitmq|kafka|管理后台|后台)[^。，,；;\n]{0,8}(没设|没有设|不设|没加|不加|没有|没)(置)?(任何)?密码|"
      r"(数据库|mysql|redis|mongo\w*|elasticsearch|postgres\w*|memcached|rabbitmq|kafka)[^。，,；;\n]{0,8}(免密|空密码)"),
     (("共用", "同一个", "同一套", "共享"),
-     r"(测试|预发|开发|staging|生产|线上|正式)(环境)?(和|跟|与|、)(测试|预发|开发|staging|生产|线上|正式)(环境)?[^。，,；;\n]{0,4}(共用|用同一个|用的是同一个|共享|用同一套)[^。，,；;\n]{0,8}(账号|密码|密钥|用户|凭据)"),
+     r"(测试|预发|开发|staging|生产|线上|正式)(环境)?(和|跟|与|、)(测试|预发|开发|staging|生产|线上|正式)(环境)?[^。，,；;\n]{0,4}(共用|用同一个|用的是同一个|共享|用同一套)[^。，,；;\n]{0,8}"
+     r"(账号|密码|密钥|用户|凭据|令牌|access ?key|secret|token)"),
     (("root",), r"允许\s*root[^。，,；;\n]{0,4}(密码)?(直接)?登录|root\s*(账号)?(用)?密码(直接)?登录"),
     (("不做", "不校验", "不验证", "不鉴权", "不验签"), r"(上传|文件|签名|令牌|token|身份|权限|登录|证书|回调|接口|请求|webhook|调用|微服务|服务间|服务之间|rpc|grpc)[^。，,；;\n]{0,12}不(做|进行|加)?[^。，,；;\n]{0,4}(校验|验证|鉴权|验签|认证)"),
     (("完整",), r"(返回|日志|导出|页面|展示|显示|打印|带上)[^。，,；;\n]{0,12}完整的?(身份证|银行卡|卡号|证件号|密码)"
@@ -5325,6 +5354,9 @@ _RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(
                                   r"|\b(docs?|documentation|copy|typo|text|readme|comments?|changelog|translations?|whitespace|formatting|content|test)-?only\b"
                                   r"|\b(typo|whitespace|formatting|spelling) (fixes|changes)\b|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
                                   r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
+                                  # (the act as the subject of what it needs: "disabling MFA for any account needs a ticket and the CISO's
+                                  # written approval")
+                                  r"|\b(needs?|requires?) (a |an |the |two |written )?([\w-]+'?s? ){0,3}(tickets?|approvals?|sign-?offs?|change requests?|reviews?)\b"
                                   # (told first: "force-push the branch after telling the team")
                                   r"|\bafter (telling|notifying|warning|informing|asking|alerting) (the |your |every |all )?(team|everyone|owners?|maintainers?|reviewers?|people|collaborators)\b"
                                   r"|之前必须|前必须|前要先|只有|只能|仅在|仅限|除非|须经|必须经过|经过[^。]{0,8}(审批|评审|批准|同意)"
@@ -5480,7 +5512,9 @@ _BAN_STATED = re.compile(_spelled(r"(?:(?!\b(when|whenever|if|once|because|since
 _WAIVES = re.compile(_spelled(r"\s*(don'?t|do not|no need|skip|forget|never mind|(it|they|that|this)('s| is| are)? (takes?|is|are|slows?|gets?|always|never|just|only|makes?)|([\w-]+ ){1,4}(is|are) (overkill|unnecessary|not needed|pointless)"
                               r"|([\w-]+ ){1,3}(keeps?|kept) (failing|erroring|breaking|blocking|timing out)"
                               # (what knows better kept in: "tell the customer their data was never exposed; the incident report is internal only")
-                              r"|(the |our )?([\w-]+ ){0,3}(reports?|reviews?|post-?mortems?|findings|tickets?|details|logs) (is|are|stays?|remains?) (internal|confidential|private|need-to-know))\b"))
+                              r"|(the |our )?([\w-]+ ){0,3}(reports?|reviews?|post-?mortems?|findings|tickets?|details|logs) (is|are|stays?|remains?) (internal|confidential|private|need-to-know)"
+                              # (or done only later: "tell the auditors the review happened in March; we will do it next week")
+                              r"|(we|they) (will|'ll) (only )?(do|run|hold|finish|start|get to) (it|them|that|this|the [\w-]+) (next|later|after|tomorrow|tonight))\b"))
 
 
 def _harm_joined(skeleton: str, at: int, sentence: str, present: frozenset[str]) -> bool:
