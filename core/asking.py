@@ -507,6 +507,9 @@ _STATES_HISTORY = (r"\b(1[5-9]|20)\d\d\b|\b(since|years ago|used to|originally|h
                    r"|以前|之前|起源|历史|最早|发明|年代|\d+\s*年")
 _SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?|docs|documentation|handbook)\b"
                       r"|书|教程|课程|文章|论文|视频|播客|博客|文档|手册")
+# What each such question asks for, and what a note that answers it speaks of.
+_ANSWERED_BY = ((_ASKS_NAME, _SPEAKS_OF_NAMES), (_ASKS_READING, _SPEAKS_OF_READING), (_ASKS_LEARNING, _SPEAKS_OF_LEARNING),
+                (_ASKS_NEWS, _SPEAKS_OF_NEWS), (_ASKS_TERM, _SPEAKS_OF_TERMS), (_ASKS_HISTORY, _STATES_HISTORY))
 
 
 # A question for how to install a thing ("how do I install Elixir on my laptop", 怎么安装 Composer) is answered by a
@@ -602,25 +605,17 @@ def _holds_only(held: list[str], words: tuple[str, ...]) -> bool:
 
 
 def what_general_asks(message: str) -> Callable[[dict], bool] | None:  # type: ignore[type-arg]
-    """For a question anyone could answer that asks how many, for a name, for something to read or how to start
-    learning, the test a note must pass to answer it (`states_amount`, or speaking of names, of reading or of
-    learning; none passes for a sum); None for any other message."""
-    if _SUM.match(message.lower()):
+    """For a question anyone could answer that asks how many, for a name, for something to read, how to start learning,
+    what a version brings, a word in another language or a thing's history, the test a note must pass to answer it
+    (`states_amount`, or `_ANSWERED_BY`; none passes for a sum); None for any other message."""
+    low = message.lower()
+    if _SUM.match(low):
         return lambda record: False
     if asks_amount(message):
         return states_amount
-    if re.search(_ASKS_NAME, message.lower()):
-        return lambda record: re.search(_SPEAKS_OF_NAMES, _note_text(record).lower()) is not None
-    if re.search(_ASKS_READING, message.lower()):
-        return lambda record: re.search(_SPEAKS_OF_READING, _note_text(record).lower()) is not None
-    if re.search(_ASKS_LEARNING, message.lower()):
-        return lambda record: re.search(_SPEAKS_OF_LEARNING, _note_text(record).lower()) is not None
-    if re.search(_ASKS_NEWS, message.lower()):
-        return lambda record: re.search(_SPEAKS_OF_NEWS, _note_text(record).lower()) is not None
-    if re.search(_ASKS_TERM, message.lower()):
-        return lambda record: re.search(_SPEAKS_OF_TERMS, _note_text(record).lower()) is not None
-    if re.search(_ASKS_HISTORY, message.lower()):
-        return lambda record: re.search(_STATES_HISTORY, _note_text(record).lower()) is not None
+    for asks, answer in _ANSWERED_BY:
+        if re.search(asks, low):
+            return lambda record, answer=answer: re.search(answer, _note_text(record).lower()) is not None
     return None
 
 
