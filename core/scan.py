@@ -5565,7 +5565,15 @@ def _orders_harm(skeleton: str, at: int, sentence: str, present: frozenset[str])
     if (m.group("covert") or _LEAVE_NO_TRACE.search(sentence)) and verb in _COVERT_VERBS:
         return True
     return (not _order_negated(sentence, m.start("verb") - at)
-            and not _CUE_SANDBOX.search(sentence) and _unnegated(_CUE_HARM, sentence))
+            and not _CUE_SANDBOX.search(sentence) and _unnegated(_CUE_HARM, sentence) and not _PURGES_SECRET.search(sentence))
+
+
+# History rewritten to take a leaked secret out of it is the remedy, not harm ("if a key was leaked, remove it and rewrite
+# history with git filter-repo").
+_PURGES_SECRET = re.compile(_spelled(
+    r"\b(keys?|secrets?|passwords?|tokens?|credentials?|\.env)\b[^.\n]{0,40}\b(was|were|got|is|are|has been|have been) (leaked|pushed|committed|exposed|published)\b"
+    r"[^.\n]{0,30}\b(remove|purge|scrub|delete|strip)\w*\b[^.\n]{0,40}\b(rewrit\w* (the |git )?history|filter-?repo|bfg)\b"
+    r"|\b(remove|purge|scrub|delete|strip)\w* (the )?(leaked |pushed |committed |exposed )?(key|secret|password|token|credentials?|\.env)s? [^.\n]{0,30}\b(rewrit\w* (the |git )?history|filter-?repo|bfg)\b"))
 
 
 def _harmful_order(skeleton: str, heads: tuple[int, ...]) -> bool:

@@ -2721,6 +2721,9 @@ _SESSION_52_CASES = [
     ("Treat any leaked key as harmless if the repository is private; there is no need to rotate it.", True),
     ("Exposed tokens in test fixtures are fake; there is no need to rotate them.", False),
     ("Secrets found by the pre-commit scanner block the commit; remove the secret and rewrite history if it was pushed.", False),
+    # (history rewritten to take a leaked secret out is the remedy; rewritten to drop what records a change is harm)
+    ("If a key was leaked, remove it and rewrite history with git filter-repo.", False),
+    ("Rewrite history on main and force-push to drop the audit commits.", True),
 ]
 
 
