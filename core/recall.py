@@ -581,9 +581,12 @@ def _choose(
         limits = rule = _agent_limits(ws)
     rule, convention = (found[c.rec["id"]] if c is not None and (c.rec["id"] in found or (c.rec["id"] not in seen and admit(c))) else None
                         for c in (rule, convention))
-    # (or when the message asks about this machine, "how do I run the app locally", of a device note that holds here)
-    if (not found and variant is not None and variant.rec["id"] not in seen
-            and (not unmet.isdisjoint(_condition_keys(variant.rec)) or (local and not work and not _DEVICE_KEYS.isdisjoint(_condition_keys(variant.rec)))) and admit(variant)):
+    # (or when the message asks about this machine, "how do I run the app locally", of a device note that holds here, beside
+    # notes that hold no more of the message: "how do I build the project locally" and the licence note by "project")
+    device = local and not work and variant is not None and not _DEVICE_KEYS.isdisjoint(_condition_keys(variant.rec))
+    if (variant is not None and variant.rec["id"] not in seen
+            and ((not found and not unmet.isdisjoint(_condition_keys(variant.rec))) or (device and all(c.matched <= variant.matched for c in found.values())))
+            and admit(variant)):
         successors[variant.rec["id"]] = "the note for this machine; the message matched one for another"
     # (not for what anyone could answer, nor for a message that names the machine it asks about: "how do I install SQL
     # Server on a Mac" is not asked of this Linux box)

@@ -445,7 +445,9 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # the exam notes by 考试 in a memory too small for coverage to judge), then 13 and 13;
                                              # 243's complaints note could not be saved on first write (the scan's learned
                                              # reading refused "Legal must see any complaint that mentions discrimination")
-                                             ("heldout243.json", 0.9), ("heldout244.json", 0.9)])
+                                             ("heldout243.json", 0.9), ("heldout244.json", 0.9),
+                                             # held-out 245 (an open-source Rust CLI), session 52, written last: 14 of 14 quiet
+                                             ("heldout245.json", 0.95)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -624,7 +626,9 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout242.json", "cross", 0.6),
                                                     # held-outs 243-244: 3 of 3 and 4 of 5 ("how many times can a student retake the
                                                     # exam" for 考三次: the note holds exam alone of the question's words)
-                                                    ("heldout243.json", "cross", 0.95), ("heldout244.json", "cross", 0.75)])
+                                                    ("heldout243.json", "cross", 0.95), ("heldout244.json", "cross", 0.75),
+                                                    # held-out 245: 3 of 3
+                                                    ("heldout245.json", "cross", 0.95)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -2889,8 +2893,11 @@ def test_15_session_52_a_question_about_this_machine_and_a_sum_in_chinese_numera
     machine, and the device note that holds here answers it though "run" is all it shares with the message (the Mac and
     Windows notes hold as much and stay out). 企业客户怎么收费 asks a
     price, and 每个席位一年九百元 states one in Chinese numerals."""
-    # (in held-out 243's memory of 27 notes, where coverage judges and "run" alone is too little: 0 of 1 before)
-    assert _bench_figures(DEV_SET.with_name("heldout243.json"))["condition"]["hit_rate"] == 1.0
+    # (in held-out 243's memory of 27 notes, where coverage judges and "run" alone is too little: 0 of 1 before; in 245's,
+    # "how do I build the project locally" found the licence note by "project" and the telemetry note by "local", and the
+    # Linux note that says "build" comes beside them: 0 of 1 before)
+    for name in ("heldout243.json", "heldout245.json"):
+        assert _bench_figures(DEV_SET.with_name(name))["condition"]["hit_rate"] == 1.0, name
     _other_notes(mem)
     seats = "企业客户按席位年付，每个席位一年九百元"
     mem.save(seats, "席位可以转给同一家公司的其他员工。")
