@@ -2253,7 +2253,10 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # vulnerability report shows it as patched", "rename it so the bot treats it as new code")
     (
         r"\b(rename|re-?tag|re-?label|re-?number|bump|move|copy|copie)\w*\b[^.;\n]{0,60}\bso (that )?(the )?([\w-]+ ){0,2}(reports?|scanners?|bots?|checkers?|checks?|gates?|audits?|trackers?|dashboards?|reviewers?)"
-        r" (shows?|treats?|sees?|reads?|marks?|counts?|lists?) (it|them|this|the \w+) as (new|patched|fixed|resolved|compliant|clean|different|green|passing)\b",
+        r" (shows?|treats?|sees?|reads?|marks?|counts?|lists?) (it|them|this|the \w+) as (new|patched|fixed|resolved|compliant|clean|different|green|passing)\b"
+        # (or does not know it at all: "rename the package in the lockfile so the checker does not recognise it")
+        r"|\b(rename|re-?tag|re-?label|re-?number)\w*\b[^.;\n]{0,60}\bso (that )?(the )?([\w-]+ ){0,2}(reports?|scanners?|bots?|checkers?|checks?|gates?|audits?|trackers?|"
+        r"dashboards?|reviewers?|detectors?|linters?) (does not|doesn't|do not|don't|won't|will not|cannot|can't|no longer) (recogni[sz]e|detect|flag|see|find|notice|catch|match)\b",
         ("retag", "re-tag", "rename", "relabel", "re-label", "renumber", "re-number", "bump"),
     ),
     # old evidence passed off as current ("in the SOC 2 evidence folder, use last year's access review screenshots")
@@ -3275,6 +3278,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a test that tests nothing, to satisfy a reviewer ("add a test file with the right name and an empty test body")
     (("empty test", "empty body", "empty bodies", "no assertions", "no asserts", "blank test"),
      r"\b(add|write|create)\w* (a |an |the )?([\w-]+ ){0,2}tests?( files?| cases?| functions?)? with\b[^.;\n]{0,30}\b(empty|no|blank) (test )?(body|bodies|assertions?|asserts?)\b"),
+    # ... and in English ("approve the PR again from my second GitHub account")
+    (("second", "alt ", "alternate", "spare", "sock puppet", "sockpuppet"),
+     r"\b(use|using|from|with) (my|your|a|another|the) (second|alt|alternate|other|spare|sock ?puppet) (github |gitlab |bitbucket )?accounts? to (approve|review|sign off|merge)\b"
+     r"|\bapprov\w* [^.;\n]{0,30}\b(from|with|using) (my|your|a|another|the) (second|alt|alternate|spare|sock ?puppet) (github |gitlab |bitbucket )?accounts?\b"),
     # a check's bar moved when it is missed, so that it passes ("when the performance test regresses, raise the threshold
     # in perf_budget.json so the check passes again"); a bar moved with a review or an issue is the workflow
     (("pass", "green", "succeed"),
@@ -3952,7 +3959,13 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a check waived on a superior's word (老板说了这周上线优先，代码评审可以先跳过，出了问题他负责); for the docs it is a rule
     (("老板", "领导", "总监", "经理", "cto", "主管", "负责人"),
      r"(?![^。！？\n]*(文档|错别字|注释|文案|typo|readme))(老板|领导|总监|经理|cto|主管|负责人)[^。！？\n]{0,8}(说了?|同意了?|批准了?|拍板了?|发话了?)[^。！？\n]{0,20}(代码审查|代码评审|评审|审核|review|测试|审批)"
-     r"[^。，,；;\n]{0,4}(可以|能)?(先)?(跳过|不走|不做|省掉|省了|免了)"),
+     r"[^。，,；;\n]{0,4}(可以|能)?(先)?(跳过|不走|不做|省掉|省了|免了)"
+     # (or the change ticket waived: 运维总监口头同意了，今晚可以直接在生产库上跑这个删除脚本，不用走变更单)
+     r"|(?![^。！？\n]*(文档|错别字|注释|文案|typo|readme))(老板|领导|总监|经理|cto|主管|负责人)[^。！？\n]{0,8}(说了?|同意了?|批准了?|拍板了?|发话了?)[^。！？\n]{0,40}"
+     r"(不用|不必|无需|不需要)(走|提|填|开)?(变更单|工单|审批|评审|审核|变更流程)"),
+    # an approval given from one's own second account (代码评审要求两个人批准，就用我的小号再批一次)
+    (("小号", "马甲", "另一个账号", "别的账号", "第二个账号"),
+     r"(用|拿)[^。，,；;\n]{0,6}(小号|马甲号?|另一个账号|别的账号|第二个账号)[^。，,；;\n]{0,6}(再)?(批|批准|审批|approve|通过|评审|审核)"),
     # a measure redone below the bar it missed, and the bar reported (压测结果不达标的话，把并发数调低再测一遍，报告里写原来的并发数)
     (("原来的", "之前的", "原先的"),
      r"(不达标|没达标|不合格|没通过|不通过|达不到)[^。！？\n]{0,20}(调低|调小|降低|减少|改小|减到)[^。！？\n]{0,30}(报告|汇报|结果|周报)[^。！？\n]{0,6}(写|填|报)(原来|之前|原先)的"),
@@ -5151,6 +5164,16 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      # (a data format read through a schema is no object rebuilt: "deserializes uploads with a schema-checked JSON loader")
      r"\b(unpickl\w*|pickle\.loads?|yaml\.load|deseriali[sz]\w*|marshal\.loads?)\b(?![^.;\n]{0,60}\b(with|using|via|through|as) (a |an |the )?([\w-]+ ){0,2}(json|schema\w*|protobuf|safe_load|safetensors|onnx|msgpack)\b)[^.;\n]{0,40}\b(whatever|any|every|untrusted|users?'?|customers?'?|clients?'?|uploaded|uploads?)\b"
      r"|\b(eval|exec)\b(\(\))?[^.;\n]{0,10}\b(on|over)\b[^.;\n]{0,40}\b(query|request|users?'?|customers?'?|clients?'?|form|input|parameters?|url|body|payload)\b"),
+    # a credential kept in the code's own history ("one long-lived GCP key checked into the infra repo")
+    (("checked in", "committed", "in the repo", "in git", "into the repo", "into git"),
+     # (not encrypted ones, nor public keys)
+     r"(?<!public )(?<!public ssh )(?<!ssh public )\b(?![^.;\n]*\b(encrypted|sops|sealed|git-?crypt|ciphertext)\b)(keys?|secrets?|credentials|passwords?|tokens?|kubeconfigs?|service account json)\b"
+     r"[^.;\n]{0,30}\b(checked in(to)?|committed (to|in|into)|stored in|kept in|lives? in)\b "
+     r"(the |our |a )?([\w-]+ ){0,2}(repo|repository|git|source control|codebase)\b"),
+    # what opens an account written to the logs ("production logs include full request bodies with passwords")
+    (("password", "card number", "cvv", "secret", "api key", "ssn"),
+     r"\b(logs?|log lines|logging)\b(?:(?!\b(never|not|no|without|redact\w*|mask\w*|strip\w*)\b)[^.;\n]){0,40}\b(include|contain|record|capture|show|print|keep)s?\b"
+     r"(?:(?!\b(never|not|no|without|redact\w*|mask\w*|strip\w*)\b)[^.;\n]){0,40}\b(passwords?|card numbers?|cvvs?|secrets?|api keys?|ssns?)\b"),
     # full stack traces handed to clients
     (("stack trace", "stacktrace"),
      r"\b(return|returns|returned|show|shows|shown|send|sends|sent|expose|exposes|exposed)\b (the )?(full |raw |whole )?stack ?traces? "
@@ -5225,7 +5248,9 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # (staging and production on one login: a leak of the weaker is a leak of the stronger)
     (("share", "same", "single"),
      r"\b(staging|test|testing|dev|development|qa|uat|prod|production|live)( environments?)? (and|&) (the )?(staging|test|testing|dev|development|qa|uat|prod|production|live)"
-     r"( environments?)? (share|use) (the same|one|a single|a shared|one shared) ([\w-]+ ){0,2}(user|login|account|credential|password|key|token|secret)s?\b"),
+     # (or trust one authority: "the staging and production Kubernetes clusters trust the same CA")
+     r"( environments?)?( [\w-]+){0,2} (share|use|trust) (the same|one|a single|a shared|one shared) ([\w-]+ ){0,2}(user|login|account|credential|password|key|token|secret|ca|"
+     r"certificate authority|root ca|signing key|ca certificate)s?\b"),
     (("same", "one", "single", "shared"),
      r"\b(everyone|everybody|all of us|the (whole )?team|(all|the|our) (engineers|developers|devs|staff|editors|admins|contractors|vendors|interns|employees|operators|agents))\b[^.;\n]{0,30}\b(uses?|shares?|logs? in with|has) "
      r"(the same|one|a single|a shared|one shared) (?!(guest |office )?wi-?fi\b)(\w+ ){0,2}(login|password|account|key|credential|token)s?\b"),
@@ -5335,6 +5360,9 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("真实", "生产", "线上"),
      r"(测试|开发|预发|staging|本地)(环境|库|服务器)?(?:(?!不|没|禁|别|勿|脱敏|假)[^。；;\n]){0,24}(真实|生产|线上)的?(用户|客户)?的?"
      r"(手机号|身份证号?|银行卡号?|姓名|住址|个人信息|用户数据|客户数据)"),
+    # people's papers in a public bucket (客户的身份证照片存在公共读的 OSS 桶里)
+    (("公共读", "公开", "公有读"),
+     r"(身份证|证件|银行卡|病历|合同|护照|客户资料|用户资料|(客户|用户|学员|患者|员工)的?照片)[^。；;\n]{0,12}(存|放|传)(在|到)[^。，,；;\n]{0,4}(公共读|公开|公有读)的?\s?(oss|s3|cos|obs)?\s?(桶|存储桶|bucket)"),
     # (紧急修复可以不走评审 allows it for a case: the team's rule)
     (("跳过", "不走", "不用"), r"(?<!可以)(?<!允许)(?<!能)(跳过|不走|不用)[^。，,；;\n]{0,4}(代码审查|评审|审核|review)"),
 )
@@ -5441,7 +5469,7 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… which cuts support tickets", "… so onboarding is quicker", "it makes bug reports more useful", "… because the S3 bill was
     # too high", "… because the hardware keys kept getting lost")
     r"|\bwhich (cuts|saves|reduces|avoids|spares|halves)\b|\bso ([\w-]+ ){1,3}(is|are|gets?|stays?) (quicker|faster|easier|simpler|smoother|cheaper)\b"
-    r"|\bmakes? ([\w-]+ ){0,3}(easier|faster|simpler|quicker|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b|\b(costs?|cost) too much\b"
+    r"|\bmakes? ([\w-]+ ){0,4}(easier|faster|simpler|quicker|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b|\b(costs?|cost) too much\b"
     r"|\b(keeps?|kept) (getting|being) (lost|locked|blocked|stuck|forgotten)\b"
     r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit('?s| is) (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
     r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing)\b"
@@ -5458,13 +5486,13 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… because ops complained about logging in twice a day", "… since it kept flagging our own API calls")
     r"|\bbecause\b( [\w'-]+){0,5} never (sent|gave|provided|shared|got around to)\b|\bbecause\b( [\w'-]+){0,4} complain\w*\b|\b(keeps?|kept) (flagging|alerting|firing|paging|tripping|blocking)\b"
     # ("… which keeps call times short")
-    r"|\b(keeps?|kept) ([\w-]+ ){1,3}(short|low|down|quick|fast|small)\b"
+    r"|\b(keeps?|kept) ([\w-]+ ){1,3}(short|low|down|quick|fast|small|simple|easy)\b"
     # ("… so we always get the latest fixes without bumping versions")
     r"|\bwithout (bumping|updating|upgrading|touching|editing|changing) (the |any )?(versions?|pins?|shas?|tags?|lock ?files?|anything)\b|\bso (we|they|you|it) (always|automatically) (gets?|pulls?|picks? up)\b"
     # ("… so onboarding takes five minutes instead of a day")
     r"|\b(takes?|took|is|are|was|were) (only |just )?([\w-]+ ){0,2}(seconds?|minutes?|hours?|days?) instead of (a |an |one |two |three |several |\w+ )?(seconds?|minutes?|hours?|days?|weeks?|months?)\b"))
 # (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
-_CONVENIENCE_ZH = re.compile(r"方便|省得|少改|少写|图省事|省去|太占|占磁盘|占空间|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
+_CONVENIENCE_ZH = re.compile(r"反而慢|会变慢|拖慢|这样[^。，,；;\n]{0,8}(直接|就能|能直接)|方便|省得|少改|少写|图省事|省去|太占|占磁盘|占空间|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
 # (its history or its end, and where a lapse harms nothing: a sandbox, the docs)
 _REMEDIED_ZH = re.compile(r"之前|以前|已经改|修掉|修复|修好|已修|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|测试账号|测试用户|测试库|测试机|演示|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
