@@ -447,7 +447,12 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # reading refused "Legal must see any complaint that mentions discrimination")
                                              ("heldout243.json", 0.9), ("heldout244.json", 0.9),
                                              # held-out 245 (an open-source Rust CLI), session 52, written last: 14 of 14 quiet
-                                             ("heldout245.json", 0.95)])
+                                             ("heldout245.json", 0.95),
+                                             # held-out 246 (a UK payroll SaaS, 52 notes: coverage judges), session 52, written
+                                             # before measuring: 13 of 14 quiet ("how do pensions work in the UK" finds the
+                                             # pension note); direct questions 28 of 29 ("what is the backend built with": the
+                                             # stack note names Django, not a backend)
+                                             ("heldout246.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -628,7 +633,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # exam" for 考三次: the note holds exam alone of the question's words)
                                                     ("heldout243.json", "cross", 0.95), ("heldout244.json", "cross", 0.75),
                                                     # held-out 245: 3 of 3
-                                                    ("heldout245.json", "cross", 0.95)])
+                                                    ("heldout245.json", "cross", 0.95),
+                                                    # held-out 246: 3 of 4 (里程补贴标准是多少: 补贴 is an allowance, the note says
+                                                    # "reimbursed")
+                                                    ("heldout246.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
