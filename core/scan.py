@@ -2976,7 +2976,8 @@ def _decoded_payloads(text: str) -> list[str]:
             continue
         if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > 0.8 * len(decoded):
             out.append(decoded)
-    for m in _BASE64_RUN.finditer("\n".join(long_tokens)):
+    joined = "\n".join(long_tokens)
+    for m in _BASE64_RUN.finditer(joined):
         run = m.group()
         try:
             raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
@@ -2988,7 +2989,7 @@ def _decoded_payloads(text: str) -> list[str]:
             out.append(decoded)
     # (base32, capitals and the digits 2-7 padded by "=", as TOTP secrets and some export ids are written: readable only when
     # it hides text)
-    for m in _BASE32_RUN.finditer("\n".join(long_tokens)):
+    for m in _BASE32_RUN.finditer(joined) if not joined.islower() else ():
         run = m.group().rstrip("=")
         try:
             decoded = base64.b32decode(run + "=" * (-len(run) % 8)).decode("utf-8")
