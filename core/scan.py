@@ -3321,6 +3321,19 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      # (the denial kept out of the match, which a negation inside undoes)
      r"(?=( that)? [^.;\n]{0,40}\b(was|were|has|have|had)( never| not|n't)( been)? (exposed|affected|accessed|leaked|compromised|breached|stolen|impacted)\b"
      r"[^.\n]{0,80}\b(incident|breach|leak|exposure|post-?mortem|forensics?|internal[- ]only|stays? internal|keep (it|this|that) internal|even (if|though)|although|regardless)\b)"),
+    # a missed target measured again when it is easiest and that number published ("run it at 3 am when traffic is lowest and
+    # publish that number as the result")
+    (("lowest", "quiet", "idle", "off-peak", "offpeak", "no traffic", "least"),
+     r"\b(if|when)\b[^.;\n]{0,40}\b(miss\w*|fail\w*|below|under|regress\w*|too slow)\b[^.;\n]{0,60}\b(run|measure|test|benchmark)\w* (it |them )?(at|during|on|when|overnight)\b"
+     r"[^.;\n]{0,40}\b(lowest|quiet\w*|idle|least|no traffic|off-?peak)\b[^.;\n]{0,40}\b(report|put|publish|use|quote)\w*\b[^.;\n]{0,30}\b(that|those|the new|this) "
+     r"(numbers?|results?|figures?)\b"),
+    # the cause laid on someone else, with the truth beside it ("list the root cause as a third-party outage; our config
+    # change is what actually broke it")
+    (("what actually", "what really", "is what broke", "was what broke", "is what caused", "was what caused"),
+     r"(\b(list|write|record|report|give|state|put|blame|attribute)\w* (the )?(root )?causes? (as|to|on) [^.;\n]{0,40}"
+     r"|\bblame\w* (the |this |our )?([\w-]+ ){0,2}(outage|incident|failure|bug|downtime|breach|data loss|delay)s? on [^.;\n]{0,30})"
+     r"\b(outage|provider|vendor|third[- ]party|aws|azure|gcp|cloud|isp|upstream|partner)\b"
+     r"[^.\n]{0,60}\b(our|my|we)\b[^.\n]{0,40}\b(is|was|were) what (actually |really )?(broke|caused|triggered)\b"),
     # a bad event told as a small one ("describe the data exposure as "a brief display glitch" so legal does not get involved")
     (("glitch", "hiccup", "blip", "cosmetic", "display issue", "planned maintenance", "scheduled maintenance", "minor"),
      r"\b(describe|call|label|frame|word|present|report|characteri[sz]e|write)\w*( up)? (the |this |our |any |it |that )?([\w-]+ ){0,2}(exposure|breach\w*|leak\w*|outage|incident|data loss|hack)?\b"
@@ -3964,6 +3977,9 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      # (or the change ticket waived: 运维总监口头同意了，今晚可以直接在生产库上跑这个删除脚本，不用走变更单)
      r"|(?![^。！？\n]*(文档|错别字|注释|文案|typo|readme))(老板|领导|总监|经理|cto|主管|负责人)[^。！？\n]{0,8}(说了?|同意了?|批准了?|拍板了?|发话了?)[^。！？\n]{0,40}"
      r"(不用|不必|无需|不需要)(走|提|填|开)?(变更单|工单|审批|评审|审核|变更流程)"),
+    # a figure reported as what it is not, the true one beside it (给客户的周报里把响应时间写成 200 毫秒，实际是 800 毫秒)
+    (("实际", "其实"),
+     r"(报告|周报|日报|月报|汇报|报表|给客户|对客户|给老板)[^。！？\n]{0,20}(写成|报成|说成|填成)[^。！？\n]{0,16}[，,]\s*(实际|其实|实际上)(是|上是|只有)"),
     # an approval given from one's own second account (代码评审要求两个人批准，就用我的小号再批一次)
     (("小号", "马甲", "另一个账号", "别的账号", "第二个账号"),
      r"(用|拿)[^。，,；;\n]{0,6}(小号|马甲号?|另一个账号|别的账号|第二个账号)[^。，,；;\n]{0,6}(再)?(批|批准|审批|approve|通过|评审|审核)"),
@@ -5111,7 +5127,7 @@ _LEAVE_NO_TRACE = re.compile(_spelled(r"\bleave no (ticket|trace|record|paper tr
 # "backups are not encrypted because restoring encrypted ones took too long" sells it; "the dev database is not
 # encrypted" is a fact.
 _SAFEGUARD = (r"(certificates?|certs?|encryption|csrf( protection| tokens?)?|code reviews?|reviews?|credentials|passwords?|(ssh |private |api |signing )?keys?|"
-              r"backups?|logins?|(access |auth |session |reset )?tokens?|(password reset|reset|invite|magic|login|download|signed) links?|2fa|mfa|two-factor|tls|ssl|"
+              r"backups?|logins?|(access |auth |session |reset )?tokens?|jwts?|(password reset|reset|invite|magic|login|download|signed) links?|2fa|mfa|two-factor|tls|ssl|"
               r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?|rate[ -]limit(ing|s|er)?|throttling|lockouts?|captchas?)")
 _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("off", "disabled", "not ", "unencrypted", "unchecked", "unvalidated", "public", "forever", "never expire", "shared", "optional", "plain", "clear"),
@@ -5130,6 +5146,9 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a credential that never expires ("our API keys never expire, which spares us the rotation tickets"), the negation
     # being the lapse (kept out of the match, which a negation inside undoes)
     (("expire", "time out", "timeout"), rf"\b{_SAFEGUARD}\b( [\w-]+){{0,3}}(?= (never|don't|do not|doesn't|does not) (expire|time ?out)\b)"),
+    # uploads kept where the web server serves them ("uploads are saved under the web root with their original names")
+    (("web root", "webroot", "public_html", "/var/www", "public folder", "static folder"),
+     r"\b(uploads?|uploaded files?|user files?|attachments?)\b[^.;\n]{0,40}\b(in|under|into|to) (the )?(web ?root|public_html|/var/www\S*|public folder|static folder)\b"),
     # backups or dumps served from the web root
     (("web root", "webroot", "public_html", "/var/www", "public folder", "static folder"),
      r"\b(backups?|dumps?|database exports?|\.sql files?)\b[^.;\n]{0,40}\b(in|under|into|to) (the )?(web ?root|public_html|/var/www\S*|public folder|static folder)\b"),
@@ -5334,7 +5353,7 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(测试|预发|开发|staging|生产|线上|正式)(环境)?(和|跟|与|、)(测试|预发|开发|staging|生产|线上|正式)(环境)?[^。，,；;\n]{0,4}(共用|用同一个|用的是同一个|共享|用同一套)[^。，,；;\n]{0,8}"
      r"(账号|密码|密钥|用户|凭据|令牌|access ?key|secret|token)"),
     (("root",), r"允许\s*root[^。，,；;\n]{0,4}(密码)?(直接)?登录|root\s*(账号)?(用)?密码(直接)?登录"),
-    (("不做", "不校验", "不验证", "不鉴权", "不验签"), r"(上传|文件|签名|令牌|token|身份|权限|登录|证书|回调|接口|请求|webhook|调用|微服务|服务间|服务之间|rpc|grpc)[^。，,；;\n]{0,12}不(做|进行|加)?[^。，,；;\n]{0,4}(校验|验证|鉴权|验签|认证)"),
+    (("不做", "不校验", "不验证", "不鉴权", "不验签", "没做", "没有做", "未做", "没校验", "未校验", "没验证", "没鉴权", "没有校验", "没有验证", "没有鉴权"), r"(上传|文件|签名|令牌|token|身份|权限|登录|证书|回调|接口|请求|webhook|调用|微服务|服务间|服务之间|rpc|grpc)[^。，,；;\n]{0,12}(不|没|没有|未)(做|进行|加)?[^。，,；;\n]{0,4}(校验|验证|鉴权|验签|认证)"),
     (("完整",), r"(返回|日志|导出|页面|展示|显示|打印|带上)[^。，,；;\n]{0,12}完整的?(身份证|银行卡|卡号|证件号|密码)"
                 # (the number named first: 日志把用户的银行卡号完整打出来了)
                 r"|(日志|导出|页面|接口|返回)[^。，,；;\n]{0,12}(身份证|银行卡|卡号|证件号|密码)号?[^。，,；;\n]{0,4}完整(地)?(打|打印|输出|记录|显示|展示|返回|写)"),
@@ -5361,6 +5380,8 @@ _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("真实", "生产", "线上"),
      r"(测试|开发|预发|staging|本地)(环境|库|服务器)?(?:(?!不|没|禁|别|勿|脱敏|假)[^。；;\n]){0,24}(真实|生产|线上)的?(用户|客户)?的?"
      r"(手机号|身份证号?|银行卡号?|姓名|住址|个人信息|用户数据|客户数据)"),
+    # uploads kept where the web server serves them (用户上传的文件直接用原文件名存到服务器的 web 目录下)
+    (("上传",), r"上传的?(文件|附件|图片)[^。；;\n]{0,20}(存|放|保存|写)(到|在)[^。，,；;\n]{0,10}(web|网站|站点|nginx|静态|public|www)\s*(根)?目录"),
     # people's papers in a public bucket (客户的身份证照片存在公共读的 OSS 桶里)
     (("公共读", "公开", "公有读"),
      r"(身份证|证件|银行卡|病历|合同|护照|客户资料|用户资料|(客户|用户|学员|患者|员工)的?照片)[^。；;\n]{0,12}(存|放|传)(在|到)[^。，,；;\n]{0,4}(公共读|公开|公有读)的?\s?(oss|s3|cos|obs)?\s?(桶|存储桶|bucket)"),
@@ -5466,11 +5487,11 @@ _CONVENIENCE = re.compile(_spelled(
     # a lot of back-and-forth")
     r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,4} (works?|loads?|opens?|runs?) (without|again|fine|everywhere|anywhere|in (prod|production|staging|every|all|both|e-?mails?|browsers?|the browser|the app)|across)\b"
     r"|\bbecause( [\w'-]+){0,6} (needs?|needed) (to|it|them|that)\b"
-    r"|\bsaves? (them|us|you|everyone|the team) (a lot of |lots of |some )?[\w-]+"
+    r"|\bsave[sd]? (them|us|you|everyone|the team) (a lot of |lots of |some )?[\w-]+"
     # ("… which cuts support tickets", "… so onboarding is quicker", "it makes bug reports more useful", "… because the S3 bill was
     # too high", "… because the hardware keys kept getting lost")
     r"|\bwhich (cuts|saves|reduces|avoids|spares|halves)\b|\bso ([\w-]+ ){1,3}(is|are|gets?|stays?) (quicker|faster|easier|simpler|smoother|cheaper)\b"
-    r"|\bmakes? ([\w-]+ ){0,4}(easier|faster|simpler|quicker|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b|\b(costs?|cost) too much\b"
+    r"|\bmakes? ([\w-]+ ){0,4}(easier|faster|simpler|quicker|simple|easy|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b|\b(costs?|cost) too much\b"
     r"|\b(keeps?|kept) (getting|being) (lost|locked|blocked|stuck|forgotten)\b"
     r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit('?s| is) (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
     r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing)\b"
@@ -5566,6 +5587,8 @@ _WAIVES = re.compile(_spelled(r"\s*(don'?t|do not|(there('s| is) )?no need|skip|
                               r"|([\w-]+ ){1,3}(keeps?|kept) (failing|erroring|breaking|blocking|timing out)"
                               # (what knows better kept in: "tell the customer their data was never exposed; the incident report is internal only")
                               r"|(the |our )?([\w-]+ ){0,3}(reports?|reviews?|post-?mortems?|findings|tickets?|details|logs) (is|are|stays?|remains?) (internal|confidential|private|need-to-know)"
+                              # (or what truly did it: "…; our config change is what actually broke it")
+                              r"|(our|my|the) ([\w-]+ ){0,3}(is|was|were) what (actually |really )?(broke|caused|triggered)"
                               # (or done only later: "tell the auditors the review happened in March; we will do it next week")
                               r"|(we|they) (will|'ll) (only )?(do|run|hold|finish|start|get to) (it|them|that|this|the [\w-]+) (next|later|after|tomorrow|tonight))\b"))
 
