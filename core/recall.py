@@ -256,10 +256,14 @@ def _condition_keys(rec: dict[str, Any]) -> set[str]:
 
 # A message about this machine ("how do I run the app locally", 本地怎么跑): a note with a device condition (`DEVICE_KEYS`)
 # that holds here is about it, and the words it shares with the message need not include "locally" (the variant look).
-_ASKS_LOCALLY = re.compile(r"\b(locally|local machine|on my (machine|laptop|computer|box|desktop)|local dev(elopment)?|my dev (machine|box))\b|本地|本机|我的电脑|我电脑上")
+# (patterns as text, compiled by `re` on first use and only for a message that holds one of their words: the hook is a new
+# process on every prompt, and compiling both up front cost it 0.4 ms)
+_ASKS_LOCALLY = r"\b(locally|local machine|on my (machine|laptop|computer|box|desktop)|local dev(elopment)?|my dev (machine|box))\b|本地|本机|我的电脑|我电脑上"
+_LOCALLY_WORDS = ("local", "on my", "my dev", "本地", "本机", "电脑")
 _DEVICE_KEYS = frozenset(DEVICE_KEYS)
-_NAMES_A_MACHINE = re.compile(r"\b(mac|macs|macos|osx|os x|macbook|darwin|windows|win10|win11|linux|ubuntu|debian|fedora|arch|wsl|wsl2|ios|android)\b"
-                              r"|苹果|windows|安卓")
+_FOR_THIS_MACHINE = "the note for this machine; the message matched one for another"
+_NAMES_A_MACHINE = (r"\b(mac|macs|macos|osx|os x|macbook|darwin|windows|win10|win11|linux|ubuntu|debian|fedora|arch|wsl|wsl2|ios|android)\b"
+                    r"|苹果|安卓")
 
 
 def _sibling_here(ws: Workspace, other: _Candidate, seen: set[str]) -> _Candidate | None:
@@ -382,7 +386,8 @@ def _choose(
     elsewhere: list[_Candidate] = []
     held = 0
     subject = definition_subject(message)
-    local = _ASKS_LOCALLY.search(message.lower()) is not None
+    low = message.lower()
+    local = any(w in low for w in _LOCALLY_WORDS) and re.search(_ASKS_LOCALLY, low) is not None
     # A question for a term's meaning is looked up by the term: its "mean" and "stand for" are how it
     # asks, and a note that says what the term is seldom holds them ("E34 a relay fault").
     looked_up = subject or message
@@ -587,14 +592,14 @@ def _choose(
     if (variant is not None and variant.rec["id"] not in seen
             and ((not found and not unmet.isdisjoint(_condition_keys(variant.rec))) or (device and all(c.matched <= variant.matched for c in found.values())))
             and admit(variant)):
-        successors[variant.rec["id"]] = "the note for this machine; the message matched one for another"
+        successors[variant.rec["id"]] = _FOR_THIS_MACHINE
     # (not for what anyone could answer, nor for a message that names the machine it asks about: "how do I install SQL
     # Server on a Mac" is not asked of this Linux box)
-    if (elsewhere and not work and not _NAMES_A_MACHINE.search(message.lower())
+    if (elsewhere and not work and not re.search(_NAMES_A_MACHINE, low)
             and all(c.score < elsewhere[0].score and c.matched < elsewhere[0].matched for c in found.values())):
         sibling = _sibling_here(ws, elsewhere[0], seen)
         if sibling is not None and admit(sibling):
-            successors[sibling.rec["id"]] = "the note for this machine; the message matched one for another"
+            successors[sibling.rec["id"]] = _FOR_THIS_MACHINE
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
     states = (states_amount if asks_amount(message) else states_who if asks_who(message)

@@ -4280,9 +4280,11 @@ _HOST_DEFENCE = r"(selinux|apparmor|firewalls?|firewalld|ufw|iptables( rules)?|a
 _HOST_DEFENCE_OFF = (rf"((disabl|stop|remov|uninstall|flush|purg)\w* (the |our |its )?{_HOST_DEFENCE}|(set|put|switch|turn|flip)\w* (the |our |its )?{_HOST_DEFENCE}"
                      rf"( (mode|enforcement))? (to |into )?(disabled|permissive|off|complain)( mode)?|(turn|switch)\w* off (the |our |its )?{_HOST_DEFENCE})\b")
 # What is public anyway: its bucket made public takes off no safeguard ("the docs bucket is public-read so the links work").
-_PUBLIC_ANYWAY = r"(docs|documentation|static|assets|public|website|site|cdn|downloads?|images|media|marketing|landing|blog|fonts|releases?)"
-_PUBLIC_ANYWAY_BEFORE = "".join(f"(?<!{w} )" for w in ("docs", "documentation", "static", "assets", "public", "website", "site", "cdn", "download",
-                                                        "downloads", "images", "media", "marketing", "landing", "blog", "fonts", "release", "releases"))
+_PUBLIC_ANYWAY_WORDS = ("docs", "documentation", "static", "assets", "public", "website", "site", "cdn", "download", "downloads", "images", "media",
+                        "marketing", "landing", "blog", "fonts", "release", "releases")
+_PUBLIC_ANYWAY = "(" + "|".join(_PUBLIC_ANYWAY_WORDS) + ")"
+# (the same words before the safeguard, each a look-behind of its own: Python's are fixed in width)
+_PUBLIC_ANYWAY_BEFORE = "".join(f"(?<!{w} )" for w in _PUBLIC_ANYWAY_WORDS)
 
 
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
