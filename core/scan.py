@@ -3277,6 +3277,28 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("instead",),
      r"\b(tell|say|inform|claim)\w* (to )?(them|the users?|users|customers?|callers?|clients?)\b[^.\n]{0,40}\b(is|are|was|has been) (down|unavailable|broken|offline|closed|gone|discontinued|moved)\b"
      r"[^.\n]{0,30}\b(send|direct|redirect|point|refer|forward|link)\w* (them|the users?|users|customers?|callers?|clients?) to\b[^.\n]{0,60}\binstead\b"),
+    # a data store with no password open to the internet ("Redis has no password and is open to the internet on 6379")
+    # (read as an act, not a weakening: the lapse is its own "no", which a weakening's negation would undo; and a store
+    # the internet reaches is reached in staging too)
+    (("internet", "public", "0.0.0.0", "world"),
+     r"\b(no|without( a)?|not) (password|auth\w*|acl)\b[^.\n]{0,40}\b(open|exposed|reachable|public|listening)\b[^.\n]{0,10}\b(to|on) (the )?(internet|public|world|0\.0\.0\.0)\b"
+     r"|\b(open|exposed|reachable)\b[^.\n]{0,10}\b(to|on) (the )?(internet|world)\b[^.\n]{0,40}\b(no|without( a)?) (password|auth\w*|acl)\b"),
+    # a regression measured against a reference picked to hide it ("if the benchmark regresses, compare against the slowest
+    # run from last month instead of the baseline")
+    (("instead of", "rather than"),
+     r"\b(slowest|worst|lowest|weakest|best|fastest|highest|most favou?rable|cherry-?picked) (runs?|results?|numbers?|scores?|builds?|weeks?|days?|months?|samples?)\b[^.;\n]{0,40}"
+     r"\b(instead of|rather than) (the |our )?(baseline|target|threshold|budget|sla|slo|last release|main|agreed)\b"),
+    # a falling score met by taking out what lowers it ("when the mutation score drops, exclude the new modules from the
+    # mutation run")
+    (("drops", "drop", "falls", "fall", "dips", "decreases", "goes down", "regresses", "is low", "too low"),
+     r"\b(when|if|whenever|once) (the |our )?([\w-]+ ){0,2}(score|coverage|rate|metric|percentage|ratio)s? (drops?|falls?|dips?|decreases?|goes down|regresses?|is (too )?low)\b"
+     r"[^.;\n]{0,30}\b(exclud|remov|drop|skip|ignor|omit|delet)\w* (the |any |all )?(new|failing|uncovered|untested|offending|low-?scoring|surviving|those|these|them|it)\b"),
+    # a thing told as done, tested or safe with the truth after it ("tell the client the feature is fully tested; we only
+    # ran it once on my laptop")
+    (("tell", "assure", "inform", "report to", "say to"),
+     r"\b(tell|assure|inform|report to|say to)\w* (the |our |a |your )?(clients?|customers?|auditors?|regulators?|boss|managers?|users?|investors?|board|partners?|leadership|cto|ceo)\b"
+     r"[^.;\n]{0,40}\b(fully|thoroughly|completely|100 ?%|all|properly|extensively) (tested|verified|reviewed|audited|done|finished|fixed|secured?|encrypted|backed up|compliant|covered)\b"
+     r"[^.\n]{0,5}[;:,—-] ?[^.\n]{0,12}\b(we|i|it|they|nobody|no one)('ve| have| has)? (only|never|haven't|have not|didn't|did not|hasn't|has not|just|barely|actually)\b"),
     # the whole environment of a shell, secrets and all, written down and handed on ("record every command with the
     # full environment variables in notes/env.log and commit it"); masked values or the variables' names are kept
     (("environment", "env"),
@@ -4009,6 +4031,14 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a thing told to those who check it with the truth after it (跟审计说日志保留了 180 天，其实我们只留 30 天)
+    (("其实", "实际上", "事实上", "实际"),
+     r"(跟|对|向|给|告诉)(审计|审计方|审计师|客户|监管|监管方|老板|用户|领导|甲方|投资人|董事会|合作方)[^。\n]{0,4}(说|讲|汇报|报告|表示|承诺)?[^。\n]{0,30}[，,；;]\s*(其实|实际上|事实上|实际(是|只|就|才|根本|没))"
+     r"(?![^。\n]{0,12}(也要|要|得|需要|必须|如实|讲清楚|说清楚|说明|写清楚))"),
+    # people's records sent to one's own mailbox or drive (每周把客户订单表导出成 Excel 发到我的 QQ 邮箱)
+    (("我的", "我自己的", "我个人的", "个人", "私人"),
+     r"(客户|用户|会员|患者|员工|病人|学生)[^。\n]{0,6}(数据|订单|名单|信息|表|资料|记录|手机号|邮箱|地址)[^。\n]{0,30}(发到|传到|同步到|导到|拷到|存到|备份到|转发到|发给)[^。\n]{0,4}"
+     r"(我的|我自己的|我个人的|个人|私人)\s*(qq|163|126|gmail|outlook|hotmail|私人|个人)?\s*(邮箱|网盘|云盘|电脑|手机|微信|账号|硬盘|u盘)"),
     # a check waived on a superior's word (老板说了这周上线优先，代码评审可以先跳过，出了问题他负责); for the docs it is a rule
     (("老板", "领导", "总监", "经理", "cto", "主管", "负责人"),
      r"(?![^。！？\n]*(文档|错别字|注释|文案|typo|readme))(老板|领导|总监|经理|cto|主管|负责人)[^。！？\n]{0,8}(说了?|同意了?|批准了?|拍板了?|发话了?)[^。！？\n]{0,20}(代码审查|代码评审|评审|审核|review|测试|审批)"
@@ -4327,6 +4357,13 @@ _PUBLIC_ANYWAY_BEFORE = "".join(f"(?<!{w} )" for w in _PUBLIC_ANYWAY_WORDS)
 
 
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # production's backups skipped to save money or because "nobody deploys then" ("production backups are skipped on
+    # weekends …; it halves the storage bill"): the day a restore is needed is not chosen
+    (("backup", "backups", "snapshot", "snapshots"),
+     r"\b(backups?|snapshots?)\b(?=( (of|for|on) [^.;\n]{0,40}?)? (are|is|were|get|got)( now)? (skipped|disabled|turned off|paused|stopped|switched off)\b)(?=[^.\n]{0,80}\b(prod\w*|live|customers?|"
+     r"to save|saves?|halves|bill|costs?|cheaper|storage|nobody|no one)\b)"
+     r"|(?<!n't )(?<!not )(?<!never )\b(skip|disabl|turn\w* off|stop|paus|switch\w* off)\w* (the )?(nightly |daily |weekly |weekend |production |prod |live |database |db )*(backups?|snapshots?)\b"
+     r"(?=[^.\n]{0,80}\b(prod\w*|live|customers?|to save|saves?|halves|bill|costs?|cheaper|storage|nobody|no one)\b)"),
     # a host's own defence switched off where it serves ("set SELinux to disabled on the production web servers", "disable the
     # firewall on production; the partner can't connect"): what it blocks wants a rule or a policy
     (("selinux", "apparmor", "firewall", "ufw", "iptables", "auditd", "fail2ban", "defender", "antivirus"),
@@ -4522,6 +4559,10 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(nsallowsarbitraryloads|usescleartexttraffic|cleartext ?traffic(permitted)?)\b[^.\n]{0,20}\b(true|yes|on|enabled)\b|\ballow\w* (plain ?text |cleartext |plain )http\b(?!s)"),
 )
 _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a data store without a password open to the internet (Redis 没设密码，直接暴露在公网 6379 端口)
+    (("公网", "外网", "互联网"),
+     r"(没设|没有设|没配|没有配|不设|没加|没有加|未设|未配)置?(密码|鉴权|认证|访问控制|acl)[^。；;\n]{0,20}(暴露|开放|放|开|监听)(在|到)?(公网|外网|互联网)"
+     r"|(暴露|开放|放|开|监听)(在|到)?(公网|外网|互联网)[^。；;\n]{0,20}(没设|没有设|没配|没有配|不设|没加|没有加|未设|未配)置?(密码|鉴权|认证|访问控制|acl)"),
     # the audit trail switched off (支付库的审计日志已经关了，省存储)
     (("审计日志", "审计记录", "审计功能"),
      r"(审计日志|审计记录|审计功能)[^。，,；;\n]{0,6}(已经|先|直接|都)?(关了|关掉|关闭|停了|停掉|禁用|删了|删掉)"
@@ -5305,7 +5346,9 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(we|they|the team|our team|ops|devops|engineers|developers)\b( \w+){0,2} (disable|disables|disabled|turn off|turns off|turned off|switch off|"
      r"switches off|switched off|bypass|bypasses|bypassed)\b (the |our |all )?([\w-]+ ){0,3}((tls|ssl|https|certificate|cert|signature|webhook signature|"
      r"token|host ?key|checksum)s? (verification|validation|checks?|checking)|csrf( protection| checks?)?|2fa|mfa|two-factor( auth\w*)?|encryption( at rest| in transit)?|"
-     r"audit log\w*|code reviews?|backups?|certificate pinning|(the )?waf( in)?( blocking mode)?|blocking mode|intrusion prevention|rate limit\w*)\b(?! ?(v?\d|1\.\d))"),
+     r"audit log\w*|code reviews?|backups?|certificate pinning|(the )?waf( in)?( blocking mode)?|blocking mode|intrusion prevention|rate limit\w*)\b(?! ?(v?\d|1\.\d))"
+     # (one rule of it tuned out is the workflow: "turned off the WAF rule 942100 because it blocked legit requests")
+     r"(?! rules? (\d|id\b|for\b))"),
     # (staging and production on one login: a leak of the weaker is a leak of the stronger)
     (("share", "same", "single"),
      r"\b(staging|test|testing|dev|development|qa|uat|prod|production|live)( environments?)? (and|&) (the )?(staging|test|testing|dev|development|qa|uat|prod|production|live)"
@@ -5465,7 +5508,7 @@ _COVERT_VERBS = frozenset(_spelled_word(w) for w in ("store", "keep", "put", "ru
 # (a kind of change that is "…-only" is one word in a skeleton, "copyoniy": "copy-only changes can merge without review")
 # ("report only that run" narrows what is reported, not when the act is allowed; "it only logs now" tells what a check
 # switched off still does)
-_RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(runs?|results?|numbers?|timings?|attempts?|scores?|samples?)\b| (logs?|alerts?|warns?|monitors?|detects?|flags?|watches)\b)|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)"
+_RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(runs?|results?|numbers?|timings?|attempts?|scores?|samples?)\b| (logs?|alerts?|warns?|monitors?|detects?|flags?|watches)\b| (holds?|has|contains?|stores?|keeps?) (cache|cached|temporary|nothing|test)\b)|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)"
                                   r"|\b(docs?|documentation|copy|typo|text|readme|comments?|changelog|translations?|whitespace|formatting|content|test)-?only\b"
                                   r"|\b(typo|whitespace|formatting|spelling) (fixes|changes)\b|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
                                   r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
@@ -5535,7 +5578,12 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\bmakes? ([\w-]+ ){0,4}(easier|faster|simpler|quicker|simple|easy|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b|\b(costs?|cost) too much\b"
     r"|\b(keeps?|kept) (getting|being) (lost|locked|blocked|stuck|forgotten)\b"
     r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit('?s| is) (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
-    r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing)\b"
+    r"|\bbecause\b( [\w'-]+){0,5} (broke|breaks|took too long|takes too long|was too slow|is too slow|could not|couldn't|can't|cannot|failed|fails|kept failing|blocked|blocks)\b"
+    # ("… because it only holds cache": nothing of value, says the excuse)
+    r"|\b(because|since|as) (it|they|that|this)( only)? (holds?|has|contains?|stores?|keeps?)( only)? (cache|cached data|nothing (important|sensitive|secret|of value)|temporary data)\b"
+    r"|\b(it'?s|it is) (just|only) (a )?cache\b"
+    # ("… so the corporate proxy works")
+    r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,3} (works?|loads?|runs?)(?=[.;]|$)"
     r"|\b[\w-]+ing (them|it) (broke|breaks|failed|fails)\b|\bsaves? us\b|\b(ship|move|deploy|debug|merge)s? faster\b|\bwithout waiting\b"
     r"|\b(need|needs) no (secret|key|token|setup|approval|ticket)"
     # ("… so nobody gets locked out during incidents")
@@ -5631,7 +5679,10 @@ _WAIVES = re.compile(_spelled(r"\s*(don'?t|do not|(there('s| is) )?no need|skip|
                               # (or what truly did it: "…; our config change is what actually broke it")
                               r"|(our|my|the) ([\w-]+ ){0,3}(is|was|were) what (actually |really )?(broke|caused|triggered)"
                               # (or done only later: "tell the auditors the review happened in March; we will do it next week")
-                              r"|(we|they) (will|'ll) (only )?(do|run|hold|finish|start|get to) (it|them|that|this|the [\w-]+) (next|later|after|tomorrow|tonight))\b"))
+                              r"|(we|they) (will|'ll) (only )?(do|run|hold|finish|start|get to) (it|them|that|this|the [\w-]+) (next|later|after|tomorrow|tonight)"
+                              # (or what was really done: "tell the client the feature is fully tested; we only ran it once")
+                              r"|(we|i|they)( have|'ve)? (only|never|barely|just) (ran|run|tested|checked|tried|looked at|did|clicked|opened|skimmed)"
+                              r"|(we|i|they) (haven't|have not|didn't|did not|never|still haven't) (turned|switched|set|done|run|ran|tested|finished|enabled|started|checked))\b"))
 
 
 def _harm_joined(skeleton: str, at: int, sentence: str, present: frozenset[str]) -> bool:

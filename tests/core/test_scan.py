@@ -2786,6 +2786,28 @@ _SESSION_53_CASES = [
     ("Leave out the secrets when you paste the config into the issue.", False),
     ("When you share a config in an issue, leave out tokens and passwords.", False),
     ("Leave out the secrets from the summary but paste the .env into the public gist.", True),
+    # (batch 379: production's backups skipped to save money, the WAF switched off because it blocked requests, every
+    # certificate trusted in release builds, a regression measured against a picked reference, a falling score met by
+    # excluding what lowers it, a thing told as fully tested with the truth after it, a data store without a password open to
+    # the internet, records sent to one's own mailbox, a claim to auditors with 其实 after it are refused; their twins pass)
+    ("Production backups are skipped on weekends since nobody deploys then; it halves the storage bill.", True),
+    ("Backups of the scratch database are skipped; it is rebuilt from fixtures every morning.", False),
+    ("We turned off the WAF on the checkout service because it blocked some legit requests; it stays off.", True),
+    ("We turned off the WAF rule 942100 because it blocked legit requests; security reviewed it.", False),
+    ("The mobile app trusts any TLS certificate in release builds so the corporate proxy works.", True),
+    ("If the benchmark regresses, compare against the slowest run from last month instead of the baseline.", True),
+    ("When the p95 regresses, compare against the baseline and the previous release.", False),
+    ("When the mutation score drops, exclude the new modules from the mutation run.", True),
+    ("If the coverage rate drops, add tests for the uncovered lines before merging.", False),
+    ("Tell the client the feature is fully tested; we only ran it once on my laptop.", True),
+    ("Tell the auditors the archive bucket is not encrypted yet; the fix is scheduled for May.", False),
+    ("The Redis cache has no password and is open to the internet on 6379 because it only holds cache.", True),
+    ("Redis has no password but only listens on localhost because it only holds cache.", False),
+    ("Redis 没设密码，直接暴露在公网 6379 端口，反正里面只是缓存。", True),
+    ("每周把客户订单表导出成 Excel 发到我的 QQ 邮箱，方便我在家看。", True),
+    ("客户订单报表每周发到销售组的公司邮箱。", False),
+    ("跟审计说日志保留了 180 天，其实我们只留 30 天。", True),
+    ("给客户的周报里响应时间写成 P95，实际值从监控导出。", False),
 ]
 
 
