@@ -15,7 +15,8 @@ that name it), less the particles of phrasal verbs, for a Chinese question about
 What is kept: common words of two to MAX_WORD characters, not names of people and places (their
 pinyin is capitalised), not words that count or order (一次, 九十) nor the question words search
 already ignores; of each, the senses of one or two content words ("to keep", "front desk"), in
-which the English word names the Chinese one closely. Variants, classifiers, abbreviations and
+which the English word names the Chinese one closely. The Chinese table also holds the nouns of one
+character by their first sense (泵 "pump", `_nouns`), for a question's pair that cuts one apart (泵什). Variants, classifiers, abbreviations and
 figurative or literal glosses are left out.
 """
 
@@ -100,15 +101,48 @@ _PARTICLES = frozenset("out up off down over away back around along through abou
 
 
 def derive_zh(lines: list[str]) -> list[str]:
-    """The Chinese table's lines, sorted, from the dictionary's lines."""
+    """The Chinese table's lines, sorted, from the dictionary's lines (with the nouns of one character, `_nouns`)."""
     from .search import terms_of
 
     words: dict[str, list[str]] = {}
-    for word, content in _senses(lines, _PARTICLES):
+    for word, content in (*_senses(lines, _PARTICLES), *_nouns(lines)):
         for t in terms_of(content):
             if t and "\t" not in t and t not in words.setdefault(word, []):
                 words[word].append(t)
     return sorted(f"{w}\t{' '.join(ts)}" for w, ts in words.items())
+
+
+# The parts of speech of jieba's dictionary that name things (nouns, nominal morphemes, places).
+_NOUN_TAGS = frozenset({"n", "ng", "nz", "zg", "s"})
+
+
+def _nouns(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
+    """(noun of one character, its first sense) for the characters jieba tags as nouns whose first sense in the
+    dictionary is one English word: 泵 "pump", 氯 "chlorine", 税 "taxes". A question says many things in one character
+    (泵什么时候大修) that its pairs cut apart (泵什); the sense a character is first given is the one it names alone,
+    and its other senses, which a verb or an adjective fills (锁 "to lock", 大 "big … major … older"), are left out."""
+    import rjieba
+
+    from .search import _STOP_ZH
+
+    seen: set[str] = set()
+    for line in lines:
+        m = _ENTRY.match(line)
+        if not m or line.startswith("#"):
+            continue
+        word, pinyin, senses = m.group(2), m.group(3), m.group(4)
+        if (len(word) != 1 or word in seen or _HAN.fullmatch(word) is None or pinyin[:1].isupper() or word in _NUMERALS
+                or word in _STOP_ZH or rjieba.tag(word)[0][1] not in _NOUN_TAGS):
+            continue
+        for sense in re.split(r"[/;]", senses):
+            low = sense.strip().lower()
+            if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low) or _NEGATED.search(low):
+                continue
+            seen.add(word)
+            content = [w for w in _ENGLISH_WORD.findall(re.sub(r"\([^)]*\)", " ", low)) if w not in _STOP]
+            if not low.startswith("to ") and len(content) == 1:
+                yield word, content
+            break
 
 
 class _Table:

@@ -439,7 +439,7 @@ RELATED: tuple[str, ...] = (
     "image images photo photos picture pictures thumbnail thumbnails",
     "video stream streaming movie movies film films",
     "bitrate kbps",
-    "offline connectivity",
+    "offline connectivity reconnect reconnects reconnected disconnect disconnects disconnected",
     "mobile ios android iphone",
     "feedback complaint complaints ticket",
     "experiment variant",
