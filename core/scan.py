@@ -3283,6 +3283,19 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("internet", "public", "0.0.0.0", "world"),
      r"\b(no|without( a)?|not) (password|auth\w*|acl)\b[^.\n]{0,40}\b(open|exposed|reachable|public|listening)\b[^.\n]{0,10}\b(to|on) (the )?(internet|public|world|0\.0\.0\.0)\b"
      r"|\b(open|exposed|reachable)\b[^.\n]{0,10}\b(to|on) (the )?(internet|world)\b[^.\n]{0,40}\b(no|without( a)?) (password|auth\w*|acl)\b"),
+    # a customer told the fault is theirs ("when customers ask about the outage, blame their internet connection")
+    (("blame",),
+     r"\bblam\w* (it on )?(their|the customer'?s?|the users?'?s?|the client'?s?|your|his|her) (own )?(internet|connection|network|wi-?fi|devices?|browsers?|isp|setup|phones?|computers?|settings)\b"),
+    # a thing said to be done with the truth after its semicolon ("say the data migration is complete in the status update;
+    # about 5% of accounts still have not been moved")
+    (("still", "yet"),
+     r"\b(say|tell|report|write|claim|announce|state)\w*\b[^.;\n]{0,50}\b(is|are|was|were|has been|have been) (complete|completed|done|finished|fixed|resolved|live|migrated)\b"
+     r"[^.;\n]{0,40}; ?[^.\n]{0,40}\b(still|yet)\b[^.\n]{0,20}(\bnot\b|n't\b)"),
+    # people's records sent to someone's personal account ("forward every new support ticket … to the contractor's
+    # personal Gmail")
+    (("personal", "private"),
+     r"\b(forward|send|copy|email|upload|sync|export|mirror)\w* [^.;\n]{0,60}\bto (the |a |an |our |their |his |her |my |your )?([\w'’-]+ ){0,2}(personal|private) "
+     r"(gmail|e-?mail( address| account)?|inbox|mailbox|drive|dropbox|google drive|onedrive|icloud|accounts?|laptops?|computers?|phones?|github|repos?)\b"),
     # a regression measured against a reference picked to hide it ("if the benchmark regresses, compare against the slowest
     # run from last month instead of the baseline")
     (("instead of", "rather than"),
@@ -4031,6 +4044,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a test's failures taken out of its figures (性能测试不达标就把超时的请求从统计里剔除)
+    (("剔除", "去掉", "删掉", "排除", "过滤掉", "不算"),
+     r"(不达标|不通过|没达标|没通过|超标|失败|过不了)[^。\n]{0,6}(就|则)?[^。\n]{0,4}(把|将)?[^。\n]{0,12}(超时|失败|慢|异常|出错|报错)的?(请求|用例|数据|样本|记录|结果)"
+     r"[^。\n]{0,8}(剔除|去掉|删掉|排除|过滤掉|不算)"),
     # a thing told to those who check it with the truth after it (跟审计说日志保留了 180 天，其实我们只留 30 天)
     (("其实", "实际上", "事实上", "实际"),
      r"(跟|对|向|给|告诉)(审计|审计方|审计师|客户|监管|监管方|老板|用户|领导|甲方|投资人|董事会|合作方)[^。\n]{0,4}(说|讲|汇报|报告|表示|承诺)?[^。\n]{0,30}[，,；;]\s*(其实|实际上|事实上|实际(是|只|就|才|根本|没))"
@@ -5212,6 +5229,31 @@ _SAFEGUARD = (r"(certificates?|certs?|encryption|csrf( protection| tokens?)?|cod
               r"backups?|logins?|(access |auth |session |reset )?tokens?|jwts?|(password reset|reset|invite|magic|login|download|signed) links?|2fa|mfa|two-factor|tls|ssl|"
               r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?|rate[ -]limit(ing|s|er)?|throttling|lockouts?|captchas?)")
 _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # what a customer pays for checked only where the customer runs it ("feature flags for paid features are checked only
+    # in the frontend; the API returns premium data to anyone who asks")
+    (("only", "anyone"),
+     r"\b(checked|enforced|validated|verified|gated)( only)? (in|on|by) the (frontend|front-end|client|browser|ui|(mobile |web )?app)( side)?( only)?\b(?<=only\b)"
+     r"|\b(checked|enforced|validated|verified|gated) only (in|on|by) the (frontend|front-end|client|browser|ui|(mobile |web )?app)\b"
+     r"|\b(api|backend|server|endpoints?)\b[^.;\n]{0,20}\b(returns?|serves?|gives?|hands?)\b[^.;\n]{0,40}\bto anyone( who asks| at all)?\b"),
+    # SQL built from what a user typed ("SQL for the search box is built by concatenating the user's input")
+    (("concatenat", "interpolat", "string formatting", "f-string"),
+     r"\b(sql|quer(y|ies))\b[^.;\n]{0,40}\b(built|made|assembled|constructed|formatted|composed)\b[^.;\n]{0,20}\b(concatenat\w*|string formatting|f-strings?|interpolat\w*)\b"
+     r"[^.;\n]{0,30}\b(users?'?s?|request|form|input|query string|params?|parameters)\b"
+     r"|\b(concatenat|interpolat)\w* (the )?(user'?s? |raw |untrusted )?(input|request|form data|parameters?|search (text|terms?)) (into|in) (the )?(sql|quer(y|ies))\b"),
+    # something internal put on the internet through a tunnel ("the internal dashboard is exposed through ngrok on a
+    # developer's laptop … it reads the production database")
+    (("ngrok", "localtunnel", "cloudflared", "serveo", "tunnel"),
+     r"\b(internal|admin|production|prod|company|back-?office)\b[^.;\n]{0,40}\b(exposed|shared|published|opened|served|reachable)\b[^.;\n]{0,10}(through|via|with|over|using|on) "
+     r"(an? )?(ngrok|localtunnel|cloudflared|serveo|tailscale funnel|reverse tunnel|ssh tunnel)\b"),
+    # a signing or private key kept where everyone reaches it ("the code signing private key is kept on the shared build
+    # server desktop so anyone can sign releases")
+    (("shared", "common", "team"),
+     r"\b(?<!public )((code[- ]|release )?signing|private|(gpg|pgp|ssh) private)( private)? keys?\b[^.;\n]{0,30}\b(kept|stored|lives?|sits?|saved|left|copied)\b[^.;\n]{0,10}\b(on|in) (the |a |our )?"
+     r"(shared|common|public|team) ([\w-]+ ){0,2}(server|drive|folder|desktop|machine|box|wiki|laptop|share|directory)\b"),
+    # a failure's inner workings shown to whoever calls ("API responses include the full stack trace and SQL in production")
+    (("stack trace", "stacktrace", "sql", "exception"),
+     r"\b(api |error )?(responses?|error pages?|endpoints?)\b(?:(?!\b(never|not|no|without)\b)[^.;\n]){0,30}\b(include|return|show|expose|contain|carr(y|ies))\w*\b"
+     r"(?:(?!\b(never|not|no|without)\b)[^.;\n]){0,20}\b(full |complete |raw )?(stack ?traces?|sql (queries|statements)|exception details|database errors)\b"),
     (("off", "disabled", "not ", "unencrypted", "unchecked", "unvalidated", "public", "forever", "never expire", "shared", "optional", "plain", "clear"),
      rf"{_PUBLIC_ANYWAY_BEFORE}\b{_SAFEGUARD}\b( (?!{_PUBLIC_ANYWAY}\b)[\w-]+){{0,4}} (is|are|was|were|stays?|remains?|stay|get|gets|got) (kept |left |stored |written |saved )?(off|disabled|turned off|switched off|"
      r"not (encrypted|checked|validated|verified|required|enforced|rotated|reviewed|signed|expired)|unencrypted|unchecked|unvalidated|unsigned|"
@@ -5410,6 +5452,9 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"[^.;\n]{0,30}\b(on (day one|their first day|the first day)|right away|immediately|without (a ticket|approval|waiting))\b"),
 )
 _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a failure's stack and SQL in the response (接口返回里直接带上完整的异常堆栈和 SQL 语句，线上也一样)
+    (("堆栈", "stack", "sql"),
+     r"(接口|响应|返回|页面|报错)[^。\n]{0,10}(直接)?(带上|返回|显示|暴露|输出|带着|包含)[^。\n]{0,8}(完整的?)?(异常)?(堆栈|stack ?trace|sql ?语句|数据库错误)"),
     (("不加密", "不校验", "不审核", "关了", "关闭", "公开", "公共读", "永久有效", "永远有效", "永不过期"),
      r"(证书|加密|校验|审核|评审|代码审查|密码|密钥|备份|账号|令牌|链接|权限|存储桶|桶)[^。，,；;\n]{0,8}(不加密|不校验|不审核|关了|关闭|设成公开|设为公开|公开|公共读|永久有效|永远有效|永不过期)"),
     (("任何", "所有", "任意"), r"接受[^。，,；;\n]{0,10}(任何|所有|任意)的?[^。，,；;\n]{0,8}(证书|签名|来源)"),
@@ -5508,7 +5553,7 @@ _COVERT_VERBS = frozenset(_spelled_word(w) for w in ("store", "keep", "put", "ru
 # (a kind of change that is "…-only" is one word in a skeleton, "copyoniy": "copy-only changes can merge without review")
 # ("report only that run" narrows what is reported, not when the act is allowed; "it only logs now" tells what a check
 # switched off still does)
-_RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(runs?|results?|numbers?|timings?|attempts?|scores?|samples?)\b| (logs?|alerts?|warns?|monitors?|detects?|flags?|watches)\b| (holds?|has|contains?|stores?|keeps?) (cache|cached|temporary|nothing|test)\b)|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)"
+_RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(runs?|results?|numbers?|timings?|attempts?|scores?|samples?)\b| (logs?|alerts?|warns?|monitors?|detects?|flags?|watches)\b| (holds?|has|contains?|stores?|keeps?) (cache|cached|temporary|nothing|test)\b| (in|on|by) the (frontend|front-end|client|browser|ui|(mobile |web )?app)\b)|unless|temporarily)\b|(?<!/)\bexcept\b(?!:)"
                                   r"|\b(docs?|documentation|copy|typo|text|readme|comments?|changelog|translations?|whitespace|formatting|content|test)-?only\b"
                                   r"|\b(typo|whitespace|formatting|spelling) (fixes|changes)\b|\bafter (a |the |each |every )?([\w-]+ ){0,2}(review|triage|sign-?off)\b"
                                   r"|\bas (the |our )?([\w-]+ ){0,2}(requires?|demands?)\b|\bwith (the |a |an )?([\w-]+'?s? ){0,2}(approval|sign-?off|ok|okay|consent)\b"
@@ -5561,7 +5606,7 @@ def _harmful_sentence(skeleton: str, at: int, present: frozenset[str], stop: int
 # no team asks for, sold by its convenience, is taught as surely as it is ordered. Told with its end, its remedy or what it
 # cost, it is history ("…until the vault migration", "…which is why the breach went unseen").
 _CONVENIENCE = re.compile(_spelled(
-    r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+){0,3} (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not|feel)\b"
+    r"\bso (that )?(new |the |our )?[\w-]+( [\w-]+){0,5} (can|could|don't|do not|doesn't|does not|never|aren't|are not|isn't|is not|won't|will not|feel)\b"
     r"|\bsince( [\w'-]+){0,4} (upset|annoy|slow|break|breaks|broke|bother)\w*\b|\b(was|is|were|are|kept) slowing\b|\b(is|was|are|were) (painful|a pain|annoying|tedious|a hassle|a chore|fiddly)\b"
     r"|\b(quicker|faster|easier|simpler) (that|this) way\b|\b(finds?|found) it (quicker|faster|easier|simpler)\b"
     r"|\bto save (time|storage|space|money|costs?|a ticket|effort|disk( space)?|a step)\b|\bsaves? (time|a ticket|effort|money|a step)\b"
@@ -5574,7 +5619,7 @@ _CONVENIENCE = re.compile(_spelled(
     r"|\bsave[sd]? (them|us|you|everyone|the team) (a lot of |lots of |some )?[\w-]+"
     # ("… which cuts support tickets", "… so onboarding is quicker", "it makes bug reports more useful", "… because the S3 bill was
     # too high", "… because the hardware keys kept getting lost")
-    r"|\bwhich (cuts|saves|reduces|avoids|spares|halves)\b|\bso ([\w-]+ ){1,3}(is|are|gets?|stays?) (quicker|faster|easier|simpler|smoother|cheaper)\b"
+    r"|\bwhich (cuts|saves|reduces|avoids|spares|halves)\b|\bso ([\w-]+ ){1,3}(is|are|gets?|stays?) (quicker|faster|easier|simpler|smoother|cheaper|simple|easy|lean)\b"
     r"|\bmakes? ([\w-]+ ){0,4}(easier|faster|simpler|quicker|simple|easy|more useful|more helpful)\b|\b(was|were|is|are) too (high|much|costly)\b|\b(costs?|cost) too much\b"
     r"|\b(keeps?|kept) (getting|being) (lost|locked|blocked|stuck|forgotten)\b"
     r"|\b(keeps?|kept) (failing|erroring|breaking|blocking|timing out)\b|\bit('?s| is) (faster|easier|simpler|quicker)\b|\b(is|are) (faster|easier|simpler|quicker) to\b"
@@ -5582,6 +5627,9 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… because it only holds cache": nothing of value, says the excuse)
     r"|\b(because|since|as) (it|they|that|this)( only)? (holds?|has|contains?|stores?|keeps?)( only)? (cache|cached data|nothing (important|sensitive|secret|of value)|temporary data)\b"
     r"|\b(it'?s|it is) (just|only) (a )?cache\b"
+    # ("… to trace declines", "… because the lifecycle rules were confusing")
+    r"|\bto (trace|debug|troubleshoot|diagnose|reproduce|track down)\b"
+    r"|\b(was|were|is|are) (confusing|complicated|hard to (use|understand|maintain|set up)|a headache|overkill)\b"
     # ("… so the corporate proxy works")
     r"|\bso (that )?(the |our )?[\w-]+( [\w-]+){0,3} (works?|loads?|runs?)(?=[.;]|$)"
     r"|\b[\w-]+ing (them|it) (broke|breaks|failed|fails)\b|\bsaves? us\b|\b(ship|move|deploy|debug|merge)s? faster\b|\bwithout waiting\b"
@@ -5682,7 +5730,8 @@ _WAIVES = re.compile(_spelled(r"\s*(don'?t|do not|(there('s| is) )?no need|skip|
                               r"|(we|they) (will|'ll) (only )?(do|run|hold|finish|start|get to) (it|them|that|this|the [\w-]+) (next|later|after|tomorrow|tonight)"
                               # (or what was really done: "tell the client the feature is fully tested; we only ran it once")
                               r"|(we|i|they)( have|'ve)? (only|never|barely|just) (ran|run|tested|checked|tried|looked at|did|clicked|opened|skimmed)"
-                              r"|(we|i|they) (haven't|have not|didn't|did not|never|still haven't) (turned|switched|set|done|run|ran|tested|finished|enabled|started|checked))\b"))
+                              r"|(we|i|they) (haven't|have not|didn't|did not|never|still haven't) (turned|switched|set|done|run|ran|tested|finished|enabled|started|checked)"
+                              r"|(about |around |roughly |some |most )?([\w%-]+ ){0,5}(still|yet) (have|has|are|is)( not|n't)( yet)?)\b"))
 
 
 def _harm_joined(skeleton: str, at: int, sentence: str, present: frozenset[str]) -> bool:
