@@ -831,8 +831,8 @@ _DEFINITION = (
     # 什么是微服务, 幂等是什么意思, CAP 指的是什么
     # (ROS 2 的 QoS 是什么意思: asked within a field, which is no part of the term)
     # (a term that mixes scripts may hold a space: 什么是双向 TLS)
-    # (… or an English word before a Chinese one: 什么是 TCP 长连接)
-    r"|(?:什么是|啥是)\s*(?P<d>[^\s，。？！?,]{1,12}?(?: [a-z0-9][\w.+#-]*| [^\s，。？！?,a-z0-9]{1,8})?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西)"
+    # (… or an English word before a Chinese one: 什么是 TCP 长连接, 什么是 Elasticsearch 的倒排索引)
+    r"|(?:什么是|啥是)\s*(?P<d>(?:[a-z0-9][\w.+#-]{12,30}(?= )|[^\s，。？！?,]{1,12}?)(?: [a-z0-9][\w.+#-]*| [^\s，。？！?,a-z0-9]{1,8})?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西)"
     # how a thing works, asked of the world (CAS 单点登录的原理是什么, HTTPS 的工作原理): a note that says what the thing is may
     # answer it; one that names it among the stack's parts does not
     r"|(?P<f>[^，。？！?,]{1,16}?)\s*的?(?:工作|实现|底层)?原理(?:是(?:什么|啥|怎样的)?)?)\s*[?？]?\s*$"
@@ -859,6 +859,11 @@ def definition_subject(message: str) -> str | None:
     if " in " in term and _ARTICLE_ASKED.match(_unprefixed(asked)):
         term = term.split(" in ")[0]  # "what is a split brain in databases": the field it is asked in is no part of it
     if not term.isascii():
+        # (a tool's own term is asked of the tool's world: "Elasticsearch 的倒排索引" is what an inverted index is, as "an
+        # inverted index in Elasticsearch" is; 我们的 SLA asks what ours says)
+        named = re.match(r"\s*[a-z][\w.+#-]*( [a-z][\w.+#-]*)? ?的 ?(?=[^\x00-\x7f])", term, re.IGNORECASE)
+        if named is not None:
+            term = term[named.end():]
         return None if _NOT_A_TERM_ZH.intersection(term) else term
     at = message.lower().find(term)
     if term.count(" ") > 1 and (at < 0 or not _NAMED_TERM.fullmatch(message[at:at + len(term)])):

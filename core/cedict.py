@@ -53,6 +53,10 @@ _NUMERALS = frozenset("一二三四五六七八九十百千万两几零")
 _ENTRY = re.compile(r"(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ENGLISH_WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
+# A connective's words name nothing it joins ("so long as" is 只要, "in order to" 为了): their "long" and "order" would
+# make every note that says 只要 an answer to "how long", and every one that says 为了 one about orders.
+_CONNECTIVES = re.compile(r"\b(so|as) long as\b|\bin order (to|that)\b|\bso as to\b|\beven (though|if|so)\b|\bin spite of\b|\bas (far|soon|well|much) as\b"
+                          r"|\bas (if|though)\b|\bso that\b|\bno matter\b|\bprovided that\b|\bin case\b|\bat least\b|\bat most\b")
 # A sense said by negation names the opposite of its words ("not the same" is 不同, "no good" 不行): its words
 # would make 不同 a name of "same".
 _NEGATED = re.compile(r"\b(not|no|non|never|without|nothing|neither|nor|cannot|can't|don't|doesn't|isn't|unable)\b")
@@ -77,7 +81,7 @@ def _senses(lines: list[str], drop: frozenset[str] = frozenset()) -> Iterator[tu
             low = sense.strip().lower()
             if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low) or _NEGATED.search(low):
                 continue
-            content = [w for w in _ENGLISH_WORD.findall(re.sub(r"\([^)]*\)", " ", low))
+            content = [w for w in _ENGLISH_WORD.findall(_CONNECTIVES.sub(" ", re.sub(r"\([^)]*\)", " ", low)))
                        if w not in _STOP and w not in _STOP_EN and w not in drop]
             if 0 < len(content) <= SENSE_WORDS:
                 yield word, content

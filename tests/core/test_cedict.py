@@ -36,6 +36,11 @@ def test_15_the_chinese_table_is_the_same_senses_the_other_way_round() -> None:
     assert "same" not in cedict.english_terms("不同") and "differ" in cedict.english_terms("不同")
     assert "out" not in cedict.english_terms("出来") and "out" in {t for line in cedict.TABLE.read_text(encoding="utf-8").splitlines()
                                                                  for t in [line.split("\t")[0]]}
+    # a connective's words name nothing it joins (held-out 248): 只要 ("so long as") is no name of "long", 为了 ("in order to")
+    # none of "order"; a noun of one character is named by its first sense (held-out 247), an adjective not at all
+    assert "long" not in cedict.english_terms("只要") and "order" not in cedict.english_terms("为了")
+    assert "只要" not in cedict.chinese_words("long") and "漫长" in cedict.chinese_words("long")
+    assert cedict.english_terms("泵") == ("pump",) and cedict.english_terms("大") == ()
 
 
 def test_15_a_chinese_question_finds_an_english_note_by_the_dictionary(home: Path, project: Path, mem: Memory) -> None:

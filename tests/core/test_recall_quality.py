@@ -457,7 +457,13 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # before measuring: 12 of 14 quiet on first write ("what causes water hammer" finds the
                                              # notes that name water, "how does DNP3 work" those that name DNP3), then 13 once the
                                              # learned reading had met it; its paraphrases 15 of 17, then 17
-                                             ("heldout247.json", 0.9)])
+                                             ("heldout247.json", 0.9),
+                                             # held-out 248 (a used-car marketplace, Chinese notes), session 53, written before
+                                             # measuring: 11 of 14 quiet on first write (什么是 Elasticsearch 的倒排索引 was no
+                                             # question for a term's meaning, and found the reindex note; 新能源车冬天续航为什么会变短
+                                             # and 帮我写一个二手车平台的广告词 find the notes that name the EV check and the platform),
+                                             # then 12
+                                             ("heldout248.json", 0.85)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -644,7 +650,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout246.json", "cross", 0.75),
                                                     # held-out 247: 2 of 4 on first write (余氯的范围是多少, 泵什么时候大修: a noun of one
                                                     # character, which the question's pairs cut apart), then 4
-                                                    ("heldout247.json", "cross", 0.95)])
+                                                    ("heldout247.json", "cross", 0.95),
+                                                    # held-out 248: 3 of 4 ("how long does a title transfer take": the note says the
+                                                    # transfer is done in 3 working days, a span no English word of the question names)
+                                                    ("heldout248.json", "cross", 0.75)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -2003,6 +2012,8 @@ def test_15_chinese_asks_for_a_terms_meaning_and_for_work_too(home, project, mem
     # a term asked within a field is still a definition (held-out 180); asked within ours, it asks what ours says
     assert [definition_subject(m) for m in ("ROS 2 的 QoS 是什么意思", "what does QoS mean in ROS 2", "我们的 SLA 是什么意思",
                                             "what does E34 mean in our logs")] == ["qos", "qos", None, None]
+    # ... and a tool's own term, asked of the tool's world, with a name too long for the term's own span (held-out 248)
+    assert [definition_subject(m) for m in ("什么是 Elasticsearch 的倒排索引", "什么是 Kafka 的消费组", "什么是我们的 SLA")] == ["倒排索引", "消费组", None]
     mem.save("Robot firmware is C++17 on ROS 2 Humble", "The planner runs on a Jetson Orin.")
     assert _recalled(home, project, "ROS 2 的 QoS 是什么意思") == []
     # (held-out 199) a term that mixes scripts holds a space; how a thing works (原理) is asked of the world as its meaning is
