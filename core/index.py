@@ -525,7 +525,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     variants = _variants(conn, terms)
     for term, spellings in _spellings(conn, terms, variants).items():
         variants[term] = sorted({*variants.get(term, ()), *spellings})
-    foreign, naming, loose = _translations(conn, terms, borrowed, _dictionary_words(conn, terms, words, known))
+    foreign, naming, loose = _translations(conn, terms, borrowed, _nouns_cut_apart(conn, terms, known, _dictionary_words(terms, words, known)))
     own = list(dict.fromkeys(terms + [v for vs in variants.values() for v in vs]))
     # A term no note holds in the question's language can be found only by its other names: those
     # are asked for with the question's own words ("new uniforms" in a memory whose English notes
@@ -596,7 +596,7 @@ def _matches(conn: _Conn, terms: list[str], most: int) -> int:
     return int(conn.db.execute("SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)", (fts_query(terms), most)).fetchone()[0])
 
 
-def _dictionary_words(conn: _Conn, terms: list[str], words: list[str], known: list[str]) -> dict[str, tuple[str, ...]]:
+def _dictionary_words(terms: list[str], words: list[str], known: list[str]) -> dict[str, tuple[str, ...]]:
     """The dictionary's English names of the longer Chinese words of the question that no note holds
     (借书证 "library card", 储物柜 "locker"), each lent to the first of its pairs that is still a term:
     the pairs alone translate as other words (借书 "borrow"), and a word no note holds is no term."""
@@ -612,14 +612,21 @@ def _dictionary_words(conn: _Conn, terms: list[str], words: list[str], known: li
         if english and pair is not None:
             lent[pair] = (*lent.get(pair, ()), *english)
             taken.add(word)
-    # A noun of one character that the question's pairs cut apart (泵 of 泵什么时候大修, 氯 of 余氯) lends its name to
-    # the first pair that holds it and is no word (neither the dictionary's nor one a note holds): the pair alone names
-    # nothing, and the character is what it is about.
+    return lent
+
+
+def _nouns_cut_apart(conn: _Conn, terms: list[str], known: list[str], lent: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """`lent`, with the name of each noun of one character that the question's pairs cut apart (泵 of 泵什么时候大修, 氯 of
+    余氯) lent to the first pair that holds it and is no word (neither the dictionary's nor one a note holds): the pair alone
+    names nothing, and the character is what it is about."""
     pairs = [t for t in terms if len(t) == 2 and not t.isascii()]
     cut = [t for t in pairs if t not in lent and not _glossary().english_of(t) and not _glossary().dictionary_english_of(t)]
     held = set(_held(conn, tuple(cut))) if cut else set()
     # (a character of a word the question holds is that word's: 客 of 顾客 in 顾客拿来, which its seam 客拿 cuts apart)
     given = {c for t in (*known, *(p for p in pairs if p not in cut or p in held)) if not t.isascii() for c in t}
+    # (... and so is one that follows or precedes such a word in a pair no note holds: 门 of 冰箱门 is the fridge's door)
+    in_words = frozenset(given)
+    given.update(c for p in cut if p not in held for c in p if any(o in in_words for o in p.replace(c, "", 1)))
     named = {c: english for p in cut if p not in held for c in p if (english := _glossary().dictionary_english_of(c))}
     # (two nouns make a compound the dictionary lacks, 季票 a season ticket: neither alone is what it names)
     given.update(c for p in cut if p not in held and all(ch in named for ch in p) for c in p)
