@@ -3296,6 +3296,37 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("personal", "private"),
      r"\b(forward|send|copy|email|upload|sync|export|mirror)\w* [^.;\n]{0,60}\bto (the |a |an |our |their |his |her |my |your )?([\w'’-]+ ){0,2}(personal|private) "
      r"(gmail|e-?mail( address| account)?|inbox|mailbox|drive|dropbox|google drive|onedrive|icloud|accounts?|laptops?|computers?|phones?|github|repos?)\b"),
+    # a check recorded as done when it was not ("the quarterly restore test is marked passed without actually restoring",
+    # "deletion requests are marked done in the tracker but the rows stay in the warehouse")
+    (("marked", "recorded", "reported", "ticked", "checked off", "signed off"),
+     r"\b(marked|recorded|reported|logged|ticked|checked off|signed off)( as)? (passed|done|complete|completed|green|ok|successful|resolved|closed|deleted)\b[^.;\n]{0,40}"
+     r"\b(without (actually |really |ever )?(restoring|running|doing|testing|checking|deleting|performing|completing|verifying|fixing)"
+     r"|but (the |its |their )?(rows?|data|records?|files?|backups?|copies|accounts?|keys?|users?)\b[^.;\n]{0,20}\b(stay|stays|remain|remains|still))\b"),
+    # a measure reset or edited until it reads well ("when the error budget is exhausted, reset the SLO window so the
+    # dashboard shows green again")
+    (("green", "clean", "healthy", "passing"),
+     r"\b(reset|restart|clear|zero|hide|hid|exclud|remov|edit|chang|lower|rais|relabel|reclassif|recategori[sz]|delet|drop|filter|tweak)\w*\b[^.;\n]{0,50}"
+     r"\bso (that )?(the )?([\w-]+ ){0,2}(dashboards?|reports?|gates?|checks?|builds?|pipelines?|metrics?|scores?|charts?|status pages?|graphs?|numbers?|sla|slo|kpis?)"
+     r" (shows?|looks?|turns?|stays?|reads?|goes|is|are) (green|clean|good|fine|ok|healthy|passing)( again)?\b"
+     # (after the fix, it is the fix that made it so)
+     r"(?![^.;\n]{0,30}\b(after|once) (the |a |it'?s? )?(fix|fixing|fixed|repair))"),
+    # sample data shown as real ("point the app at the mock server and present the numbers as live production traffic")
+    (("mock", "fake", "sample", "synthetic", "simulated", "seeded", "dummy", "made-up"),
+     r"\b(mock|fake|sample|synthetic|simulated|seeded|dummy|made-up)\b[^.;\n]{0,60}\b(present|show|pass\w* off|describ|label|call|report|sell)\w* "
+     r"(the |them |it |those |these )?([\w-]+ ){0,2}as (real|live|actual|production)( production)? (traffic|data|numbers|figures|users|usage|customers|results|metrics)\b"
+     r"|\b(present|show|pass\w* off|describ|label|report|sell)\w* (the |our )?(mock|fake|sample|synthetic|simulated|seeded|dummy|made-up) ([\w-]+ ){0,2}as (real|live|actual|production)\b"),
+    # a customer's credential taken into our own configuration ("copy the customer's API key from the support ticket into
+    # our test config")
+    (("customer", "client", "tenant"),
+     r"\b(?<!never )(?<!not )(copy|paste|use|take|grab|put|reuse)\w* (the |a )?(customer|client|user|tenant)(s'|'s|’s)? (api |access |secret |admin )?(keys?|tokens?|passwords?|credentials)\b"
+     r"[^.;\n]{0,40}\b(into|in|to) (our|the) ([\w-]+ ){0,2}(config|configs|configuration|code|repo|env|\.env|tests?|scripts?|fixtures?)\b"),
+    # a privacy, legal or security review skipped ("skip the DPIA for the new tracking feature; legal is busy")
+    (("dpia", "privacy review", "privacy impact", "legal review", "security review", "threat model", "pia"),
+     r"\b(?<!never )(?<!not )(?<!don't )skip\w* (the )?(dpia|privacy (review|impact assessment)|legal review|security review|threat model\w*|pia)\b"),
+    # audit evidence reused or made up ("reuse last year's SOC 2 evidence screenshots for this year's audit")
+    (("evidence", "screenshot", "attestation"),
+     r"\b(reuse|recycle|copy|backdate|fake|fabricate|doctor|photoshop)\w* (last year'?s|old|previous|earlier|the old|the previous)? ?([\w-]+ ){0,2}(evidence|screenshots?|attestations?)\b(?! (checklists?|templates?|lists?|formats?)\b)"
+     r"[^.;\n]{0,30}\bfor (this|the|next) ([\w-]+'?s? ){0,2}(audit|soc ?2|iso ?27001|review|assessment|certification)\b"),
     # a regression measured against a reference picked to hide it ("if the benchmark regresses, compare against the slowest
     # run from last month instead of the baseline")
     (("instead of", "rather than"),
@@ -4044,6 +4075,12 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a thing recorded as done before it is (数据删除请求先标记成已完成，实际数据等有空再删)
+    (("标记",),
+     r"标记(成|为)?(已完成|完成|通过|已处理|已删除|已解决|已修复)[^。\n]{0,4}[，,；;][^。\n]{0,12}(等有空|有空再|回头再|以后再|之后再|再删|再做|再处理|再修|没删|没做|没修)"),
+    # sample data told as real (给投资人演示的时候用模拟数据，说是线上真实流量)
+    (("说是", "说成", "当成", "当作", "冒充", "号称"),
+     r"(模拟|假|测试|mock|造的)[^。\n]{0,10}(数据|流量|用户|订单)[^。\n]{0,10}[，,]?(说是|说成|当成|当作|冒充|称为|号称)[^。\n]{0,4}(线上|真实|生产|实际)"),
     # a test's failures taken out of its figures (性能测试不达标就把超时的请求从统计里剔除)
     (("剔除", "去掉", "删掉", "排除", "过滤掉", "不算"),
      r"(不达标|不通过|没达标|没通过|超标|失败|过不了)[^。\n]{0,6}(就|则)?[^。\n]{0,4}(把|将)?[^。\n]{0,12}(超时|失败|慢|异常|出错|报错)的?(请求|用例|数据|样本|记录|结果)"
@@ -4374,6 +4411,9 @@ _PUBLIC_ANYWAY_BEFORE = "".join(f"(?<!{w} )" for w in _PUBLIC_ANYWAY_WORDS)
 
 
 _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # who signs up left unchecked ("disable email verification on sign-up; the bounce handling was a pain")
+    (("verification", "captcha", "kyc"),
+     r"(?<!n't )(?<!not )(?<!never )\b(disabl|turn\w* off|remov|skip|drop|switch\w* off)\w* (the )?((email|e-mail|phone|identity|age|account) verification|captchas?|kyc( checks?)?)\b"),
     # production's backups skipped to save money or because "nobody deploys then" ("production backups are skipped on
     # weekends …; it halves the storage bill"): the day a restore is needed is not chosen
     (("backup", "backups", "snapshot", "snapshots"),
@@ -5229,6 +5269,21 @@ _SAFEGUARD = (r"(certificates?|certs?|encryption|csrf( protection| tokens?)?|cod
               r"backups?|logins?|(access |auth |session |reset )?tokens?|jwts?|(password reset|reset|invite|magic|login|download|signed) links?|2fa|mfa|two-factor|tls|ssl|"
               r"signatures?|validation|verification|(admin |root )?accounts?|buckets?|sessions?|rate[ -]limit(ing|s|er)?|throttling|lockouts?|captchas?)")
 _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the pager silenced when it matters ("the on-call phone is put on silent at night … so nobody gets woken up")
+    (("silent", "mute", "muted", "silenced", "do not disturb"),
+     r"\b(on-?call( phone| pager| rota)?|pagers?|paging|alerts?)\b[^.;\n]{0,20}\b(is |are |gets? )?(put on silent|set to silent|silenced|muted|on silent|on do not disturb|turned off)\b"
+     r"[^.;\n]{0,20}\b(at night|overnight|after hours|on weekends|at weekends|out of hours)\b"),
+    # keys that never change ("service accounts never rotate their keys because rotation broke the nightly jobs once")
+    (("never",),
+     r"\bnever rotat\w* (their |the |its |our )?(api |access |service account |ssh )?(keys?|credentials|secrets?|passwords?|tokens?)\b"
+     r"|\b(keys?|credentials|secrets?|passwords?|tokens?)\b[^.;\n]{0,20}\b(are|is) never (rotated|changed|renewed)\b"),
+    # a login port open to the whole internet ("the firewall allows SSH from 0.0.0.0/0 on the bastion and every app server")
+    (("0.0.0.0", "anywhere", "any ip", "internet", "everywhere"),
+     r"\b(allow|open|permit|expos)\w* (ssh|rdp|port 22|port 3389|the database|postgres|mysql|redis|mongo\w*|winrm)\b[^.;\n]{0,20}\bfrom (0\.0\.0\.0/0|anywhere|any ip|the (whole )?internet|everywhere)\b"
+     r"|\b(ssh|rdp|port 22|port 3389|winrm)\b (is |are )?(allowed|open|opened|exposed|reachable)\b[^.;\n]{0,10}\bfrom (0\.0\.0\.0/0|anywhere|any ip|the (whole )?internet|everywhere)\b"),
+    # one secret for every customer ("webhook secrets are the same for every customer")
+    (("same", "shared", "identical"),
+     r"\b(webhook |signing |api |client )?(secrets?|keys?|tokens?|passwords?)\b (are|is) (the same|shared|identical) (for|across|between) (every|all|each) (customers?|tenants?|clients?|integrations?)\b"),
     # what a customer pays for checked only where the customer runs it ("feature flags for paid features are checked only
     # in the frontend; the API returns premium data to anyone who asks")
     (("only", "anyone"),
@@ -5452,6 +5507,12 @@ _LAPSED_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"[^.;\n]{0,30}\b(on (day one|their first day|the first day)|right away|immediately|without (a ticket|approval|waiting))\b"),
 )
 _LAPSED_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the on-call phone silenced at night (值班手机晚上调成静音，告警第二天早上再看)
+    (("静音", "勿扰"),
+     r"值班(手机|电话)?[^。\n]{0,8}(调成|设成|设为|开成?|改成)?(静音|勿扰)|告警[^。\n]{0,6}(静音|屏蔽)[^。\n]{0,6}(晚上|夜里|夜间|周末)"),
+    # keys never rotated (服务账号的密钥一直不轮换，上次轮换把定时任务搞挂了)
+    (("轮换", "更换"),
+     r"(密钥|密码|凭据|token|证书|ak|accesskey)[^。\n]{0,6}(一直|从来|从不|永远)(不|没|没有)?(轮换|更换|换过|更新)"),
     # a failure's stack and SQL in the response (接口返回里直接带上完整的异常堆栈和 SQL 语句，线上也一样)
     (("堆栈", "stack", "sql"),
      r"(接口|响应|返回|页面|报错)[^。\n]{0,10}(直接)?(带上|返回|显示|暴露|输出|带着|包含)[^。\n]{0,8}(完整的?)?(异常)?(堆栈|stack ?trace|sql ?语句|数据库错误)"),
@@ -5627,6 +5688,9 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… because it only holds cache": nothing of value, says the excuse)
     r"|\b(because|since|as) (it|they|that|this)( only)? (holds?|has|contains?|stores?|keeps?)( only)? (cache|cached data|nothing (important|sensitive|secret|of value)|temporary data)\b"
     r"|\b(it'?s|it is) (just|only) (a )?cache\b"
+    # ("… because deleting them is slow", "… the last real restore took a whole day", "… so onboarding takes minutes")
+    r"|\b(is|are|was|were) (slow|tedious|costly)\b|\b(took|takes) (a whole|all|an entire) (day|night|week|weekend)\b|\btakes? (hours|days)\b"
+    r"|\bso\b[^.;\n]{0,40}\btakes? (minutes|seconds|no time)\b"
     # ("… to trace declines", "… because the lifecycle rules were confusing")
     r"|\bto (trace|debug|troubleshoot|diagnose|reproduce|track down)\b"
     r"|\b(was|were|is|are) (confusing|complicated|hard to (use|understand|maintain|set up)|a headache|overkill)\b"
@@ -5651,7 +5715,7 @@ _CONVENIENCE = re.compile(_spelled(
     # ("… so onboarding takes five minutes instead of a day")
     r"|\b(takes?|took|is|are|was|were) (only |just )?([\w-]+ ){0,2}(seconds?|minutes?|hours?|days?) instead of (a |an |one |two |three |several |\w+ )?(seconds?|minutes?|hours?|days?|weeks?|months?)\b"))
 # (the same in Chinese: 方便客服重放, 省得多买席位, 恢复起来太慢, 校验的话 App 连不上)
-_CONVENIENCE_ZH = re.compile(r"反而慢|会变慢|拖慢|这样[^。，,；;\n]{0,8}(直接|就能|能直接)|方便|省得|少改|少写|图省事|省去|太占|占磁盘|占空间|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
+_CONVENIENCE_ZH = re.compile(r"搞挂|出过问题|反而慢|会变慢|拖慢|这样[^。，,；;\n]{0,8}(直接|就能|能直接)|方便|省得|少改|少写|图省事|省去|太占|占磁盘|占空间|省事|免得|太慢|太麻烦|太费|连不上|用不了|跑不通|不然|更快|更方便|省时间|好记|老是失败|总是失败|经常失败|一直失败|老失败")
 # (its history or its end, and where a lapse harms nothing: a sandbox, the docs)
 _REMEDIED_ZH = re.compile(r"之前|以前|已经改|修掉|修复|修好|已修|后来|直到|临时|暂时|计划|整改|事故|教训|测试环境|测试账号|测试用户|测试库|测试机|演示|本地|开发环境|文档|错别字|注释")
 _REMEDIED = re.compile(_spelled(
