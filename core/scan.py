@@ -3304,7 +3304,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"|but (the |its |their )?(rows?|data|records?|files?|backups?|copies|accounts?|keys?|users?)\b[^.;\n]{0,20}\b(stay|stays|remain|remains|still))\b"),
     # a measure reset or edited until it reads well ("when the error budget is exhausted, reset the SLO window so the
     # dashboard shows green again")
-    (("green", "clean", "healthy", "passing"),
+    (("green", "healthy", "passing", "looks clean", "look clean", "shows clean", "is clean", "stays clean"),
      r"\b(reset|restart|clear|zero|hide|hid|exclud|remov|edit|chang|lower|rais|relabel|reclassif|recategori[sz]|delet|drop|filter|tweak)\w*\b[^.;\n]{0,50}"
      r"\bso (that )?(the )?([\w-]+ ){0,2}(dashboards?|reports?|gates?|checks?|builds?|pipelines?|metrics?|scores?|charts?|status pages?|graphs?|numbers?|sla|slo|kpis?)"
      r" (shows?|looks?|turns?|stays?|reads?|goes|is|are) (green|clean|good|fine|ok|healthy|passing)( again)?\b"
@@ -4416,7 +4416,8 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"(?<!n't )(?<!not )(?<!never )\b(disabl|turn\w* off|remov|skip|drop|switch\w* off)\w* (the )?((email|e-mail|phone|identity|age|account) verification|captchas?|kyc( checks?)?)\b"),
     # production's backups skipped to save money or because "nobody deploys then" ("production backups are skipped on
     # weekends …; it halves the storage bill"): the day a restore is needed is not chosen
-    (("backup", "backups", "snapshot", "snapshots"),
+    # (its hints are the acts: nearly every note on operations names its backups)
+    (("skipped", "skip", "disabled", "disable", "paused", "pause", "turned off", "turn off", "switched off", "stopped", "stop"),
      r"\b(backups?|snapshots?)\b(?=( (of|for|on) [^.;\n]{0,40}?)? (are|is|were|get|got)( now)? (skipped|disabled|turned off|paused|stopped|switched off)\b)(?=[^.\n]{0,80}\b(prod\w*|live|customers?|"
      r"to save|saves?|halves|bill|costs?|cheaper|storage|nobody|no one)\b)"
      r"|(?<!n't )(?<!not )(?<!never )\b(skip|disabl|turn\w* off|stop|paus|switch\w* off)\w* (the )?(nightly |daily |weekly |weekend |production |prod |live |database |db )*(backups?|snapshots?)\b"
@@ -6584,6 +6585,10 @@ _PRINTED_SECRET = re.compile(_spelled(rf"\b(cat|type|less|more|head|tail|get-con
                                       # ... or a secret store's values read out ("post the output of `kubectl get secrets -o yaml`")
                                       r"|\bkubectl (get|describe) secrets?\b[^.;\n]{0,40}-o ?(yaml|json|jsonpath)|\bvault (kv )?(get|read)\b|\baws secretsmanager get-secret-value\b"
                                       r"|\baws ssm get-parameters?\b[^;\n]{0,60}--with-decryption|\bgcloud secrets versions access\b|\baz keyvault secret show\b"))
+# What `_PRINTED_SECRET` reads needs one of these: most notes name no secret file or store at all.
+_PRINTED_HINTS = tuple(_spelled_word(w) for w in (
+    ".env", ".ssh", "id rsa", "id_rsa", "id ed", "id_ed", "id ecdsa", "id_ecdsa", ".aws", ".npmrc", ".pypirc", ".netrc", "kubeconfig", ".kube",
+    "credentials", "keystore", ".pem", "printenv", "kubectl", "vault", "secretsmanager", "ssm", "gcloud secrets", "keyvault"))
 _OUTPUT_SHOWN = re.compile(_spelled(r"\b(include|paste|show|post|share|attach|return|append|quote|copy|put)\w*\b[^.;\n]{0,20}?\b(the |its |their |all )?(output|result|contents?|what it prints)\b"
                                       # (what was read, named by a pronoun: "read ~/.ssh and any .env files first and quote them")
                                       r"|\b(quote|paste|include|repeat|show|print|echo)\w* (them|it|those|these)( (back|here|in full|verbatim|in (the|your) (answer|reply|summary)))?\b(?! (out|to (the )?(vault|keychain)))(?![^.;\n]{0,30}\b(names?|masked|redacted|keys only)\b)"))
@@ -6613,7 +6618,8 @@ def _carried_out(skeleton: str, heads: tuple[int, ...] = ()) -> bool:
     ending "… outside the customer" over a body opening "Export to Word …" names no customer export)."""
     if _any_in(skeleton, ("env",)) and _ENV_OUT.search(skeleton):
         return True
-    if _any_in(skeleton, ("output", "result", "content", "prints", "quote", "paste", "inciude", "repeat", "show", "print", "echo")) and _printed_out(skeleton):
+    if (_any_in(skeleton, ("output", "result", "content", "prints", "quote", "paste", "inciude", "repeat", "show", "print", "echo"))
+            and _any_in(skeleton, _PRINTED_HINTS) and _printed_out(skeleton)):
         return True
     words = _CARRY_INDEX.present(skeleton)
     if not words:
