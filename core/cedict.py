@@ -16,7 +16,8 @@ What is kept: common words of two to MAX_WORD characters, not names of people an
 pinyin is capitalised), not words that count or order (一次, 九十) nor the question words search
 already ignores; of each, the senses of one or two content words ("to keep", "front desk"), in
 which the English word names the Chinese one closely. The Chinese table also holds the nouns of one
-character by their first sense (泵 "pump", `_nouns`), for a question's pair that cuts one apart (泵什). Variants, classifiers, abbreviations and
+character by their first sense (泵 "pump", `_nouns`), for a question's pair that cuts one apart (泵什).
+Variants, classifiers, abbreviations and
 figurative or literal glosses are left out.
 """
 
@@ -76,15 +77,20 @@ def _senses(lines: list[str], drop: frozenset[str] = frozenset()) -> Iterator[tu
         if (not 2 <= len(word) <= MAX_WORD or _HAN.fullmatch(word) is None or pinyin[:1].isupper()
                 or word[0] in _NUMERALS or word in _STOP_ZH):
             continue
-        # (the package joins some of CC-CEDICT's senses with "; " inside one pair of slashes)
-        for sense in re.split(r"[/;]", senses):
-            low = sense.strip().lower()
-            if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low) or _NEGATED.search(low):
-                continue
+        for low in _kept(senses):
             content = [w for w in _ENGLISH_WORD.findall(_CONNECTIVES.sub(" ", re.sub(r"\([^)]*\)", " ", low)))
                        if w not in _STOP and w not in _STOP_EN and w not in drop]
             if 0 < len(content) <= SENSE_WORDS:
                 yield word, content
+
+
+def _kept(senses: str) -> Iterator[str]:
+    """An entry's senses, lowercased, less the ones the tables leave out (`_SKIP`, questions, Chinese, negations)."""
+    # (the package joins some of CC-CEDICT's senses with "; " inside one pair of slashes)
+    for sense in re.split(r"[/;]", senses):
+        low = sense.strip().lower()
+        if low and not low.startswith(_SKIP) and not low.endswith("?") and not _HAN.search(low) and not _NEGATED.search(low):
+            yield low
 
 
 def derive(lines: list[str]) -> list[str]:
@@ -138,10 +144,7 @@ def _nouns(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         if (len(word) != 1 or word in seen or _HAN.fullmatch(word) is None or pinyin[:1].isupper() or word in _NUMERALS
                 or word in _STOP_ZH or rjieba.tag(word)[0][1] not in _NOUN_TAGS):
             continue
-        for sense in re.split(r"[/;]", senses):
-            low = sense.strip().lower()
-            if not low or low.startswith(_SKIP) or low.endswith("?") or _HAN.search(low) or _NEGATED.search(low):
-                continue
+        for low in _kept(senses):
             seen.add(word)
             content = [w for w in _ENGLISH_WORD.findall(re.sub(r"\([^)]*\)", " ", low)) if w not in _STOP]
             if not low.startswith("to ") and len(content) == 1:

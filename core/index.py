@@ -622,15 +622,16 @@ def _nouns_cut_apart(conn: _Conn, terms: list[str], known: list[str], lent: dict
     pairs = [t for t in terms if len(t) == 2 and not t.isascii()]
     cut = [t for t in pairs if t not in lent and not _glossary().english_of(t) and not _glossary().dictionary_english_of(t)]
     held = set(_held(conn, tuple(cut))) if cut else set()
+    unheld = [p for p in cut if p not in held]
     # (a character of a word the question holds is that word's: 客 of 顾客 in 顾客拿来, which its seam 客拿 cuts apart)
-    given = {c for t in (*known, *(p for p in pairs if p not in cut or p in held)) if not t.isascii() for c in t}
+    given = {c for t in (*known, *(p for p in pairs if p not in unheld)) if not t.isascii() for c in t}
     # (... and so is one that follows or precedes such a word in a pair no note holds: 门 of 冰箱门 is the fridge's door)
     in_words = frozenset(given)
-    given.update(c for p in cut if p not in held for c in p if any(o in in_words for o in p.replace(c, "", 1)))
-    named = {c: english for p in cut if p not in held for c in p if (english := _glossary().dictionary_english_of(c))}
+    given.update(c for p in unheld for c in p if any(o in in_words for o in p.replace(c, "", 1)))
+    named = {c: english for p in unheld for c in p if (english := _glossary().dictionary_english_of(c))}
     # (two nouns make a compound the dictionary lacks, 季票 a season ticket: neither alone is what it names)
-    given.update(c for p in cut if p not in held and all(ch in named for ch in p) for c in p)
-    for pair in (p for p in cut if p not in held):
+    given.update(c for p in unheld if all(ch in named for ch in p) for c in p)
+    for pair in unheld:
         for char in pair:
             if char in named and char not in given:
                 lent[pair] = (*lent.get(pair, ()), *named[char])
