@@ -130,6 +130,12 @@ _GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
      r"^(?!.*\b(we|our|us|ours|my|this|the (project|team|repo|codebase|code base|app|service))\b)\s*how (do|can|should|would) (i|you|one|someone|a beginner|beginners) "
      r"(get started (with|in|on)|start learning|begin learning|learn|get into)\b"),
     (("入门",), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库))[^。？?]{1,20}?(怎么|如何|怎样|该怎么)入门"),
+    # how a person comes to hold a trade or a title ("how do I become a vet nurse", 怎么成为一名数据分析师); not a role of ours
+    # ("how do I become a maintainer of this repo", 怎么成为我们的讲师)
+    (("become", "成为", "当上"),
+     r"^(?!.*\b(we|our|us|ours|this|the (project|team|repo|codebase|company|org|organisation|organization))\b)\s*how (do|can|does|should|would|to) "
+     r"((i|you|one|someone|a person|people) )?become (a|an)\b"
+     r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|公司|团队|平台))\s*(请问)?(我)?(怎么|如何|怎样|该怎么|怎样才能|怎么才能|如何才能)(成为|当上|当)(一名|一个|一位)?"),
     # (怎么学习 uni-app, Rust 该怎么学: the tool's, not how to learn our code)
     (("学",), r"^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库|代码))\s*(请问)?(怎么|如何|怎样|该怎么|应该怎么)(学|学习|自学)\s*[a-z0-9\u4e00-\u9fff]"
               r"|^(?!.*(我们|咱们|本项目|这个项目|项目里|代码库|仓库|代码))[^。？?]{1,20}?(怎么|如何|怎样|该怎么|应该怎么)(学|学习|自学)\s*[?？]?\s*$"),
@@ -507,9 +513,16 @@ _STATES_HISTORY = (r"\b(1[5-9]|20)\d\d\b|\b(since|years ago|used to|originally|h
                    r"|以前|之前|起源|历史|最早|发明|年代|\d+\s*年")
 _SPEAKS_OF_READING = (r"\b(books?|reading|podcasts?|courses?|tutorials?|videos?|blogs?|talks?|articles?|papers?|docs|documentation|handbook)\b"
                       r"|书|教程|课程|文章|论文|视频|播客|博客|文档|手册")
+# ... and one that asks how a person comes to be of a trade only by a note that speaks of becoming one: hiring,
+# training, a qualification (how do I become a vet nurse, and the note on how vet and nurse rotas are made).
+_ASKS_BECOMING = r"\bbecome (a|an)\b|(成为|当上)(一名|一个|一位)?"
+_SPEAKS_OF_BECOMING = (r"\b(becom\w*|qualif\w*|certif\w*|licen[cs]\w*|degrees?|train\w*|apprentic\w*|hir(e|ed|es|ing)|recruit\w*|"
+                       r"appl(y|ies|ied|ication)|join\w*|promot\w*|onboard\w*|exams?|"
+                       r"appoint\w*|nominat\w*|elect(ed|ion)?|invit\w*|added to)\b|入职|录用|资格|证书|培训|招聘|晋升|考试|成为|当上")
 # What each such question asks for, and what a note that answers it speaks of.
 _ANSWERED_BY = ((_ASKS_NAME, _SPEAKS_OF_NAMES), (_ASKS_READING, _SPEAKS_OF_READING), (_ASKS_LEARNING, _SPEAKS_OF_LEARNING),
-                (_ASKS_NEWS, _SPEAKS_OF_NEWS), (_ASKS_TERM, _SPEAKS_OF_TERMS), (_ASKS_HISTORY, _STATES_HISTORY))
+                (_ASKS_NEWS, _SPEAKS_OF_NEWS), (_ASKS_TERM, _SPEAKS_OF_TERMS), (_ASKS_HISTORY, _STATES_HISTORY),
+                (_ASKS_BECOMING, _SPEAKS_OF_BECOMING))
 
 
 # A question for how to install a thing ("how do I install Elixir on my laptop", 怎么安装 Composer) is answered by a

@@ -463,7 +463,12 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # question for a term's meaning, and found the reindex note; 新能源车冬天续航为什么会变短
                                              # and 帮我写一个二手车平台的广告词 find the notes that name the EV check and the platform),
                                              # then 12
-                                             ("heldout248.json", 0.85)])
+                                             ("heldout248.json", 0.85),
+                                             # held-out 249 (a veterinary clinic chain, 49 notes), session 54, written before
+                                             # measuring: 13 of 14 quiet on first write ("how do I become a vet nurse" found the
+                                             # note on vet and nurse rotas), then 14; held-out 250 (a live online-class platform,
+                                             # Chinese notes): 14 of 14
+                                             ("heldout249.json", 0.95), ("heldout250.json", 0.95)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -653,7 +658,10 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     ("heldout247.json", "cross", 0.95),
                                                     # held-out 248: 3 of 4 ("how long does a title transfer take": the note says the
                                                     # transfer is done in 3 working days, a span no English word of the question names)
-                                                    ("heldout248.json", "cross", 0.75)])
+                                                    ("heldout248.json", "cross", 0.75),
+                                                    # held-out 249: 4 of 4; held-out 250: 3 of 4 ("how many students can a small
+                                                    # class have" for 小班课: the dictionary's 班 is a team first, and 小班 no word of it)
+                                                    ("heldout249.json", "cross", 0.95), ("heldout250.json", "cross", 0.7)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -2912,6 +2920,23 @@ def test_15_session_52_the_note_for_this_machine_shares_no_word_with_the_message
     mem.save(linux, "docker compose up 即可。", conditions=[{"key": "targetOs", "value": "linux"}], scope="global")
     assert linux in _recalled(home, project, "本地怎么跑后端")
     assert linux not in _recalled(home, project, "Mac 上怎么跑后端")
+
+
+def test_15_session_54_how_to_become_one_of_a_trade_is_answered_only_by_a_note_on_becoming_one(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 249; SPEC §11 recall): "how do I become a vet nurse" asks how anyone comes to a trade, and the
+    note on how vet and nurse rotas are made holds two of its three words and says nothing of it; a note on how one
+    comes to it answers, and a role of ours ("a maintainer of this repo") is the project's question."""
+    _other_notes(mem)
+    rota = "Vet and nurse rotas are made in Rotaready, and we import them every night"
+    mem.save(rota, "The booking calendar uses the imported rota to open slots.")
+    assert _recalled(home, project, "how do I become a vet nurse") == []
+    assert _recalled(home, project, "怎么成为一名兽医护士") == []
+    teachers = "To become a tutor here you pass a trial lesson and a background check"
+    mem.save(teachers, "A trial lesson scored under 80 is not hired.")
+    assert _recalled(home, project, "how do I become a tutor")[:1] == [teachers]
+    maintainers = "Maintainers of this repo are the three people in CODEOWNERS"
+    mem.save(maintainers, "Ask in #dev to be added.")
+    assert maintainers in _recalled(home, project, "how do I become a maintainer of this repo")
 
 
 def test_15_session_53_a_noun_of_one_character_names_an_english_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
