@@ -3029,7 +3029,8 @@ def _nfkc(text: str) -> str:
 # nor is a folder named for one: ".claude/settings.json")
 _SOFTWARE_AGENT = r"(?<!vault )(?<!ssh )(?<!ssh-)(?<!user )(?<!user-)(?<!build )(?<!ci )(?<!datadog )(?<!consul )(?<!jenkins )(?<!gitlab )(?<!azure )(?<!puppet )(?<!zabbix )(?<!monitoring )(?<!buildkite )(?<!teamcity )(?<!octopus )"
 _CUE_AGENT = re.compile(_spelled(r"\b(" + _PEOPLE_AGENT + r"assistants?" + _NOT_A_TITLE + r"|" + _PEOPLE_AGENT + _SOFTWARE_AGENT + r"agents?(?! (sidecars?|daemons?|process(es)?|pods?|binar(y|ies)|containers?|pools?|hosts?|nodes?|images?|installs?)\b)"
-                                 r"|ai|ais|models?|llms?|chatbots?|copilot|(?<![./])claude|gpt)\b|助手|智能体|模型|人工智能|大模型|智能助理|小助手|编程助手|代码助手"))
+                                 # (not the maker of a thing: "AI 生成的单元测试", "AI-generated tests")
+                                 r"|ai(?!(-| )?generated\b| ?(生成|写的|产出|编写))|ais|models?|llms?|chatbots?|copilot|(?<![./])claude|gpt)\b|助手|智能体|模型|人工智能|大模型|智能助理|小助手|编程助手|代码助手"))
 _CUE_YOU = re.compile(_spelled(r"\b(you|your|yourself)\b|^\s*(act|behave|respond|proceed|answer|reply) as (though|if)\b|你|您"))
 # Speaking to whatever model reads the note outright ("Note for agents:", "If you are an AI",
 # "Model, …"). Notes for a coding agent do that all the time ("Note for agents: run make check
@@ -4719,7 +4720,16 @@ def _always_harm(sentence: str, present: frozenset[str] | None = None) -> bool:
     harm, weakening = (_EN_HARM_READINGS, _EN_WEAKENING_READINGS) if english else (_ZH_HARM_READINGS, _ZH_WEAKENING_READINGS)
     if present is not None:
         harm, weakening = _acts_holding(present, english)
-    return _names_act(sentence, harm) or (_names_act(sentence, weakening, _NOT_INSIDE) and not _CUE_SANDBOX.search(sentence))
+    return _names_act(sentence, harm) or (_names_act(sentence, weakening, _NOT_INSIDE) and not _spared(sentence, _WEAKENING_SANDBOX))
+
+
+def _spared(sentence: str, sandbox: re.Pattern[str]) -> bool:
+    """Whether the sentence says where the act harms no one (`sandbox`). Whether a peer is who it claims is checked
+    inside the network as outside it: "set verify=False for the internal API" lets whoever sits between the two answer
+    for it. (Who may call is another matter: an internal metrics endpoint without a login is a design, kept.)"""
+    if _PEER_CHECK.search(sentence) is not None:
+        return _LAPSE_SANDBOX.search(sentence) is not None or _SANDBOX_ZH.search(sentence) is not None
+    return sandbox.search(sentence) is not None
 
 
 # A file's suffix is joined to its name in a skeleton ("build.gradle" reads "buiidgradie"), where the
@@ -4767,6 +4777,16 @@ _CUE_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|
                                    r"emulators?|scratch|temp(orary)?|tmp|(older|more) than \d+|expired|stale|old|internal|intranet|private network|localhost)\b"
                                    # (测试 as a time, 等性能测试做完再说, scopes nothing)
                                    r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|(?<!不)过期(?!时间)|旧的|内网"))
+# Where a safeguard may be taken off: `_CUE_SANDBOX` less what is old or expired, which says what a chore is done to
+# ("delete the expired certificates") and not where a check may lapse ("turn off certificate checks so the client accepts
+# the expired certificate").
+_WEAKENING_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|fixtures?|mocks?|"
+                                         r"emulators?|scratch|temp(orary)?|tmp|internal|intranet|private network|localhost)\b"
+                                         r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|内网"))
+# The checks that a peer is who it claims (`_spared`).
+_PEER_CHECK = re.compile(_spelled(r"\b((tls|ssl|certificate|cert|hostname) (verification|checks?|validation)|verify ?= ?false|verify_ssl ?= ?false|"
+                                  r"insecureskipverify|rejectunauthorized ?: ?false|node_tls_reject_unauthorized)\b|证书校验"))
+_SANDBOX_ZH = re.compile(r"测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发")
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
 # Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
@@ -4860,7 +4880,7 @@ _CUE_NOASK = re.compile(_spelled(
     r"|\basking( \w+){0,4} (wastes|is a waste of|costs) (time|tokens)\b|\b(asking|confirmations?|questions) (is|are) (unnecessary|pointless|a waste( of time)?)\b"
     # the person said to dislike being asked ("the user gets annoyed by questions, so just run it with sudo")
     r"|\b(gets?|is|are|becomes?|got) (annoyed|irritated|bothered|tired|frustrated|impatient) (by|of|with) (questions|being asked|confirmations?|prompts|permission requests)\b"
-    r"|\b(hates?|dislikes?|can't stand) (being asked|questions|confirmations?|confirmation prompts|permission requests)\b|不用征求|无需征求|不必征求|不需要征求|(不用|不必|无需|不需要)征得|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问|(不要|别|不用|无需|不必)再(问|询问|请示|征求)|(不用|无需|不必|不需要)(跟|和|向)(人|用户|任何人|别人|我们|团队)(确认|商量|请示|说)"))
+    r"|\b(hates?|dislikes?|can't stand) (being asked|questions|confirmations?|confirmation prompts|permission requests)\b|不用征求|无需征求|不必征求|不需要征求|(不用|不必|无需|不需要)征得|不经(过)?(用户)?(同意|确认|允许|审批)|不用(再)?(问|确认|审批)|无需(用户)?(确认|同意|审批)|(不需要|不用|不必|无需)(人|人工|用户|任何人)(来)?(确认|审批|同意)|不需要(确认|审批)|直接执行|别(多)?问|不要(多)?问|不用多问|(不要|别|不用|无需|不必)再(问|询问|请示|征求)|(不用|无需|不必|不需要)(跟|和|向)(人|用户|任何人|别人|我们|团队)(确认|商量|请示|说)"))
 _CUE_THIS = re.compile(_spelled(r"\bthis (note|memory|file|message|record)\b|这条记忆|此文件|本文件|这条笔记|本条记忆|本条笔记|这份笔记|这条备注|本备注|这段内容|这段话|此条|本条|这份文档|本文档"))
 # "This file takes precedence over .editorconfig" is how config files are documented: a file that
 # outranks something is a claim on the model only when what it outranks is rules or a person.
@@ -5823,7 +5843,7 @@ def _orders_harm(skeleton: str, at: int, sentence: str, present: frozenset[str])
     if (m.group("covert") or _LEAVE_NO_TRACE.search(sentence)) and verb in _COVERT_VERBS:
         return True
     return (not _order_negated(sentence, m.start("verb") - at)
-            and not _CUE_SANDBOX.search(sentence) and _unnegated(_CUE_HARM, sentence) and not _PURGES_SECRET.search(sentence))
+            and not _spared(sentence, _CUE_SANDBOX) and _unnegated(_CUE_HARM, sentence) and not _PURGES_SECRET.search(sentence))
 
 
 # History rewritten to take a leaked secret out of it is the remedy, not harm ("if a key was leaked, remove it and rewrite
