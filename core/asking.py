@@ -359,7 +359,12 @@ _MEASURES = {
     "big": r"\d\s?(b|kb|mb|gb|tb|kib|mib|gib|tib|px|cm|mm|inch(es)?|rows|users|items)\b",
     "often": r"\b(daily|weekly|monthly|nightly|hourly|yearly|annually|quarterly|every|each|once|twice|times a|per (day|week|month|hour|year))\b",
 }
-_ASKS_MEASURE = r"^\s*how (?P<m>far|much|long|big|large|often)\b(?! (does|do|did|will|would|is|are|was) [^?]{0,40}\b(cost|costs|charge|pay)\b)"
+# A count is one of the thing asked of, said just before its name ("there are three squads: …", "目前有 86 家门店"): a note on
+# stores that gives the hour its report is sent states no count of stores.
+_COUNT = (r"(\d[\d,.]*|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundreds?|"
+          r"thousands?|dozens?|a few|several|a couple of|both)\b|[一二两三四五六七八九十百千万]+)\s*(家|个|位|名|台|种|条|座|所|款|辆|间|支|套)?\s*"
+          r"([\w'-]+\s+){0,2}?")
+_ASKS_MEASURE = r"^\s*how (?P<m>far|much|long|big|large|often|many)\b(?! (does|do|did|will|would|is|are|was) [^?]{0,40}\b(cost|costs|charge|pay)\b)"
 # (in Chinese the measure's words are the question's seams, which the index counts in no note's share: 送货费多少钱)
 _MEASURE_ZH = {"多远": "far", "多少钱": "much", "费多少": "much", "多久": "long", "多长时间": "long", "多大": "big"}
 _MEASURE_OF = {"large": "big", **_MEASURE_ZH}
@@ -378,12 +383,17 @@ def asks_measure(message: str) -> str | None:
     return None if m is None else m.group("m")
 
 
-def states_measure(record: dict, measure: str) -> bool:  # type: ignore[type-arg]
-    """Whether a note states the measure `asks_measure` found (a distance for "far", a price for "much" …)."""
+def states_measure(record: dict, measure: str, held: list[str] | tuple[str, ...] = ()) -> bool:  # type: ignore[type-arg]
+    """Whether a note states the measure `asks_measure` found (a distance for "far", a price for "much" …; for "many", a
+    count of what it holds of the question, `held` as the index names them: "store" or "store→门店 (dictionary)")."""
     kind = _MEASURE_OF.get(measure, measure)
     if kind == "much":
         return states_price(record)
-    return re.search(_MEASURES[kind], _note_text(record).lower()) is not None
+    text = _note_text(record).lower()
+    if kind == "many":
+        forms = {term.split("→")[-1].split(" (")[0] for term in held}
+        return any(re.search(_COUNT + re.escape(form), text) for form in forms if form)
+    return re.search(_MEASURES[kind], text) is not None
 
 
 # A question for who does something ("who can approve payroll runs", 谁负责发版) is answered by the note that

@@ -392,7 +392,7 @@ def _choose(
     # asks, and a note that says what the term is seldom holds them ("E34 a relay fault").
     looked_up = subject or message
     terms = len(query_terms(looked_up))
-    work = asks_for_work(message)
+    work = asked_for_work = asks_for_work(message)
     general = work and asks_what_anyone_knows(message)
     bar = GENERAL_COVERAGE if general else WORK_COVERAGE
     answers = what_general_asks(message) if general else None  # (how many, a name or something to read: a note must speak of it)
@@ -483,10 +483,16 @@ def _choose(
                 relevant = _relevant(hit.matched, hit.of, hit.title_hit, coverage, work=work, bar=bar)
                 if not relevant and versioned and not work and states_version(hit.record, versioned):
                     relevant = True  # "what ROS version do we use": the note that gives ROS with its version, by that word alone
-                if (not relevant and measure is not None and not work and hit.matched and states_measure(hit.record, measure) and (
-                        hit.coverage >= 1.0 if measured is None else hit.matched == hit.of - 1 and measured not in (hit.held or ()))):
-                    relevant = True  # "how far do we deliver": the note on delivery that states a distance holds all but "far"
-                if relevant and undecided and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
+                # "how far do we deliver": the note on delivery that states a distance holds all but "far". A count of
+                # the thing itself ("how many squads are there", "there are three squads: …") answers whatever the learned
+                # reading makes of the question, which reads it as "how many planets are there": a question of the world
+                # names a subject no note holds whole, or counts.
+                counted = measure == "many"
+                by_measure = (not relevant and measure is not None and not (asked_for_work if counted else work) and hit.matched
+                              and states_measure(hit.record, measure, hit.held or ())
+                              and (hit.coverage >= 1.0 if measured is None else hit.matched == hit.of - 1 and measured not in (hit.held or ())))
+                relevant = relevant or by_measure
+                if relevant and undecided and not (by_measure and counted) and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
                     work = reads_as_general(message)
                     relevant = not work
@@ -606,7 +612,7 @@ def _choose(
               else (lambda rec: states_version(rec, versioned)) if versioned else None)
     answering = {c.rec["id"] for c in found.values() if states(c.rec)} if states is not None else set()
     # (a measure asked, "how far do we deliver": the note that states a distance before those that state a time or a fee)
-    measuring = {c.rec["id"] for c in found.values() if states_measure(c.rec, measure)} if measure is not None else set()
+    measuring = {c.rec["id"] for c in found.values() if states_measure(c.rec, measure, c.held or ())} if measure is not None else set()
     for cand in found.values():
         cand.score += ANSWER_BONUS * ((cand.rec["id"] in answering) + (cand.rec["id"] in measuring))
         note(cand, "candidate")  # those _fused leaves out are explained as much weaker below
