@@ -160,6 +160,11 @@ def _parse(raw: bytes) -> dict[str, Any] | None:
 _cache: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 
 
+def forget_parsed() -> None:
+    """Drop every layer's kept parse: the next read parses the file again, as a new process would."""
+    _cache.clear()
+
+
 def file_key(path: Path) -> tuple[int, int, int] | None:
     try:
         st = os.stat(path)
