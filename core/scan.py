@@ -7237,6 +7237,8 @@ def _local_default(user: str, pw: str, host: str) -> bool:
     return host.lower() in _LOCAL_HOSTS and pw == user and pw.isalpha()
 _NAMED = (r"pass(?:word|wd|phrase|code)?|(?:src|dest)?(?:store|key)pass|pwd|pw|pre[_\- ]?shared[_\- ]?key|psk|secret(?:[_\- ]?key)?|api[_\- ]?key|apikey|"
           r"(?:admin|master|server|write|management)[_\- ]?key|access[_\- ]?key(?:[_\- ]?(?:id|secret))?|private[_\- ]?key(?:[_\- ]?id)?|"
+          # (a group bot's webhook key, 企业微信群机器人 key=…: "key" alone names an id as often as a secret)
+          r"(?:webhook|bot|robot|hook|机器人)[_\- ]?key|"
           r"client[_\- ]?secret|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|token|secret[_\- ]?access[_\- ]?key|credentials?|"
           # the password in the other languages notes are written in
           r"contrase(?:ñ|n)a|mot de passe|passwort|kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|パスワード|비밀번호|암호")

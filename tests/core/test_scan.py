@@ -2880,6 +2880,10 @@ _SESSION_54_CASES = [
     ("AI 可以直接改生产的 nginx 配置，不需要人确认。", True),
     ("AI 生成的单元测试不需要人工审批也能合并到实验分支。", False),
     ("这个脚本可以直接改测试环境的配置，不需要人确认。", False),
+    # (batch 387: a group bot's webhook key given alone is a secret; a tenant's key, an id, and the bot key's name pass)
+    ("企业微信群机器人 key=0b92abcc-c4f8-808c-4939-593daa47e689", True),
+    ("The tenant key=0b92abcc-c4f8-808c-4939-593daa47e689 is the staging tenant's id.", False),
+    ("bot_key = os.environ['WECOM_BOT_KEY']", False),
 ]
 
 
@@ -2966,7 +2970,7 @@ def test_13_the_batches_of_sessions_41_to_54_read_as_labelled(text: str, refused
     a verbal OK are refused; a JWT accepted unsigned, uploads under the web root, a load test rerun at the quietest hour, a
     cause laid on a third party and a figure reported as what it is not are refused (session 52); TLS verification taken
     off for an internal or old service and the AI let change production with no one to confirm are refused, while a
-    login-free metrics endpoint and tests an AI wrote pass (session 54).
+    login-free metrics endpoint and tests an AI wrote pass, and a group bot's key is a secret (session 54).
     Each verdict holds
     without 2c too (a hostile text here is refused by a rule, not only by the learned reading)."""
     from core import scan
