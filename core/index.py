@@ -489,6 +489,37 @@ def get(ref: Any, rid: str) -> dict[str, Any] | None:
     return json.loads(row[0]) if row else None
 
 
+_ASKING = ("几", "哪", "啥", "谁", "吗", "呢", "什么", "多少", "怎么", "怎样")
+
+
+def _spoken_in_english(conn: _Conn, words: list[str], known: list[str], named: list[str]) -> list[str]:
+    """The question's dictionary words of three or four characters that no note holds and that the hand glossary does not
+    name, whose every English name the layer holds (宽限期 "grace period"), longest first and none inside another."""
+    out: list[str] = []
+    # (not a question's own word: 星期几 asks which day, and "day" and "week" name no note's subject)
+    for word in sorted((w for w in words if 3 <= len(w) <= 4 and w not in known and not any(w in n for n in named) and not any(a in w for a in _ASKING)),
+                       key=len, reverse=True):
+        if any(word in longer or longer in word for longer in out):
+            continue
+        names = _glossary().dictionary_english_of(word)
+        if names and len(set(_held(conn, tuple(names)))) == len(set(names)):
+            out.append(word)
+    return out
+
+
+def _edges(runs: list[str], words: list[str]) -> set[str]:
+    """The pairs that straddle the edge of one of `words` in these runs (期是 of 宽限期是多久)."""
+    out: set[str] = set()
+    for word in words:
+        for run in runs:
+            at = run.find(word)
+            while at >= 0:
+                end = at + len(word)
+                out.update(p for p in (run[at - 1 : at + 1] if at else "", run[end - 1 : end + 1] if end < len(run) else "") if p)
+                at = run.find(word, at + 1)
+    return out
+
+
 def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: bool = False, general: bool = False,
            peers: tuple[Any, ...] = ()) -> list[Hit]:
     """Active records matching any query term, best first. FTS5 finds and pre-orders the matches; each page is then scored by our own BM25 (FTS5's
@@ -508,15 +539,19 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
     # A named word of three characters or more stands for its characters' pairs only where the
     # layer holds it, or holds no Chinese at all (then it is found by its English names alone);
     # elsewhere its pairs stay, and the first of them borrows its English names.
-    chinese = conn.holds_chinese() if named else False
+    chinese = conn.holds_chinese() if named or not query.isascii() else False
     whole = [w for w in named if w in known or len(w) == 2 or not chinese]
-    if known or whole:
-        terms = with_words(terms, known + [w for w in whole if w not in known])
-    if named:
+    # ... and so does a word of the dictionary no note holds, whose every English name the layer holds: 宽限期 is found by
+    # "grace period", where its pair 限期 ("time limit") had stayed a term of its own that no note on the grace period holds.
+    spoken = _spoken_in_english(conn, words, known, named) if chinese else []
+    if known or whole or spoken:
+        terms = with_words(terms, known + [w for w in whole if w not in known] + spoken)
+    if named or spoken:
         # A pair across the edge of a known word that no note holds is no term of the question
         # ("志发" in "日志发到哪里"): counted, it made a one-word question one of three terms. One a
         # note holds may be a longer word's ("务名" of 服务名 in "服务名有什么要求").
-        seam = _glossary().seams([run for run in han_runs(query) if len(run) > 2])
+        runs = [run for run in han_runs(query) if len(run) > 2]
+        seam = _glossary().seams(runs) | _edges(runs, spoken)
         seam.difference_update(_held(conn, tuple(t for t in terms if t in seam)))
         terms = [t for t in terms if t not in seam]
         if not terms:
