@@ -361,13 +361,49 @@ _MEASURES = {
 }
 # A count is one of the thing asked of, said just before its name ("there are three squads: …", "目前有 86 家门店"): a note on
 # stores that gives the hour its report is sent states no count of stores.
-_COUNT = (r"(\d[\d,.]*|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundreds?|"
-          r"thousands?|dozens?|a few|several|a couple of|both)\b|[一二两三四五六七八九十百千万]+)\s*(家|个|位|名|台|种|条|座|所|款|辆|间|支|套)?\s*"
+# (a number, not "several EU countries": a note that says some are is no count of them)
+_COUNT = (r"(\d[\d,.]*|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)\b"
+          r"|[一二两三四五六七八九十百千万]+)\s*(家|个|位|名|台|种|条|座|所|款|辆|间|支|套)?\s*"
           r"([\w'-]+\s+){0,2}?")
 _ASKS_MEASURE = r"^\s*how (?P<m>far|much|long|big|large|often|many)\b(?! (does|do|did|will|would|is|are|was) [^?]{0,40}\b(cost|costs|charge|pay)\b)"
 # (in Chinese the measure's words are the question's seams, which the index counts in no note's share: 送货费多少钱)
-_MEASURE_ZH = {"多远": "far", "多少钱": "much", "费多少": "much", "多久": "long", "多长时间": "long", "多大": "big"}
+_MEASURE_ZH = {"多远": "far", "多少钱": "much", "费多少": "much", "多久": "long", "多长时间": "long", "多大": "big",
+               # how many of a thing, by its measure word (现在有多少家门店, 有几组快递柜)
+               **{f"{q}{m}": "many" for q in ("多少", "几") for m in "家个位名台种条座所款辆间支套组"}}
 _MEASURE_OF = {"large": "big", **_MEASURE_ZH}
+# What a Chinese count question says around the count, not of the thing counted: 一共有多少家门店 asks of 门店.
+_COUNT_FRAME_ZH = ("一共", "总共", "现在", "目前", "我们", "咱们", "你们", "公司", "大概", "大约", "到底", "究竟", "全部", "总计",
+                   "有", "是", "的", "了", "吗", "呢", "还", "都", "共", "？", "?", "，", ",", " ")
+
+
+def measure_kind(measure: str) -> str:
+    """What `asks_measure`'s word asks for: "far", "much", "long", "big", "often" or "many"."""
+    return _MEASURE_OF.get(measure, measure)
+
+
+def note_words(record: dict) -> str:  # type: ignore[type-arg]
+    """A note's title, summary and body, lowercased, as the measure readings look at them."""
+    return _note_text(record).lower()
+
+
+def counted_parts(message: str, measure: str) -> list[str] | None:
+    """For a Chinese count question (`_MEASURE_ZH`'s "many"), the text around the count, less its frame: 全市有多少组快递柜
+    is about 全市 and 快递柜; a note answers only if it holds each (星巴克有多少家门店 names a thing no note holds)."""
+    if _MEASURE_OF.get(measure) != "many" or measure.isascii() or measure not in message:
+        return None
+    parts = []
+    for part in message.split(measure):
+        part = part.strip()
+        changed = True
+        while changed and part:
+            changed = False
+            for frame in _COUNT_FRAME_ZH:
+                if part.startswith(frame) or part.endswith(frame):
+                    part = part[len(frame):] if part.startswith(frame) else part[: -len(frame)]
+                    changed = True
+        if part:
+            parts.append(part)
+    return parts or None
 
 
 def asks_measure(message: str) -> str | None:
@@ -391,7 +427,7 @@ def states_measure(record: dict, measure: str, held: list[str] | tuple[str, ...]
         return states_price(record)
     text = _note_text(record).lower()
     if kind == "many":
-        forms = {term.split("→")[-1].split(" (")[0] for term in held}
+        forms = {term.split("→")[-1].split(" (")[0] for term in held} if measure.isascii() else set(held)
         return any(re.search(_COUNT + re.escape(form), text) for form in forms if form)
     return re.search(_MEASURES[kind], text) is not None
 

@@ -18,8 +18,9 @@ from typing import Any
 
 from . import index, ledger, semantic
 from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_install_word, asks_measure, asks_price,
-                     asks_to_act, asks_version, asks_what_anyone_knows, asks_who, compared, defines, definition_subject, describes_act, differed,
-                     forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, names_both, names_kind, opens_with_kind,
+                     asks_to_act, asks_version, asks_what_anyone_knows, asks_who, compared, counted_parts, defines, definition_subject, describes_act,
+                     differed, forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, measure_kind, names_both, names_kind,
+                     note_words, opens_with_kind,
                      reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_measure, states_price, states_version,
                      states_who, task_kind, transforms_given_text, weighs, what_general_asks, without_opening)
 from .conditions import DEVICE_KEYS
@@ -408,6 +409,8 @@ def _choose(
     priced = asks_price(message)
     measure = asks_measure(message)
     measured = query_terms(measure)[0] if measure is not None and measure.isascii() else None  # (the measure's word as the index holds it)
+    counted = measure is not None and measure_kind(measure) == "many"
+    count_parts = counted_parts(message, measure) if counted and measure is not None else None
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -487,10 +490,10 @@ def _choose(
                 # the thing itself ("how many squads are there", "there are three squads: …") answers whatever the learned
                 # reading makes of the question, which reads it as "how many planets are there": a question of the world
                 # names a subject no note holds whole, or counts.
-                counted = measure == "many"
-                by_measure = (not relevant and measure is not None and not (asked_for_work if counted else work) and hit.matched
-                              and states_measure(hit.record, measure, hit.held or ())
-                              and (hit.coverage >= 1.0 if measured is None else hit.matched == hit.of - 1 and measured not in (hit.held or ())))
+                by_measure = (measure is not None and not (asked_for_work if counted else work) and hit.matched
+                              and states_measure(hit.record, measure, hit.held or () if count_parts is None else count_parts)
+                              and (all(part in note_words(hit.record) for part in count_parts) if count_parts is not None
+                                   else hit.coverage >= 1.0 if measured is None else hit.matched == hit.of - 1 and measured not in (hit.held or ())))
                 relevant = relevant or by_measure
                 if relevant and undecided and not (by_measure and counted) and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
