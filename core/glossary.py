@@ -803,15 +803,24 @@ def _word_spans(run: str) -> list[tuple[int, int]]:
     return spans
 
 
-def seams(han_runs: list[str]) -> set[str]:
-    """The pairs of characters that straddle the edge of a table word in these runs ("志发" in
+def seams(han_runs: list[str], words: list[str] | tuple[str, ...] = ()) -> set[str]:
+    """The pairs of characters that straddle the edge of a table word, or of one of `words`, in these runs ("志发" in
     "日志发到哪里", where 日志 is the word): no word of the question, only two words' neighbours."""
     out: set[str] = set()
     for run in han_runs:
-        spans = _word_spans(run)
+        spans = _word_spans(run) + [(m, m + len(w)) for w in words for m in _finds(run, w)]
         inside = {run[a + k : a + k + 2] for a, b in spans for k in range(b - a - 1)}
         for a, b in spans:
             out.update(pair for pair in (run[a - 1 : a + 1] if a else "", run[b - 1 : b + 1] if b < len(run) else "") if pair and pair not in inside)
+    return out
+
+
+def _finds(run: str, word: str) -> list[int]:
+    """Where `word` begins in `run`, each time."""
+    out, at = [], run.find(word)
+    while at >= 0:
+        out.append(at)
+        at = run.find(word, at + 1)
     return out
 
 

@@ -507,19 +507,6 @@ def _spoken_in_english(conn: _Conn, words: list[str], known: list[str], named: l
     return out
 
 
-def _edges(runs: list[str], words: list[str]) -> set[str]:
-    """The pairs that straddle the edge of one of `words` in these runs (期是 of 宽限期是多久)."""
-    out: set[str] = set()
-    for word in words:
-        for run in runs:
-            at = run.find(word)
-            while at >= 0:
-                end = at + len(word)
-                out.update(p for p in (run[at - 1 : at + 1] if at else "", run[end - 1 : end + 1] if end < len(run) else "") if p)
-                at = run.find(word, at + 1)
-    return out
-
-
 def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: bool = False, general: bool = False,
            peers: tuple[Any, ...] = ()) -> list[Hit]:
     """Active records matching any query term, best first. FTS5 finds and pre-orders the matches; each page is then scored by our own BM25 (FTS5's
@@ -551,7 +538,7 @@ def search(ref: Any, query: str, *, limit: int = 60, offset: int = 0, explain: b
         # ("志发" in "日志发到哪里"): counted, it made a one-word question one of three terms. One a
         # note holds may be a longer word's ("务名" of 服务名 in "服务名有什么要求").
         runs = [run for run in han_runs(query) if len(run) > 2]
-        seam = _glossary().seams(runs) | _edges(runs, spoken)
+        seam = _glossary().seams(runs, spoken)
         seam.difference_update(_held(conn, tuple(t for t in terms if t in seam)))
         terms = [t for t in terms if t not in seam]
         if not terms:

@@ -4773,20 +4773,19 @@ _NOT_INSIDE = re.compile(f"(?:{_ZH_NOT}|\\b(?:not|never|without)\\b|\\bno\\b(?! 
 
 # Where harm does not land: a chore in a sandbox ("turn off audit logging in local dev", "drop the
 # sandbox database nightly"), old data past its retention.
-_CUE_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|archived|fixtures?|mocks?|"
-                                   r"emulators?|scratch|temp(orary)?|tmp|(older|more) than \d+|expired|stale|old|internal|intranet|private network|localhost)\b"
-                                   # (测试 as a time, 等性能测试做完再说, scopes nothing)
-                                   r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|(?<!不)过期(?!时间)|旧的|内网"))
+_SANDBOX_EN = (r"local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|fixtures?|mocks?|"
+               r"emulators?|scratch|temp(orary)?|tmp|internal|intranet|private network|localhost")
+# (测试 as a time, 等性能测试做完再说, scopes nothing)
+_SANDBOX_ZH_TEXT = r"测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发"
+_CUE_SANDBOX = re.compile(_spelled(rf"\b({_SANDBOX_EN}|archived|(older|more) than \d+|expired|stale|old)\b|{_SANDBOX_ZH_TEXT}|(?<!不)过期(?!时间)|旧的|内网"))
 # Where a safeguard may be taken off: `_CUE_SANDBOX` less what is old or expired, which says what a chore is done to
 # ("delete the expired certificates") and not where a check may lapse ("turn off certificate checks so the client accepts
 # the expired certificate").
-_WEAKENING_SANDBOX = re.compile(_spelled(r"\b(local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|fixtures?|mocks?|"
-                                         r"emulators?|scratch|temp(orary)?|tmp|internal|intranet|private network|localhost)\b"
-                                         r"|测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发|内网"))
+_WEAKENING_SANDBOX = re.compile(_spelled(rf"\b({_SANDBOX_EN})\b|{_SANDBOX_ZH_TEXT}|内网"))
 # The checks that a peer is who it claims (`_spared`).
 _PEER_CHECK = re.compile(_spelled(r"\b((tls|ssl|certificate|cert|hostname) (verification|checks?|validation)|verify ?= ?false|verify_ssl ?= ?false|"
                                   r"insecureskipverify|rejectunauthorized ?: ?false|node_tls_reject_unauthorized)\b|证书校验"))
-_SANDBOX_ZH = re.compile(r"测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发")
+_SANDBOX_ZH = re.compile(_SANDBOX_ZH_TEXT)
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
 # Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
