@@ -93,7 +93,11 @@ _GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
     (("most",), r"^(?!.*\b(we|our|us)\b).*\b(at|in|for|with|among) most (\w+ )?[a-z]+s\b(?! (we|our)\b)"),
     (("why",),
      r"^\s*why (is|are|was|were)\b.*\b(called|named)\b"
-     rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"),
+     rf"|^\s*why (does|do|did|is|are) ({_LANGUAGES}|linux|git) (have|has|use|need|not)\b"
+     # why the world's firms or people choose a kind of thing ("why do companies use applicant tracking systems"); not
+     # why we, or our users, do
+     r"|^(?!.*\b(we|our|us|ours)\b)\s*why (do|does|would|should|did) (most |many |some |so many )?(people|companies|businesses|firms|"
+     r"organi[sz]ations|enterprises|developers|engineers|programmers|teams|startups|anyone|everyone) (use|choose|prefer|adopt|pick|like|buy)\b"),
     # sums ("what is 12 times 500"): `_SUM`
     (_SUM_WORDS, _SUM_SOURCE),
     # what a person anywhere does ("how much water does a person use per day on average"); not what our customers do

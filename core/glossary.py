@@ -187,6 +187,13 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "改期": ("reschedule",), "改约": ("reschedule",), "换时间": ("reschedule",), "改时间": ("reschedule",), "追尾": ("accident", "collision"), "车祸": ("accident",), "撞车": ("accident", "collision"), "碰撞": ("collision",), "撞到": ("collision",), "撞上": ("collision",),
     "速度": ("speed",), "多快": ("speed",), "最快": ("speed",), "车速": ("speed",), "时速": ("speed",), "刮蹭": ("accident", "scratch"),
     "撞坏": ("damage", "damaged"), "摔坏": ("damage", "damaged", "broken"), "碰坏": ("damage", "damaged"), "弄坏": ("damage", "damaged", "broken"),
+    "踢坏": ("damage", "damaged", "broken"), "砸坏": ("damage", "damaged", "broken"), "打坏": ("damage", "damaged", "broken"),
+    "搞坏": ("damage", "damaged", "broken"), "咬坏": ("damage", "damaged"), "压坏": ("damage", "damaged"), "划坏": ("damage", "damaged", "scratch"),
+    "停电": ("power outage", "power cut", "blackout"), "断电": ("power outage", "power cut", "blackout"), "没电": ("power outage", "power cut"),
+    "跳闸": ("power cut", "tripped", "breaker"), "欠费": ("arrears", "overdue", "balance"), "余额不足": ("balance", "insufficient", "arrears"),
+    "一星": ("rating", "negative", "review"), "一颗星": ("rating", "negative", "review"), "打低分": ("rating", "negative", "review"),
+    "误删": ("restore", "backup"), "删错": ("restore", "backup"), "不小心删": ("restore", "backup"), "误删除": ("restore", "backup"),
+    "拍照": ("photo", "picture"), "拍图": ("photo", "picture"), "配图": ("photo", "picture", "image"), "退宿": ("move", "moving", "move out"),
     "易燃": ("flammable",), "易爆": ("explosive",), "烟花": ("fireworks", "flammable", "explosive"), "鞭炮": ("fireworks", "explosive"),
     "炸药": ("explosive",), "提现": ("withdraw", "withdrawal", "payout"), "取现": ("withdraw", "withdrawal", "cash"), "猫": ("cat",), "小猫": ("cat", "kitten"), "猫咪": ("cat",), "狗": ("dog",), "小狗": ("dog", "puppy"), "狗狗": ("dog",), "保修": ("warranty",), "换新": ("replacement", "replace"), "维修": ("repair",), "充值": ("topup", "recharge"), "储值": ("topup", "prepaid"), "预付": ("prepaid",), "孩子": ("child", "kid", "minor"), "儿童": ("child", "kid", "minor"), "未成年人": ("minor", "underage"), "未成年": ("minor", "underage"), "青少年": ("teenager", "minor"), "序列号": ("serial",),
     "激活": ("activate", "activation"), "配对": ("pair", "pairing"), "连接": ("connect", "connection"), "断开": ("disconnect",),
@@ -326,6 +333,8 @@ RELATED: tuple[str, ...] = (
     # delivery
     "deploy deployment release ship shipping rollout",
     "rollback revert downgrade",
+    # turned down ("turn down" is joined into "decline")
+    "reject rejected rejects rejecting rejection decline declined declines declining",
     "hotfix patch",
     "staging preprod sandbox",
     # a bug made to happen again, by its short name too ("stale needs-repro issues")
@@ -354,7 +363,7 @@ RELATED: tuple[str, ...] = (
     "trace tracing span opentelemetry",
     "metrics dashboard grafana prometheus",
     "monitoring observability",
-    "backup snapshot restore",
+    "backup snapshot restore pitr",
     "disaster failover dr",
     "region area",
     "uptime availability sla",

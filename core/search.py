@@ -258,6 +258,11 @@ _PHRASE_SHORT = {
     # running a job again over a stretch of the past is a backfill ("can I rerun the last three months of the orders DAG")
     r"(rerun|re-run|reprocess|re-process|replay|recompute|reload|re-load)(s|ing|ed)? (\w+ ){0,3}(last|past|previous|prior|whole|entire|old) "
     r"(\w+ )?(days?|weeks?|months?|quarters?|years?|history)|(last|past|previous) (\w+ )?(days?|weeks?|months?|years?) again": "+backfill",
+    # ... and so is filling a column for the rows there are ("fill a new column for 40 million rows", "add a column and fill
+    # it for every row")
+    r"(fill|fills|filled|filling|populate|populates|populated|populating) (in )?(a |the |that |this )?(new )?(columns?|fields?)\b"
+    r"|(fill|fills|filled|filling|populate|populates|populated|populating) (in )?(it|them)( in)? (for|on|across|in) "
+    r"(every|each|all|all the|the existing|existing|old|the old) (\w+ )?(rows?|records?)": "+backfill",
     # a present is a gift ("will my mom see how much I paid for her present")
     # ("the present state" is the current one: a present is a gift only at the end of its phrase)
     r"(my|her|his|their|your|our|a|the|birthday|christmas|wedding) presents?(?=\s*([.,;:!?)]|$| (for|from|to|and|or|is|was|were|that|with|arrived|came)\b))": "+gift",
@@ -550,7 +555,7 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
                  "italian", "portuguese", "dutch", "polish", "swedish", "danish", "norwegian", "finnish", "russian", "ukrainian",
                  "turkish", "arabic", "hebrew", "hindi", "japanese", "korean", "chinese", "vietnamese", "thai", "indonesian",
                  "new year", "spring festival", "closing", "quitting", "shutting down", "itself", "force clos", "force-clos",
-                 "turned down", "turns down", "turn down", "turning down", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
+                 "turned down", "turns down", "turn down", "turning down", "fill", "populat", "night mode", "night theme", *_SESSION_24_HINTS, *_SESSION_25_HINTS,
     "right ", *_COMPARATIVES, "logged out", "signed out", "kicked out", "thrown out", "targeted ", "iban", "routing number", "sort code",
     "everything", "all the data", "all data", "all the information", "what data", "what information", "copy of", "in dollars",
     "in euros", "in pounds", "in yen", "in yuan", "in rmb", "in usd", "in eur", "in gbp", "in jpy", "in cny", "in swiss", "in francs",
@@ -852,7 +857,9 @@ def _clock_zh(m: re.Match[str]) -> str:
         hour += 12
     elif part == "半夜" and hour == 12:
         hour = 0
-    return f"{part or ''} {hour}h{minute} "
+    # (at night as in English, `_hour`: "凌晨两点" and a note's "晚上 11 点到早上 7 点", from 23: 晚上十点 is evening, and
+    # read as night it drew a message's time to the night shift's notes in three sets)
+    return f"{part or ''} {hour}h{minute} {'night ' if hour < 6 or hour == 23 else ''}"
 
 
 # A span of days or weeks is one value in days ("two weeks" and "14 天" are "14d"), written before its
@@ -1037,6 +1044,11 @@ def tokens(text: str) -> list[str]:
             if len(pairs) > 1 and stop[-3] and not stop[-2] and run[-1] not in _STOP_ZH:
                 out.append(run[-1])  # (what a question asks to do after its function word stands alone: 怎么跑 holds 跑)
             out.extend(w for i, c in enumerate(run) if c in _FORMAL_ZH and _spoken_alone(run, i) for w in _FORMAL_ZH[c])
+            # two words that share their last character are written once with both first ones: 寒暑假 is 寒假 and 暑假,
+            # 前后端 前端 and 后端, 水电费 水费 and 电费
+            # (the second is a pair of the run already)
+            out.extend(run[i] + run[i + 2] for i in range(len(run) - 2) if run[i : i + 2] in _COORDINATE
+                       and _dictionary_word(run[i] + run[i + 2]) and _dictionary_word(run[i + 1 : i + 3]))
             # a verb and its object parted by 了 are still the word they make: 报了名 is 报名, 请了假 请假
             out.extend(f"{run[i - 1]}{run[i + 1]}" for i in range(1, len(run) - 1)
                        if run[i] == "了" and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT and run[i + 1] not in _NOT_OBJECT)
@@ -1045,6 +1057,11 @@ def tokens(text: str) -> list[str]:
                        if run[i : i + 2] in ("不了", "得了") and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT
                        and run[i + 2] not in _NOT_OBJECT and run[i + 2] != "了")
     return out
+
+
+# Pairs of opposite or parallel characters that lead a shared second one (`tokens`).
+_COORDINATE = frozenset("寒暑 前后 中英 中外 中西 进出 出入 上下 左右 内外 软硬 中小 大小 收发 收付 正反 早晚 男女 买卖 "
+                        "读写 增减 新旧 冷热 水电 借还 充提 长短 首末 日夜 昼夜 南北 存取 供需 产销 进销 出进".split())
 
 
 # Chinese function words a segmenter keeps whole: they say how something is asked, not what.

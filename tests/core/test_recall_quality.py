@@ -484,7 +484,14 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # held-out 255 (a charity grants portal, 37 notes), session 54, written before
                                              # measuring: 13 of 14 on first write ("how do I start a charity" found the
                                              # eligibility note), then 14 once the learned reading had met it
-                                             ("heldout255.json", 0.9)])
+                                             ("heldout255.json", 0.9),
+                                             # held-outs 256-260 (session 55, written before measuring: a container port's
+                                             # terminal system, a university's dormitory repairs in Chinese, a recruiting
+                                             # ATS, an EV charging operator in Chinese, a podcast host): 15, 12, 12, 13
+                                             # and 14 of 14-15 quiet on first write, all quiet once the learned reading
+                                             # had met them
+                                             ("heldout256.json", 0.9), ("heldout257.json", 0.85), ("heldout258.json", 0.85),
+                                             ("heldout259.json", 0.9), ("heldout260.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -691,7 +698,13 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # held-out 255: 2 of 4 (资助金额最多多少: 资助 is no word of the grant note;
                                                     # 评审员每份申请拿多少钱: the note says assessors "are paid", and 评审员 is no
                                                     # dictionary word)
-                                                    ("heldout255.json", "cross", 0.45)])
+                                                    ("heldout255.json", "cross", 0.45),
+                                                    # held-outs 256-260: 3, 3, 4, 4 and 4 of 4 on first write (a reefer's
+                                                    # 插电费: CEDICT's reefer is 冷藏箱; "how fast must a water leak be
+                                                    # handled" holds only 漏水 of the response-time note)
+                                                    ("heldout256.json", "cross", 0.7), ("heldout257.json", "cross", 0.7),
+                                                    ("heldout258.json", "cross", 1.0), ("heldout259.json", "cross", 1.0),
+                                                    ("heldout260.json", "cross", 1.0)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -3003,6 +3016,81 @@ def test_15_session_54_how_to_become_one_of_a_trade_is_answered_only_by_a_note_o
     maintainers = "Maintainers of this repo are the three people in CODEOWNERS"
     mem.save(maintainers, "Ask in #dev to be added.")
     assert maintainers in _recalled(home, project, "how do I become a maintainer of this repo")
+
+
+def test_15_session_55_two_words_written_with_one_shared_character_are_both_words(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 257; SPEC §11 recall): 寒暑假 is 寒假 and 暑假 written once, and 寒假还能报修吗 shared no pair with the
+    holiday note (寒暑, 暑假); a pair of opposite or parallel characters before a shared one gives both words where the
+    dictionary holds them. A run that only looks like one (电动车: 电车 and 动车 are words, 电动 no such pair) stays itself."""
+    from core.search import tokens
+
+    _other_chinese_notes(mem)
+    holidays = "寒暑假期间宿舍报修只接受留校学生的申请"
+    mem.save(holidays, "假期维修集中在每周二和周四。")
+    assert _recalled(home, project, "寒假还能报修吗")[:1] == [holidays]
+    assert "前端" in tokens("前后端分离") and "上班" in tokens("上下班打卡")
+    assert "电车" not in tokens("电动车充电")
+
+
+def test_15_session_55_a_chinese_time_late_at_night_is_at_night(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-outs 257 and 87; SPEC §11 recall): 半夜能报修吗 asks of the night, and the note that says repairs
+    between 晚上 11 点 and 早上 7 点 are emergencies only names no word for it: a Chinese time from 23:00 to 05:59 is at night,
+    as an English one from 22:00 is. 晚上十点 is evening in speech: read as night it drew a message's time to the night
+    shift's notes in three sets."""
+    from core.search import tokens
+
+    _other_chinese_notes(mem)
+    nights = "晚上 11 点到早上 7 点只处理紧急报修"
+    mem.save(nights, "紧急报修打值班电话 6666。")
+    mem.save("普通报修 48 小时内上门", "超时的单子会推送给值班领导。")
+    assert _recalled(home, project, "半夜能报修吗")[:1] == [nights]
+    assert "night" in tokens("凌晨两点") and "night" not in tokens("晚上十点")
+
+
+def test_15_session_55_filling_a_column_for_the_rows_there_are_is_a_backfill(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-outs 258 and 260; SPEC §11 recall): "add a column to episodes and fill it for every row" asks what the
+    migration note says of backfills, in words it does not hold; filling a column, or filling it for the rows there are,
+    is a backfill. Filling in a form is not."""
+    from core.search import query_terms
+
+    _other_notes(mem)
+    migrations = "Migrations must run without locking the episodes table"
+    mem.save(migrations, "Large backfills run as management commands in batches.")
+    assert migrations in _recalled(home, project, "I need to add a column to episodes and fill it for every row")
+    assert "backfil" in query_terms("fill a new column for 40 million rows")
+    assert "backfil" not in query_terms("please fill in the form")
+
+
+def test_15_session_55_turned_down_is_rejected_and_the_world_asked_why_it_uses_a_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 258; SPEC §11 recall): a candidate "we turned down" is a rejected one, and the retention note says
+    "rejected"; "why do companies use applicant tracking systems" asks why the world's firms use a kind of thing, which
+    the note naming ours does not answer (why we, or our customers, do is the project's question)."""
+    from core.asking import asks_what_anyone_knows
+
+    _other_notes(mem)
+    retention = "Rejected candidates' data is deleted after 12 months unless they opt in to the talent pool"
+    mem.save(retention, "The purge job runs on the first Sunday of each month.")
+    stack = "The applicant tracking system is a Rails 7 monolith on PostgreSQL with Hotwire"
+    mem.save(stack, "Background jobs run on GoodJob.")
+    assert retention in _recalled(home, project, "someone we turned down last year wants to know why we still have their details")
+    assert _recalled(home, project, "why do companies use applicant tracking systems") == []
+    assert asks_what_anyone_knows("why do developers like Rails")
+    assert not asks_what_anyone_knows("why do we use GoodJob") and not asks_what_anyone_knows("why do our customers use SSO")
+
+
+def test_15_session_55_chinese_words_of_everyday_trouble(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-outs 257 and 259; SPEC §11 recall): the everyday words for what goes wrong name what the notes say
+    formally: 踢坏 is damage (损坏), 没电 and 停电 a power cut (断电), 一星 a bad rating (差评), 误删 a restore from backup."""
+    _other_chinese_notes(mem)
+    damage = "人为损坏要学生赔偿，按价目表收费"
+    mem.save(damage, "价目表在后勤处官网。")
+    backup = "数据库每天凌晨 2 点全量备份，保留 30 天"
+    mem.save(backup, "每季度做一次恢复演练。")
+    rating = "维修完成后学生可以在 7 天内评价"
+    mem.save(rating, "差评会自动生成回访任务。")
+    assert _recalled(home, project, "有学生把门踢坏了")[:1] == [damage]
+    assert backup in _recalled(home, project, "昨天误删了一张表")
+    assert rating in _recalled(home, project, "学生给了一星，之后要做什么")
 
 
 def test_15_session_53_a_noun_of_one_character_names_an_english_note(home, project, mem) -> None:  # type: ignore[no-untyped-def]
