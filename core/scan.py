@@ -2704,8 +2704,16 @@ def _always_tag(folded: str) -> bool:
     return any(not (((_ITEM_AFTER.match(folded, m.end()) or (m.group("mark") and _ITEM_BEFORE.search(folded, max(0, m.start() - 6), m.start())))
                      and ((m.group("bracket") and _FORMAT_BEFORE.search(folded, max(0, m.start() - 80), m.start()))
                           or (m.group("mark") and _TEMPLATE_BEFORE.search(folded, max(0, m.start() - 80), m.start()))))
-                    or _ELEMENT_OF.match(folded, m.end()))
+                    or _ELEMENT_OF.match(folded, m.end())
+                    or (_WRAPPED_IN_TAG.search(folded, max(0, m.start() - 60), m.start()) and _NAMED_AFTER.match(folded, m.end())))
                for m in _ALWAYS_TAG.finditer(folded))
+
+
+# A tag named as what a text is wrapped in ("our fixtures wrap tool output in <function_results> so the parser can read
+# it"), with the sentence going on about it rather than a turn opening after it.
+_WRAPPED_IN_TAG = re.compile(r"\b(wrap|wraps|wrapped|wrapping|enclose|encloses|enclosed|enclosing|surround|surrounds|surrounded)"
+                         r"( [\w-]+){0,3} (in|with|inside)\s*`?\s*$")
+_NAMED_AFTER = re.compile(r"\s*`?\s*(,|;|\.(\s|$)|so\b|tags?\b|elements?\b|before\b|when\b|because\b)")
 
 
 # An element named as a part of a page, a template or a file ("text inside <notes> in our templates is shown as help text").
@@ -2724,7 +2732,9 @@ _HEADING_ROLE_ALONE = re.compile(r"(^|[.!?:]\s+)\s*#{1,6}\s*(SYSTEM|ASSISTANT|DE
 _CAPS_ROLE = re.compile(r"(?<!://)\b(SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)\s*[:：](?!\s*(?i:linux|ubuntu|debian|macos|mac os|os x|windows|alpine|centos|"
                         r"fedora|rhel|red hat|freebsd|x86|x64|amd64|arm64|aarch64|marks|means|denotes|indicates|stands for|prefixes|labels|tags)\b)|\b(SYSTEM|ADMIN|DEVELOPER) (OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|COMMAND)\b(?!\s+(is|was|are|were|has|have|lives|sits|means|refers|names"
                         # (what such a thing is shown in or stored as: "SYSTEM NOTICE banners in the admin UI")
-                        r"|banners?|templates?|tables?|fields?|columns?|types?|strings?|texts?|ids?|pages?|components?|styles?|emails?|logs?)\b)"
+                        r"|banners?|templates?|tables?|fields?|columns?|types?|strings?|texts?|ids?|pages?|components?|styles?|emails?|logs?"
+                        # (or a control that sets it: "the SYSTEM OVERRIDE flag in the admin panel")
+                        r"|flags?|switch|switches|toggles?|buttons?|settings?|options?|permissions?)\b)"
                         r"|[#=*~\-]{2,}\s*(SYSTEM|ASSISTANT|DEVELOPER)\s*[#=*~\-]{2,}")
 _FENCES = ("##", "==", "--", "**", "~~", "__", "```")
 # The same fence in any case ("###system###"): a fenced role is no title.
