@@ -410,6 +410,17 @@ def counted_parts(message: str, measure: str) -> list[str] | None:
     return parts or None
 
 
+# "How many marketplaces are there" asks how many of a thing exist: a note that names the thing and counts nothing of it (the
+# stack note "the marketplace is a Laravel app") does not answer, whatever else it shares.
+_ASKS_EXISTING = r"^\s*how many [\w' -]{2,40}? (are there|exist|there are)\b"
+
+
+def asks_how_many_exist(message: str) -> bool:
+    """Whether the question asks how many of a thing there are (`_ASKS_EXISTING`)."""
+    low = message.lower()
+    return "how many" in low and re.match(_ASKS_EXISTING, _asked(low)) is not None
+
+
 def asks_measure(message: str) -> str | None:
     """The word of the measure a question asks of its subject ("far", "多远" …), or None."""
     low = _asked(message.lower())

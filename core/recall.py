@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import index, ledger, semantic
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_install, asks_install_word, asks_measure, asks_price,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_how_many_exist, asks_install, asks_install_word, asks_measure, asks_price,
                      asks_to_act, asks_version, asks_what_anyone_knows, asks_who, compared, counted_parts, defines, definition_subject, describes_act,
                      differed, forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, measure_kind, names_both, names_kind,
                      note_words, opens_with_kind,
@@ -411,6 +411,7 @@ def _choose(
     measured = query_terms(measure)[0] if measure is not None and measure.isascii() else None  # (the measure's word as the index holds it)
     counted = measure is not None and measure_kind(measure) == "many"
     count_parts = counted_parts(message, measure) if counted and measure is not None else None
+    existing = counted and asks_how_many_exist(message)
 
     def note(cand: _Candidate, verdict: str) -> None:
         if trace is not None:
@@ -509,6 +510,11 @@ def _choose(
                     seen.add(hit.id)  # it uses the term the message asks the meaning of, but does not say what it is
                     if trace is not None:
                         note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), f"does not say what {subject!r} is")
+                    continue
+                if relevant and existing and not by_measure:
+                    seen.add(hit.id)  # it names the thing asked how many there are of, and counts none of it
+                    if trace is not None:
+                        note(_Candidate(hit.record, ref.kind, hit.score, hit.matched, coverage, hit.held), "does not count what is asked")
                     continue
                 if relevant and answers is not None and not answers(hit.record):
                     seen.add(hit.id)  # it names what the world question is about, but gives no number or name
