@@ -7430,9 +7430,10 @@ _NAME_WORDS = ("pass", "pwd", "pw", "secret", "key", "token", "credential", "aut
                "пароль", "パスワード", "비밀번호", "암호")
 
 
-# The example keys of AWS's own documentation are public, but pasted bare they stand for a real key (and
+# The example keys of AWS's and Stripe's own documentation are public, but pasted bare they stand for a real key (and
 # are how a leak is often shown): only a note that says in words that they are examples keeps them.
-_DOCUMENTED_EXAMPLES = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+_DOCUMENTED_EXAMPLES = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+                        "pk_test_TYooMQauvdEDq54NiTphI7jx")
 _SAID_EXAMPLE = re.compile(r"\b(example|examples|documentation|docs|fake|dummy|placeholder|sample)\b", re.IGNORECASE)
 
 
@@ -7463,7 +7464,7 @@ def _credential_problem(text: str, *, light: bool = False, decoded: bool = False
     """`text` is in NFKC form already (`_nfkc`); `decoded`: it is what a base64 or hex run of a note said."""
     if "+" in text:
         text = _JOINED_LITERALS.sub("", text)  # a key cut in two and joined in code reads as one ("AKIA" + "QX7V…")
-    if "EXAMPLE" in text:
+    if "EXAMPLE" in text or "_test_" in text:
         rest = text
         for example in _DOCUMENTED_EXAMPLES:
             rest = rest.replace(example, " ")
