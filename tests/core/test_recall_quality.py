@@ -495,7 +495,10 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              # held-outs 261 (a ride-hailing driver app in Chinese) and 262 (a handmade
                                              # marketplace): 14 of 14 and 10 of 14 quiet on first write (262's "how many
                                              # online marketplaces are there" found the stack note, which counts nothing)
-                                             ("heldout261.json", 0.9), ("heldout262.json", 0.7)])
+                                             ("heldout261.json", 0.9), ("heldout262.json", 0.7),
+                                             # held-out 263 (home cleaning, Chinese): 12 of 14 quiet on first write (two
+                                             # household how-tos found notes by 家里 and 清洁), 14 once relearnt
+                                             ("heldout263.json", 0.85)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -712,7 +715,9 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # held-outs 261 and 262: 2 and 4 of 4 on first write, 261 3 of 4 once the
                                                     # glossary knew 抽成 ("how long does a driver have to accept an order": the
                                                     # note says 不接, no pair of 接单)
-                                                    ("heldout261.json", "cross", 0.7), ("heldout262.json", "cross", 1.0)])
+                                                    ("heldout261.json", "cross", 0.7), ("heldout262.json", "cross", 1.0),
+                                                    # held-out 263: 3 of 4 on first write, 4 of 4 once 保洁 was cleaning
+                                                    ("heldout263.json", "cross", 1.0)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
@@ -3106,6 +3111,10 @@ def test_15_session_55_chinese_words_of_everyday_trouble(home, project, mem) -> 
     mem.save(lost, "送还物品的路费由乘客承担。")
     assert offline in _recalled(home, project, "有个师傅手机没信号了三分钟，还能接到单吗")
     assert lost in _recalled(home, project, "乘客把手机忘在后座了")
+    # (held-out 263: 保险 is the insurance a note names by its kinds, 意外险 and 财产险, and by 投保)
+    insurance = "每一单都自动给阿姨和用户投保意外险和财产险"
+    mem.save(insurance, "单次财产损失最高赔 5000 元。")
+    assert _recalled(home, project, "每单有保险吗")[:1] == [insurance]
 
 
 def test_15_session_55_how_many_there_are_is_answered_only_by_a_note_that_counts_them(home, project, mem) -> None:  # type: ignore[no-untyped-def]
