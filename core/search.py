@@ -1247,6 +1247,13 @@ UNNAMING = frozenset(term(w) for w in ("write", "build", "use", "make", "go", "s
     "开始", "使用", "知道", "告诉", "帮忙", "尝试"}
 
 
+# The function words kept for their meaning (`_STOP`) qualify what a title names and name nothing themselves ("what
+# should I eat before a workout" and the note on deploys "before 16:00", "is it bad to work out every day" and a sync
+# "every 15 minutes"): a title that holds one of them alone is not named by it. They keep their full information.
+QUALIFYING = frozenset(term(w) for w in ("before", "after", "every", "again", "only", "more", "few", "same", "other", "once",
+                                         "between", "against", "during", "until"))
+
+
 # ... and count for half their information: in a memory of a few dozen notes, "ask", "keep" and "work"
 # are as rare as "refund", and "someone asked for their money back, do they keep the app" was a
 # question about asking and keeping (session 25, over 64 sets: 0.5 found 4 more notes and lost none;
@@ -1352,7 +1359,7 @@ class Scorer:
         # (counted over the notes that can be recalled, `index._count_terms`: a rule replaced twice does not make
         # the word of its subject common)
         now = current if current is not None else df
-        naming = [t for t in terms if t not in UNNAMING and (not self.judges or max(
+        naming = [t for t in terms if t not in UNNAMING and t not in QUALIFYING and (not self.judges or max(
             (now.get(f, 0) for f in (*self.forms[t], *(() if own[t] else self.foreign[t]))), default=0) <= NAMING_SHARE * total)]
         self.title_forms = frozenset(f for t in naming for f in (*self.forms[t], *(self.foreign[t] if not t.isascii() else self.names.get(t, ()))))
         # A name or a word only one note holds (of the notes that can be recalled), in a short question, names that note
