@@ -506,7 +506,8 @@ RELATED: tuple[str, ...] = (
     "owe owes owed owing liable liability",
     "personalised personalized tailored",
     "fps framerate",
-    "silently quietly secretly",
+    # (not "secretly": its stem is "secret", the word for a credential)
+    "silently quietly",
     "correction corrections erratum errata",
     "malloc calloc realloc heap allocation allocations allocate dynamic",
     "dtc dtcs uds obd diagnostic diagnostics",

@@ -759,7 +759,7 @@ _PRICED = re.compile(r"\b(price|prices|priced|cost|costs|total|totals|paid|pay|p
 # auxiliary or "to", or before a particle ("go with", "go through", "go back").
 _GO_VERB = re.compile(r"\b(?:goes|going|went|gone)\b|\b(?:i|we|you|they|to|not|will|can|should|would|could|must|might|may|let's|lets|let|"
                       r"did|didn't|don't|doesn't|won't|can't|we'll|i'll|you'll|they'll) (go)\b|\b(go)(?= (?:with|to|back|ahead|through|into|"
-                      r"over|away|out|live|down|up|on|for|wrong|off|missing|stale|bad|unnoticed|together|home|about)\b)"
+                      r"over|away|out|live|down|up|on|for|wrong|off|missing|stale|bad|unnoticed|together|home|about|well|nicely|best|great)\b)"
                       # "go" that ends a question of where ("where do logs go?", "where should new tests go")
                       r"|\bwhere\b[^.?!\n]{0,40}?(?<!use )(?<!in )(?<!with )(?<!of )(?<!on )\b(go)(?=\s*(?:[?.!,]|$))")
 
