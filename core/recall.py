@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import index, ledger, semantic
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_how_many_exist, asks_install, asks_install_word, asks_measure, asks_price,
+from .asking import (AGENT_WORDS, GENERAL_ABOVE, GENERAL_ABOVE_ONE_TERM, act_kind, asks_amount, asks_for_work, asks_how_many_exist, asks_install, asks_install_word, asks_measure, asks_price,
                      asks_to_act, asks_version, asks_what_anyone_knows, asks_who, compared, counted_parts, defines, definition_subject, describes_act,
                      differed, forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, measure_kind, names_both, names_kind,
                      note_words, opens_with_kind,
@@ -498,13 +498,15 @@ def _choose(
                 relevant = relevant or by_measure
                 if relevant and undecided and not (by_measure and counted) and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
-                    work = reads_as_general(message)
+                    line = GENERAL_ABOVE_ONE_TERM if hit.matched == 1 and message.isascii() else GENERAL_ABOVE
+                    work = reads_as_general(message, line)
                     relevant = not work
                     if trace is not None and tier is not None:
-                        from .asking import GENERAL_ABOVE, general_probability
+                        from .asking import general_probability
 
                         tier["reading"] = (f"the learned reading ({general_probability(message):.2f}, {'above' if work else 'at or below'} "
-                                           f"the {GENERAL_ABOVE} line) as {'a question anyone could answer' if work else 'a question about the project'}")
+                                           f"the {line} line{' for a note that holds one term' if line != GENERAL_ABOVE else ''}) as "
+                                           f"{'a question anyone could answer' if work else 'a question about the project'}")
                     coverage = hit.strict if work else hit.coverage
                 if relevant and subject is not None and not defines(hit.record, subject):
                     seen.add(hit.id)  # it uses the term the message asks the meaning of, but does not say what it is
