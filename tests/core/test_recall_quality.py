@@ -511,7 +511,10 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              ("heldout266.json", 0.9),
                                              # held-out 267 (a travel booking site, thirty travel and tool questions): 23 of
                                              # 30 quiet on first write, 24 relearnt (the rest sit at 0.35-0.38 of general)
-                                             ("heldout267.json", 0.75)])
+                                             ("heldout267.json", 0.75),
+                                             # held-out 268 (an insurance broker's CRM, eighteen insurance and tool
+                                             # questions): 15 of 18 quiet on first write, 16 relearnt
+                                             ("heldout268.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
