@@ -514,7 +514,10 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              ("heldout267.json", 0.75),
                                              # held-out 268 (an insurance broker's CRM, eighteen insurance and tool
                                              # questions): 15 of 18 quiet on first write, 16 relearnt
-                                             ("heldout268.json", 0.8)])
+                                             ("heldout268.json", 0.8),
+                                             # held-out 269 (a Chinese backend team's Go monorepo): 13 of 14 quiet on first
+                                             # write (OpenTelemetry 是谁发起的 found the tracing note), 14 relearnt
+                                             ("heldout269.json", 0.9)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -733,7 +736,9 @@ def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
                                                     # note says 不接, no pair of 接单)
                                                     ("heldout261.json", "cross", 0.7), ("heldout262.json", "cross", 1.0),
                                                     # held-out 263: 3 of 4 on first write, 4 of 4 once 保洁 was cleaning
-                                                    ("heldout263.json", "cross", 1.0)])
+                                                    ("heldout263.json", "cross", 1.0),
+                                                    # held-out 269: 2 of 2 on first write
+                                                    ("heldout269.json", "cross", 1.0)])
 def test_15_a_question_in_one_language_finds_notes_in_the_other(name: str, cls: str, floor: float) -> None:
     """Issue 15 (English and Chinese): Chinese questions for English notes and back, which the
     lexical tier missed every time before the bilingual terms (0 of 4, 15, 13 and 13); held-out 8
