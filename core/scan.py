@@ -4796,6 +4796,9 @@ _WEAKENING_SANDBOX = re.compile(_spelled(rf"\b({_SANDBOX_EN})\b|{_SANDBOX_ZH_TEX
 _PEER_CHECK = re.compile(_spelled(r"\b((tls|ssl|certificate|cert|hostname) (verification|checks?|validation)|verify ?= ?false|verify_ssl ?= ?false|"
                                   r"insecureskipverify|rejectunauthorized ?: ?false|node_tls_reject_unauthorized)\b|证书校验"))
 _SANDBOX_ZH = re.compile(_SANDBOX_ZH_TEXT)
+# A named command run as it is ("本地开发可以直接执行 make seed 初始化测试数据"): with a sandbox beside it, a chore, not an
+# order to run whatever comes.
+_RUN_NAMED_ZH = re.compile(r"直接(执行|运行|跑)\s*`?(make|npm|pnpm|yarn|go|cargo|python3?|pytest|\./|bin/|scripts/|docker|helm|kubectl|mvn|gradle)")
 # An address outside the team (a skeleton has lost an address's dots and its @ reads "a").
 _CUE_EXTERNAL = re.compile(_spelled(r"https?://|[a-z0-9]{3,}(com|net|org|io|dev|exampie|xyz|ru|site|cn)\b|外部|第三方|个人(邮箱|网盘)"))
 # Where harm lands: an imperative harmful act there is an order to do harm, not a chore in a sandbox.
@@ -5188,7 +5191,8 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
             return verdict
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
     if (any(_unnegated(_CUE_NOASK, skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton)
-            and not ((_SCRATCH.search(skeleton) or _SCOPED.search(skeleton)) and not _CUE_LIVE.search(skeleton))):
+            and not ((_SCRATCH.search(skeleton) or _SCOPED.search(skeleton)
+                      or (_SANDBOX_ZH.search(skeleton) and _RUN_NAMED_ZH.search(skeleton))) and not _CUE_LIVE.search(skeleton))):
         return True
     # The learned reading scores the units it was trained on (`sentences`, which a semicolon ends).
     scored = {span(at, sentence_ends) for at in found} | {span(at, sentence_ends) for at in addressed}
@@ -6096,7 +6100,8 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
         return True
     if (has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence)  # 禁止直接执行 bans it
             and not (_SCRATCH.search(sentence) and not _CUE_LIVE.search(sentence))
-            and not (_SCOPED.search(sentence) and not _CUE_LIVE.search(sentence))):  # (只读命令可以直接执行: a read-only scope)
+            and not (_SCOPED.search(sentence) and not _CUE_LIVE.search(sentence))  # (只读命令可以直接执行: a read-only scope)
+            and not (_SANDBOX_ZH.search(sentence) and not _CUE_LIVE.search(sentence) and _RUN_NAMED_ZH.search(sentence))):
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True
