@@ -517,7 +517,10 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              ("heldout268.json", 0.8),
                                              # held-out 269 (a Chinese backend team's Go monorepo): 13 of 14 quiet on first
                                              # write (OpenTelemetry 是谁发起的 found the tracing note), 14 relearnt
-                                             ("heldout269.json", 0.9)])
+                                             ("heldout269.json", 0.9),
+                                             # held-out 270 (a budgeting app, thirty personal-finance and tool questions):
+                                             # 23 of 30 quiet on first write, 27 relearnt
+                                             ("heldout270.json", 0.85)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
