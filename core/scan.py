@@ -5191,8 +5191,7 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
             return verdict
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
     if (any(_unnegated(_CUE_NOASK, skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton)
-            and not ((_SCRATCH.search(skeleton) or _SCOPED.search(skeleton)
-                      or (_SANDBOX_ZH.search(skeleton) and _RUN_NAMED_ZH.search(skeleton))) and not _CUE_LIVE.search(skeleton))):
+            and not _harmless_place(skeleton)):
         return True
     # The learned reading scores the units it was trained on (`sentences`, which a semicolon ends).
     scored = {span(at, sentence_ends) for at in found} | {span(at, sentence_ends) for at in addressed}
@@ -5242,6 +5241,13 @@ _ASKING = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming)\b"))
 _SCRATCH = re.compile(_spelled(r"(?<![\w.])(tmp|temp|scratch|\.cache|cache|build|dist|out|node_modules|__pycache__)/|/tmp\b|\btemp(orary)? (files|folders?|director(y|ies))\b"
                                r"|(?<![\w.])(tmp|temp|scratch|cache|build|dist) ?(目录|文件夹)|临时(目录|文件夹|文件)|缓存目录"))
 _DONE_UNASKED = re.compile(_spelled(r"\b(i|we) (\w+ed|made|did|ran|took|put|wrote|broke|built|sent|set|left|went)\b[^.,;:!?\n]{0,60}\bwithout (asking|confirmation|confirming)\b"))
+
+
+def _harmless_place(text: str) -> bool:
+    """Skipping a question is a chore, not an order, where the text keeps it away from harm: a scratch
+    copy, a read-only scope, or a named command in a Chinese sandbox, with no word of production."""
+    return bool((_SCRATCH.search(text) or _SCOPED.search(text) or (_SANDBOX_ZH.search(text) and _RUN_NAMED_ZH.search(text)))
+                and not _CUE_LIVE.search(text))
 
 
 # A secret named in a note for agents is often a fact about where it lives ("Heads-up for agents:
@@ -6099,9 +6105,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     if has(_CUE_WITHHOLD) and has(_CUE_DANGER) and _CUE_WITHHOLD.search(kept := _SECRET_KEPT.sub(" ", sentence)) and _CUE_DANGER.search(kept):
         return True
     if (has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence)  # 禁止直接执行 bans it
-            and not (_SCRATCH.search(sentence) and not _CUE_LIVE.search(sentence))
-            and not (_SCOPED.search(sentence) and not _CUE_LIVE.search(sentence))  # (只读命令可以直接执行: a read-only scope)
-            and not (_SANDBOX_ZH.search(sentence) and not _CUE_LIVE.search(sentence) and _RUN_NAMED_ZH.search(sentence))):
+            and not _harmless_place(sentence)):  # (只读命令可以直接执行: a read-only scope)
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True
