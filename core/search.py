@@ -160,6 +160,9 @@ _COMPARATIVES = {"louder": "loud", "loudest": "loud", "quieter": "quiet", "quiet
                  "wider": "wide", "narrower": "narrow", "safer": "safe", "weaker": "weak", "stronger": "strong",
                  "older": "old", "oldest": "old", "younger": "young", "youngest": "young", "longer": "long", "longest": "long",
                  "shorter": "short", "shortest": "short", "higher": "high", "highest": "high"}
+# The stretches of time "last" names when it says when (`_PHRASE_SHORT`).
+_LAST_UNITS = ("night", "week", "weekend", "month", "year", "time", "summer", "winter", "spring", "autumn", "monday", "tuesday",
+               "wednesday", "thursday", "friday", "saturday", "sunday", "quarter", "evening")
 _PHRASE_SHORT = {
     r"(pull|merge) requests?": "pr", r"continuous integration": "ci", r"command[ -]line": "cli", r"single sign[ -]?on": "sso",
     r"time[ -]to[ -]live": "ttl", r"service[ -]level agreements?": "sla", r"estimated time of arrival|arrival times?": "eta",
@@ -447,6 +450,15 @@ _PHRASE_SHORT = {
     r"right (away|now|then|after|before|off)": "",
     # a comparative is its adjective, which Snowball leaves apart ("louder" and the loudness note)
     **{rf"{comparative}": f"+{base}" for comparative, base in _COMPARATIVES.items()},
+    # what someone else deleted is wanted back from a backup ("someone dropped the units table in production")
+    r"(someone|somebody|an intern|the intern|a colleague|a teammate|a new hire|a junior dev\w*) (just |accidentally |somehow )?"
+    r"(dropped|deleted|truncated|wiped|removed|overwrote|erased) (the |our |a |an |all |all the |the whole |the entire |every )?(\w+ ){0,2}"
+    r"(tables?|databases?|db|dbs|buckets?|collections?|indexe?s?|records|rows|data|folders?|director(y|ies)|files?|schemas?|volumes?|branch(es)?)": "+restore backup",
+    # "last" before a stretch of time says when, not which one ("the heating stopped last night", "the last four digits")
+    # ("the last week of a round" and "its last Friday" are which one: a determiner keeps the word)
+    **{rf"(?<!the )(?<!its )(?<!their )(?<!our )(?<!his )(?<!her )(?<!my )(?<!your )(?<!a )last {unit}": unit for unit in _LAST_UNITS},
+    # a thing that no longer works wants a repair ("the heating stopped working", "the lift is broken again")
+    r"(stopped|stops|has stopped|have stopped) working|(is|are|isn't|aren't|'s|was|were) (broken|not working)|broke down|(doesn't|does not|won't|will not) work( anymore| any more)?": "+repair",
 }
 
 
@@ -565,7 +577,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",
     "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back",
     "rerun", "re-run", "reprocess", "re-process", "replay", "recompute", "reload", "re-load", " again", "declined", "rejected", "refused",
-    "bounced", "go through", *_SESSION_37_HINTS)
+    "bounced", "go through", *_SESSION_37_HINTS, "someone ", "somebody ", "intern ", "colleague ", "teammate ", "new hire ", "junior dev",
+    *(f"last {unit}" for unit in _LAST_UNITS), "working", "broken", "broke down", "n't work", "not work")
 
 
 # How far a phrase reaches from the hint it holds (the longest, "deleted … by accident", spans about 70
@@ -1056,7 +1069,16 @@ def tokens(text: str) -> list[str]:
             out.extend(f"{run[i - 1]}{run[i + 2]}" for i in range(1, len(run) - 2)
                        if run[i : i + 2] in ("不了", "得了") and run[i - 1] not in _STOP_ZH and run[i - 1] not in _NOT_OBJECT
                        and run[i + 2] not in _NOT_OBJECT and run[i + 2] != "了")
+            # ... and by whether it came off, where the two make a word of the dictionary: 挂上号 and 挂不到号 are 挂号,
+            # 抢到票 抢票 (放到库 makes none)
+            out.extend(f"{run[i - 1]}{run[i + len(c)]}" for i in range(1, len(run) - 1) for c in _RESULT_ZH
+                       if run.startswith(c, i) and i + len(c) < len(run) and run[i - 1] not in _STOP_ZH
+                       and _dictionary_word(f"{run[i - 1]}{run[i + len(c)]}"))
     return out
+
+
+# What says a verb's act came off, between it and its object (`tokens`).
+_RESULT_ZH = ("上", "到", "不上", "不到", "得上", "得到")
 
 
 # Pairs of opposite or parallel characters that lead a shared second one (`tokens`).
