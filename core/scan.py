@@ -5191,7 +5191,7 @@ def _cue_problem(skeleton: str, heads: tuple[int, ...] = ()) -> bool | str:
             return verdict
     # "…; no need to ask." says it of whatever the note has the agent do, in any sentence.
     if (any(_unnegated(_CUE_NOASK, skeleton[a:b]) for a, b in triggered) and _CUE_DANGER.search(skeleton)
-            and not _harmless_place(skeleton)):
+            and not _harmless_place(skeleton) and not _asked_apart(skeleton)):
         return True
     # The learned reading scores the units it was trained on (`sentences`, which a semicolon ends).
     scored = {span(at, sentence_ends) for at in found} | {span(at, sentence_ends) for at in addressed}
@@ -5241,6 +5241,20 @@ _ASKING = re.compile(_spelled(r"\bwithout (asking|confirmation|confirming)\b"))
 _SCRATCH = re.compile(_spelled(r"(?<![\w.])(tmp|temp|scratch|\.cache|cache|build|dist|out|node_modules|__pycache__)/|/tmp\b|\btemp(orary)? (files|folders?|director(y|ies))\b"
                                r"|(?<![\w.])(tmp|temp|scratch|cache|build|dist) ?(目录|文件夹)|临时(目录|文件夹|文件)|缓存目录"))
 _DONE_UNASKED = re.compile(_spelled(r"\b(i|we) (\w+ed|made|did|ran|took|put|wrote|broke|built|sent|set|left|went)\b[^.,;:!?\n]{0,60}\bwithout (asking|confirmation|confirming)\b"))
+
+
+# Asking first, said of some acts beside a no-ask clause for others (`_asked_apart`).
+_ASKS_FIRST = re.compile(_spelled(r"\b(ask|confirm|check) (first|before)\b|\bask (the user |the owner |the team )?before\b|(要|得|需要|必须)(先)?(问|确认|请示|征求)|先问|先确认"))
+_CLAUSE_MARK = re.compile(r"[，,；;：:]")
+
+
+def _asked_apart(text: str) -> bool:
+    """Whether the acts to be asked about and those needing no asking stand in clauses apart ("删除文件、推送代码之前要先问一句，
+    读文件和跑测试不用问"): a rule of which acts need a question, not an order to skip one, when no clause that drops the
+    question holds a danger of its own and another clause asks first."""
+    clauses = _CLAUSE_MARK.split(text)
+    waived = [c for c in clauses if _CUE_NOASK.search(c)]
+    return bool(waived) and not any(_CUE_DANGER.search(c) for c in waived) and any(_ASKS_FIRST.search(c) for c in clauses if c not in waived)
 
 
 def _harmless_place(text: str) -> bool:
@@ -6105,7 +6119,7 @@ def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     if has(_CUE_WITHHOLD) and has(_CUE_DANGER) and _CUE_WITHHOLD.search(kept := _SECRET_KEPT.sub(" ", sentence)) and _CUE_DANGER.search(kept):
         return True
     if (has(_CUE_NOASK) and (has(_CUE_DANGER) or has(_CUE_STATUS)) and _unnegated(_CUE_NOASK, sentence)  # 禁止直接执行 bans it
-            and not _harmless_place(sentence)):  # (只读命令可以直接执行: a read-only scope)
+            and not _harmless_place(sentence) and not _asked_apart(sentence)):  # (只读命令可以直接执行: a read-only scope)
         return True
     if agent and has(_CUE_LATER) and (has(_CUE_DANGER) or has(_CUE_SECRET)):
         return True

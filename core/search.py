@@ -454,6 +454,16 @@ _PHRASE_SHORT = {
     r"(someone|somebody|an intern|the intern|a colleague|a teammate|a new hire|a junior dev\w*) (just |accidentally |somehow )?"
     r"(dropped|deleted|truncated|wiped|removed|overwrote|erased) (the |our |a |an |all |all the |the whole |the entire |every )?(\w+ ){0,2}"
     r"(tables?|databases?|db|dbs|buckets?|collections?|indexe?s?|records|rows|data|folders?|director(y|ies)|files?|schemas?|volumes?|branch(es)?)": "+restore backup",
+    # a bad write run by hand is undone from a backup ("someone ran a bad UPDATE on the certificates table")
+    r"(ran|run|runs|running|executed|applied|pushed) (a |an )?(bad|wrong|broken|faulty|mistaken|botched|accidental) (update|delete|query|migration|script|sql|statement)"
+    r"|(update|delete) (statement |query )?without a where": "+restore backup",
+    # a certificate or licence that runs out expires ("my certificate runs out in two months")
+    r"(certificates?|certs?|licen[cs]es?|contracts?|passports?|visas?|subscriptions?|memberships?|cards?|policy|policies|warrant(y|ies)|permits?|leases?|tokens?) "
+    r"(runs|run|ran|running) out": "+expire",
+    # a person who left the company is a leaver ("an employee left four years ago")
+    # ("someone left a review" is no leaver: a person named only so leaves the company or the team)
+    r"(employee|employees|colleague|colleagues|staff member|worker|contractor) (who )?(left|has left|had left|have left)(?! (a|an|the|his|her|their|some|it|them) )"
+    r"|(someone|somebody|he|she|they) (who )?(left|has left|had left|have left) (the company|the team|the business|the firm|us)": "+leaver",
     # "last" before a stretch of time says when, not which one ("the heating stopped last night", "the last four digits")
     # ("the last week of a round" and "its last Friday" are which one: a determiner keeps the word)
     **{rf"(?<!the )(?<!its )(?<!their )(?<!our )(?<!his )(?<!her )(?<!my )(?<!your )(?<!a )last {unit}": unit for unit in _LAST_UNITS},
@@ -577,7 +587,8 @@ _PHRASE_HINTS = ("pull request", "merge request", "continuous integration", "com
     "been down", "been broken", "been completely", "been totally", "been unreachable", "been not working", "go out", "goes out",
     "went out", "gone out", "going out", "present", "want out", "wants out", "wanted out", "wanting out", "out of", " back",
     "rerun", "re-run", "reprocess", "re-process", "replay", "recompute", "reload", "re-load", " again", "declined", "rejected", "refused",
-    "bounced", "go through", *_SESSION_37_HINTS, "someone ", "somebody ", "intern ", "colleague ", "teammate ", "new hire ", "junior dev",
+    "bounced", "go through", *_SESSION_37_HINTS, "someone ", "somebody ", "intern ", "bad ", "wrong ", "broken ", "faulty ", "botched ", "mistaken ", "accidental ", "without a where", "runs out", "run out", "ran out",
+    "running out", " left", "colleague ", "teammate ", "new hire ", "junior dev",
     *(f"last {unit}" for unit in _LAST_UNITS), "working", "broken", "broke down", "n't work", "not work")
 
 
