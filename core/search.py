@@ -165,7 +165,7 @@ _LAST_UNITS = ("night", "week", "weekend", "month", "year", "time", "summer", "w
                "wednesday", "thursday", "friday", "saturday", "sunday", "quarter", "evening")
 _PHRASE_SHORT = {
     r"(pull|merge) requests?": "pr", r"continuous integration": "ci", r"command[ -]line": "cli", r"single sign[ -]?on": "sso",
-    r"time[ -]to[ -]live": "ttl", r"service[ -]level agreements?": "sla", r"estimated time of arrival|arrival times?": "eta",
+    r"time[ -]to[ -]live": "ttl", r"service[ -]level agreements?": "sla", r"estimated time of arrival|estimated arrivals?( times?)?|arrival times?|arrival estimates?": "eta",
     r"end[ -]of[ -]life": "eol", r"out[ -]of[ -]memory": "oom", r"proofs? of concept": "poc", r"mean time to (recovery|repair|restore)": "mttr",
     r"recovery point objective": "rpo", r"recovery time objective": "rto", r"point[ -]in[ -]time recovery": "pitr",
     r"text messages?": "sms", r"(message|event|service|enterprise service) bus(es)?": "broker",
@@ -1315,6 +1315,16 @@ _LIGHT = frozenset("need want make use take give know like go come see look thin
 SHORT_NAMED = 4
 
 
+_PIECES = re.compile(r"[./:]+")
+
+
+def _pieced(terms: list[str]) -> frozenset[str]:
+    """The terms that are names made of other terms of the same message (`Scorer`)."""
+    present = set(terms)
+    return frozenset(t for t in terms if t.isascii() and _PIECES.search(t)
+                     and all(term(p) in present or p in present for p in _PIECES.split(t) if p))
+
+
 class Scorer:
     """Scores one query against index rows: Okapi BM25 over field-weighted term counts, with an idf
     that stays positive for terms most records share (log(1 + (N - n + 0.5) / (n + 0.5))), plus
@@ -1350,7 +1360,7 @@ class Scorer:
         # bigram across the seam of two words, "么部" in "怎么部署") says nothing about which note
         # fits; it still counts in the plain share of terms below.
         self.information = sum(v * self.share[t] for t, v in self.idf.items() if df.get(t, 0)) or 1.0
-        self.countable = sum(1 for t in terms if df.get(t, 0) or not _cjk_runs(t[:1])) or 1
+        self.countable = sum(1 for t in terms if df.get(t, 0) or not (_cjk_runs(t[:1]) or t in _pieced(terms))) or 1
         # (where idf says little, in a small memory, the plain share of terms stands in for it)
         self.countable_strict = (len(terms) or 1) if every_pair else self.countable
         # For a message that asks for work, an English word no note holds ("rename", "camelcase",
@@ -1362,7 +1372,10 @@ class Scorer:
         # made five more no-answer prompts quiet over 186 sets and lost none.
         # A question anyone could answer counts them all ("推荐一本讲物业管理的书", "中国有多少个小区"): its words
         # beyond the few a note shares are what it is about, and the note answers little of it.
-        unheld = [(t, v) for t, v in self.idf.items() if not df.get(t, 0) and t not in UNNAMING]
+        # A name made of pieces the message also counts ("stops.eta_at" beside "stop" and "eta_at") is counted by its pieces
+        # when no note holds it whole: "add an index on stops.eta_at" held 3 of 5 terms, its own name twice among them.
+        pieced = _pieced(terms)
+        unheld = [(t, v) for t, v in self.idf.items() if not df.get(t, 0) and t not in UNNAMING and t not in pieced]
         if not every_pair and any(not t.isascii() for t, _ in unheld):
             from .glossary import ZH_EN
             unheld = [(t, v) for t, v in unheld if t.isascii() or t in ZH_EN or _dictionary_word(t)]
