@@ -2605,14 +2605,22 @@ _Searcher = re.Pattern[str] | _Alternation
 # so homoglyph-mixed spellings land on the same letters. Built on first use: it needs the
 # confusables table, which ASCII text never loads.
 _SCRIPT_VERBS = ("игнорируй", "игнорируйте", "игнорировать", "проигнорируй", "забудь", "забудьте", "забыть", "отбрось", "пренебреги",
-                 "не обращай внимания на", "не слушай", "無視", "忘れ", "無効", "무시", "잊어", "잊으", "따르지 마")
+                 "не обращай внимания на", "не слушай", "無視", "忘れ", "無効", "무시", "잊어", "잊으", "따르지 마",
+                 # Arabic, Hindi and Vietnamese (batch 397: "تجاهل جميع التعليمات السابقة" passed)
+                 "تجاهل", "تجاهلي", "لا تتبع", "تخط", "अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल जा")
 _SCRIPT_NOUNS = ("инструкци", "указани", "правил", "директив", "ограничени", "промпт", "指示", "命令", "ルール", "指令", "プロンプト",
-                 "制限", "지시", "명령", "지침", "규칙", "프롬프트", "제한")
+                 "制限", "지시", "명령", "지침", "규칙", "프롬프트", "제한", "تعليمات", "أوامر", "قواعد", "توجيهات", "موجه النظام",
+                 "निर्देश", "नियम", "आदेश", "प्रॉम्प्ट")
+# Vietnamese's words are everyday ones ("đừng quên" is don't forget, "bỏ qua hướng dẫn cài đặt" skips an install guide):
+# an order to drop instructions also says which, the earlier or the system's (`_vietnamese_rule`).
+_VIET_VERBS = ("bỏ qua", "phớt lờ", "đừng làm theo", "không tuân theo", "bỏ ngoài tai", "quên đi", "quên hết")
+_VIET_NOUNS = ("hướng dẫn", "chỉ dẫn", "chỉ thị", "mệnh lệnh", "quy tắc", "lời nhắc")
+_VIET_WHICH = ("trước đó", "trước", "ở trên", "phía trên", "cũ", "hệ thống", "ban đầu")
 
 
-# Letters the skeleton leaves in each of those scripts (most Cyrillic ones, kana, hangul, 無 and 忘):
-# a note without any is not searched for them.
-_OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u1100-\u11ff\uac00-\ud7af無忘]")  # jamo: NFKD takes hangul apart
+# Letters the skeleton leaves in each of those scripts (most Cyrillic ones, kana, hangul, Arabic, Devanagari, 無 and 忘)
+# and Vietnamese's verbs: a note without any is not searched for them.
+_OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u1100-\u11ff\uac00-\ud7af\u0600-\u06ff\u0900-\u097f無忘]")  # jamo: NFKD takes hangul apart
 
 
 @lru_cache(maxsize=1)
@@ -2620,13 +2628,47 @@ def _scripts_rule() -> re.Pattern[str]:
     def alternatives(words: tuple[str, ...]) -> str:
         return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
     verbs, nouns = alternatives(_SCRIPT_VERBS), alternatives(_SCRIPT_NOUNS)
-    return re.compile(rf"({verbs})[^.。\n]{{0,40}}({nouns})|({nouns})[^.。\n]{{0,20}}({verbs})")
+    return re.compile(rf"(?P<v>{verbs})[^.。\n]{{0,40}}({nouns})|({nouns})[^.。\n]{{0,20}}(?P<w>{verbs})")
+
+
+# What says the act is not to be done, before the verb (не, لا, đừng, không) or after it (Hindi's न करें, मत): "Не игнорируй
+# инструкции в README" and "README के निर्देशों को अनदेखा न करें" tell the reader to follow them.
+_SCRIPT_NOT_BEFORE = ("не", "ни", "لا", "đừng", "không", "しない", "않")
+_SCRIPT_NOT_AFTER = ("न कर", "न कर", "मत", "नहीं", "しない", "するな", "하지 마", "않")
+
+
+@lru_cache(maxsize=1)
+def _script_negators() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    def alternatives(words: tuple[str, ...]) -> str:
+        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
+    # (a skeleton spells не as "he" among Cyrillic letters it reads as Latin; Arabic's negative imperative puts ت before the
+    # verb: لا تتجاهل)
+    return (re.compile(rf"(^|[\s,，])({alternatives(_SCRIPT_NOT_BEFORE)}|he)\s+\w?$"), re.compile(rf"^\s*({alternatives(_SCRIPT_NOT_AFTER)})"))
+
+
+def _script_order(skeleton: str, pattern: re.Pattern[str]) -> bool:
+    """Whether an order in another script stands unnegated (`_scripts_rule`, `_vietnamese_rule`: the verb is group "v")."""
+    before, after = _script_negators()
+    for m in pattern.finditer(skeleton):
+        start, end = m.span("v") if m.group("v") is not None else m.span("w")
+        if not before.search(skeleton[max(0, start - 12):start]) and not after.search(skeleton[end:end + 12]):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _vietnamese_rule() -> re.Pattern[str]:
+    def alternatives(words: tuple[str, ...]) -> str:
+        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
+    return re.compile(rf"\b(?P<v>{alternatives(_VIET_VERBS)}) [^.\n]{{0,30}}({alternatives(_VIET_NOUNS)})[^.\n]{{0,20}}\b({alternatives(_VIET_WHICH)})\b(?! khi)(?P<w>)")
 
 
 def _injection(skeleton: str) -> bool:
     # Each group's rule is searched only around the words it needs (one regex alternation of all
     # words would be slower: Python's re has no trie).
-    if not skeleton.isascii() and _OTHER_SCRIPTS.search(skeleton) and _scripts_rule().search(skeleton):
+    if not skeleton.isascii() and _OTHER_SCRIPTS.search(skeleton) and _script_order(skeleton, _scripts_rule()):
+        return True
+    if ("bo " in skeleton or "phot" in skeleton or "theo" in skeleton or "quen" in skeleton) and _script_order(skeleton, _vietnamese_rule()):
         return True
     spans: dict[int, list[list[int]]] = {}
     for word in _RULE_INDEX.present(skeleton):
