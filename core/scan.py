@@ -2623,27 +2623,28 @@ _VIET_WHICH = ("trước đó", "trước", "ở trên", "phía trên", "cũ", "
 _OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u1100-\u11ff\uac00-\ud7af\u0600-\u06ff\u0900-\u097f無忘]")  # jamo: NFKD takes hangul apart
 
 
+def _skeleton_alternatives(words: tuple[str, ...]) -> str:
+    """Words as one alternation, each spelled as the skeleton spells it (the rules for other scripts search skeletons)."""
+    return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
+
+
 @lru_cache(maxsize=1)
 def _scripts_rule() -> re.Pattern[str]:
-    def alternatives(words: tuple[str, ...]) -> str:
-        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
-    verbs, nouns = alternatives(_SCRIPT_VERBS), alternatives(_SCRIPT_NOUNS)
+    verbs, nouns = _skeleton_alternatives(_SCRIPT_VERBS), _skeleton_alternatives(_SCRIPT_NOUNS)
     return re.compile(rf"(?P<v>{verbs})[^.。\n]{{0,40}}({nouns})|({nouns})[^.。\n]{{0,20}}(?P<w>{verbs})")
 
 
 # What says the act is not to be done, before the verb (не, لا, đừng, không) or after it (Hindi's न करें, मत): "Не игнорируй
 # инструкции в README" and "README के निर्देशों को अनदेखा न करें" tell the reader to follow them.
 _SCRIPT_NOT_BEFORE = ("не", "ни", "لا", "đừng", "không", "しない", "않")
-_SCRIPT_NOT_AFTER = ("न कर", "न कर", "मत", "नहीं", "しない", "するな", "하지 마", "않")
+_SCRIPT_NOT_AFTER = ("न कर", "मत", "नहीं", "しない", "するな", "하지 마", "않")
 
 
 @lru_cache(maxsize=1)
 def _script_negators() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    def alternatives(words: tuple[str, ...]) -> str:
-        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
     # (a skeleton spells не as "he" among Cyrillic letters it reads as Latin; Arabic's negative imperative puts ت before the
     # verb: لا تتجاهل)
-    return (re.compile(rf"(^|[\s,，])({alternatives(_SCRIPT_NOT_BEFORE)}|he)\s+\w?$"), re.compile(rf"^\s*({alternatives(_SCRIPT_NOT_AFTER)})"))
+    return (re.compile(rf"(^|[\s,，])({_skeleton_alternatives(_SCRIPT_NOT_BEFORE)}|he)\s+\w?$"), re.compile(rf"^\s*({_skeleton_alternatives(_SCRIPT_NOT_AFTER)})"))
 
 
 def _script_order(skeleton: str, pattern: re.Pattern[str]) -> bool:
@@ -2658,9 +2659,7 @@ def _script_order(skeleton: str, pattern: re.Pattern[str]) -> bool:
 
 @lru_cache(maxsize=1)
 def _vietnamese_rule() -> re.Pattern[str]:
-    def alternatives(words: tuple[str, ...]) -> str:
-        return "|".join(re.escape(_skeleton(_fold(w))) for w in words)
-    return re.compile(rf"\b(?P<v>{alternatives(_VIET_VERBS)}) [^.\n]{{0,30}}({alternatives(_VIET_NOUNS)})[^.\n]{{0,20}}\b({alternatives(_VIET_WHICH)})\b(?! khi)(?P<w>)")
+    return re.compile(rf"\b(?P<v>{_skeleton_alternatives(_VIET_VERBS)}) [^.\n]{{0,30}}({_skeleton_alternatives(_VIET_NOUNS)})[^.\n]{{0,20}}\b({_skeleton_alternatives(_VIET_WHICH)})\b(?! khi)(?P<w>)")
 
 
 def _injection(skeleton: str) -> bool:

@@ -1360,7 +1360,9 @@ class Scorer:
         # bigram across the seam of two words, "么部" in "怎么部署") says nothing about which note
         # fits; it still counts in the plain share of terms below.
         self.information = sum(v * self.share[t] for t, v in self.idf.items() if df.get(t, 0)) or 1.0
-        self.countable = sum(1 for t in terms if df.get(t, 0) or not (_cjk_runs(t[:1]) or t in _pieced(terms))) or 1
+        # (a name made of the message's own terms counts by its pieces: `pieced` below)
+        pieced = _pieced(terms)
+        self.countable = sum(1 for t in terms if df.get(t, 0) or not (_cjk_runs(t[:1]) or t in pieced)) or 1
         # (where idf says little, in a small memory, the plain share of terms stands in for it)
         self.countable_strict = (len(terms) or 1) if every_pair else self.countable
         # For a message that asks for work, an English word no note holds ("rename", "camelcase",
@@ -1374,7 +1376,6 @@ class Scorer:
         # beyond the few a note shares are what it is about, and the note answers little of it.
         # A name made of pieces the message also counts ("stops.eta_at" beside "stop" and "eta_at") is counted by its pieces
         # when no note holds it whole: "add an index on stops.eta_at" held 3 of 5 terms, its own name twice among them.
-        pieced = _pieced(terms)
         unheld = [(t, v) for t, v in self.idf.items() if not df.get(t, 0) and t not in UNNAMING and t not in pieced]
         if not every_pair and any(not t.isascii() for t, _ in unheld):
             from .glossary import ZH_EN
