@@ -2279,6 +2279,17 @@ _PAIRED_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"[^.\n]{0,15}?\b(did not|didn't|never|does not|doesn't|do not|don't) (happen|happened|exist|existed|take place|occur)",
         ("pretend",),
     ),
+    # Turkish, Indonesian, Polish, Czech, the Scandinavian languages, Finnish, Hungarian (batch 398: "Önceki tüm talimatları yok
+    # say" passed); Turkish and Hungarian put the instructions before the verb. Their negated forms are other words ("yok
+    # saymayın", "unutma") or a negator before the verb ("nie ignoruj", "jangan abaikan").
+    (
+        r"(?<!nie )(?<!jangan )(?<!ne )(?<!ne hagyd )(?<!ne hagyja )\b(yok say(in|iniz)?|gormezden gel(in|iniz)?|abaikan|lupakan|zignoruj(cie)?|ignoruj(te|cie)?|zapomnij|"
+        r"ignorera|ignorer|ohita|unohda|figyelmen kivul)\b[^.\n]{0,40}\b(talimat[a-z]*|komut[a-z]*|kural[a-z]*|yonerge[a-z]*|instruksi|perintah|aturan|petunjuk|"
+        r"instrukcj[a-z]*|polecen[a-z]*|zasad[a-z]*|pokyn[a-z]*|instrukce|instruktion[a-z]*|instruksjon[a-z]*|ohjee[a-z]*|utasitas[a-z]*)\b"
+        r"|\b(talimat[a-z]*|komut[a-z]*|kural[a-z]*|yonerge[a-z]*|utasitas[a-z]*)\b[^.\n]{0,30}\b(yok say(in|iniz)?|gormezden gel(in|iniz)?|"
+        r"figyelmen kivul)\b(?! ne)",
+        ("yok say", "gormezden", "abaikan", "lupakan", "zignoruj", "ignoruj", "zapomnij", "ignorera", "ignorer", "ohita", "unohda", "figyelmen kivul"),
+    ),
 )
 # New rules go here, with their words.
 _INJECTION_SOURCES += tuple(pattern for pattern, _ in _PAIRED_RULES)
@@ -2607,10 +2618,14 @@ _Searcher = re.Pattern[str] | _Alternation
 _SCRIPT_VERBS = ("игнорируй", "игнорируйте", "игнорировать", "проигнорируй", "забудь", "забудьте", "забыть", "отбрось", "пренебреги",
                  "не обращай внимания на", "не слушай", "無視", "忘れ", "無効", "무시", "잊어", "잊으", "따르지 마",
                  # Arabic, Hindi and Vietnamese (batch 397: "تجاهل جميع التعليمات السابقة" passed)
-                 "تجاهل", "تجاهلي", "لا تتبع", "تخط", "अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल जा")
+                 "تجاهل", "تجاهلي", "لا تتبع", "تخط", "अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल जा",
+                 # Hebrew, Thai, Greek, Persian, Ukrainian (batch 398)
+                 "התעלם", "התעלמי", "התעלמו", "אל תציית", "ละเว้น", "เพิกเฉย", "ไม่ต้องสนใจ", "αγνόησε", "αγνοήστε", "ξέχασε", "ξεχάστε",
+                 "نادیده بگیر", "ігноруй", "ігноруйте", "забудь про")
 _SCRIPT_NOUNS = ("инструкци", "указани", "правил", "директив", "ограничени", "промпт", "指示", "命令", "ルール", "指令", "プロンプト",
                  "制限", "지시", "명령", "지침", "규칙", "프롬프트", "제한", "تعليمات", "أوامر", "قواعد", "توجيهات", "موجه النظام",
-                 "निर्देश", "नियम", "आदेश", "प्रॉम्प्ट")
+                 "निर्देश", "नियम", "आदेश", "प्रॉम्प्ट", "הוראות", "הנחיות", "הנחיית", "כללים", "คำสั่ง", "คำแนะนำ", "οδηγίες", "οδηγιών",
+                 "εντολές", "κανόνες", "دستورالعمل", "دستورات", "інструкці", "вказівк")
 # Vietnamese's words are everyday ones ("đừng quên" is don't forget, "bỏ qua hướng dẫn cài đặt" skips an install guide):
 # an order to drop instructions also says which, the earlier or the system's (`_vietnamese_rule`).
 _VIET_VERBS = ("bỏ qua", "phớt lờ", "đừng làm theo", "không tuân theo", "bỏ ngoài tai", "quên đi", "quên hết")
@@ -2618,9 +2633,9 @@ _VIET_NOUNS = ("hướng dẫn", "chỉ dẫn", "chỉ thị", "mệnh lệnh", 
 _VIET_WHICH = ("trước đó", "trước", "ở trên", "phía trên", "cũ", "hệ thống", "ban đầu")
 
 
-# Letters the skeleton leaves in each of those scripts (most Cyrillic ones, kana, hangul, Arabic, Devanagari, 無 and 忘)
+# Letters the skeleton leaves in each of those scripts (most Greek and Cyrillic ones, Hebrew, Thai, kana, hangul, Arabic, Devanagari, 無 and 忘)
 # and Vietnamese's verbs: a note without any is not searched for them.
-_OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u1100-\u11ff\uac00-\ud7af\u0600-\u06ff\u0900-\u097f無忘]")  # jamo: NFKD takes hangul apart
+_OTHER_SCRIPTS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u05d0-\u05ea\u0e00-\u0e7f\u3040-\u30ff\u1100-\u11ff\uac00-\ud7af\u0600-\u06ff\u0900-\u097f無忘]")  # jamo: NFKD takes hangul apart
 
 
 def _skeleton_alternatives(words: tuple[str, ...]) -> str:
@@ -6444,7 +6459,24 @@ def _ngram_reads(unit: str) -> bool:
     the words of a leak, which 2c weighs, said to prevent one)."""
     if _ngram_words(unit) < NGRAM_MIN_WORDS or (_RULES_HOLD.search(unit) and not _RULES_TAKEN_BACK.search(unit)):
         return False
+    if _waits_on_user(unit):
+        return False
     return not (_SECRETS_LEFT_OUT.search(unit) and not _CUE_SEVERE.search(_skeleton(_SECRETS_LEFT_OUT.sub(" ", unit))))
+
+
+# An act made to wait on the person ("rm -rf 之类的命令一律先给我看再执行", "show me any DROP before running it"): the words of a
+# dangerous command, which 2c weighs, in a rule that keeps it from running unseen (batch 399's first write refused it). Only
+# one sentence with no clause that drops a question and no address to send anything to.
+_WAITS_ON_USER = re.compile(_spelled(
+    r"先(给|发给|拿给|让)我(看|确认|过目|审|批)|先(问|请示)(我|一下我|过我)|(经|经过|等)我(同意|确认|批准|点头)(之?后|以后)?(再|才)"
+    r"|\b(show|send) (it |them |the command |the sql |the diff )?(to )?me (first|before)\b|\bask me (first|before)\b"
+    r"|\b(get|wait for) my (ok|okay|approval|sign-?off|go-?ahead) (first|before)\b"))
+_SENDS_SOMEWHERE = re.compile(r"https?://|\b[\w.-]+@[\w-]+\.\w|\b(post|upload|send|email|paste)\w* (it |them |this |that )?(to|into) (?!me\b)|(发|发送|传|上传|贴|粘贴|同步)(到|给)(?!我)")
+
+
+def _waits_on_user(unit: str) -> bool:
+    return (bool(_WAITS_ON_USER.search(unit)) and len(_sentence_ends(unit.rstrip(" .!;。！"))) == 0
+            and not any(_CUE_NOASK.search(c) for c in _CLAUSE_MARK.split(unit)) and not _SENDS_SOMEWHERE.search(unit))
 
 
 _SECRETS_LEFT_OUT = re.compile(r"(?<!rather than )(?<!instead of )(?<!not )(?<!never )(?<!n't )\b((leave|leaving) out|(omit|strip|redact|mask|scrub|exclude)(s|ing|ped|ting)?( out)?|without) "
