@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from . import index, ledger, semantic
-from .asking import (AGENT_WORDS, GENERAL_ABOVE, GENERAL_ABOVE_ONE_TERM, act_kind, asks_amount, asks_for_work, asks_how_many_exist, asks_install, asks_install_word, asks_measure, asks_price,
-                     asks_to_act, asks_version, asks_what_anyone_knows, asks_who, compared, counted_parts, defines, definition_subject, describes_act,
+from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_how_many_exist, asks_install, asks_install_word, asks_measure, asks_price,
+                     asks_to_act, asks_version, asks_what_anyone_knows, asks_who, asks_why_chosen, compared, counted_parts, defines, definition_subject, describes_act,
                      differed, forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, measure_kind, names_both, names_kind,
-                     note_words, opens_with_kind,
-                     reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_measure, states_price, states_version,
+                     general_line, note_words, opens_with_kind,
+                     reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_measure, states_price, states_reason, states_version,
                      states_who, task_kind, transforms_given_text, weighs, what_general_asks, without_opening)
 from .conditions import DEVICE_KEYS
 from .contexts import open_turn
@@ -410,6 +410,7 @@ def _choose(
     measure = asks_measure(message)
     measured = query_terms(measure)[0] if measure is not None and measure.isascii() else None  # (the measure's word as the index holds it)
     counted = measure is not None and measure_kind(measure) == "many"
+    chosen = asks_why_chosen(message)
     count_parts = counted_parts(message, measure) if counted and measure is not None else None
     existing = counted and asks_how_many_exist(message)
 
@@ -495,17 +496,19 @@ def _choose(
                               and states_measure(hit.record, measure, hit.held or () if count_parts is None else count_parts)
                               and (all(part in note_words(hit.record) for part in count_parts) if count_parts is not None
                                    else hit.coverage >= 1.0 if measured is None else hit.matched == hit.of - 1 and measured not in (hit.held or ())))
-                relevant = relevant or by_measure
-                if relevant and undecided and not (by_measure and counted) and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
+                # "为什么选 Kafka": the note that holds what was chosen and gives a reason is the team's answer (`asks_why_chosen`)
+                by_reason = chosen and not work and hit.coverage >= 1.0 and states_reason(hit.record)
+                relevant = relevant or by_measure or by_reason
+                if relevant and undecided and not (by_measure and counted) and not by_reason and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
-                    line = GENERAL_ABOVE_ONE_TERM if hit.matched == 1 and message.isascii() else GENERAL_ABOVE
+                    line = general_line(message, hit.matched, hit.strict)
                     work = reads_as_general(message, line)
                     relevant = not work
                     if trace is not None and tier is not None:
                         from .asking import general_probability
 
                         tier["reading"] = (f"the learned reading ({general_probability(message):.2f}, {'above' if work else 'at or below'} "
-                                           f"the {line} line{' for a note that holds one term' if line != GENERAL_ABOVE else ''}) as "
+                                           f"the {line:.2f} line for a note that holds {hit.strict:.2f} of it word for word) as "
                                            f"{'a question anyone could answer' if work else 'a question about the project'}")
                     coverage = hit.strict if work else hit.coverage
                 if relevant and subject is not None and not defines(hit.record, subject):

@@ -549,7 +549,19 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              ("heldout278.json", 0.9),
                                              # held-out 279 (a Chinese team's Go services, thirty Go coding requests in
                                              # Chinese): 30 of 30 quiet on first write
-                                             ("heldout279.json", 0.95)])
+                                             ("heldout279.json", 0.95),
+                                             # held-out 280 (a podcast host, thirty coding requests and audio questions that
+                                             # share the notes' words): 26 of 30 quiet on first write, 28 relearnt
+                                             ("heldout280.json", 0.9),
+                                             # held-out 281 (lending risk control in Chinese, thirty Java requests and lending
+                                             # questions): 27 of 30 quiet on first write, 29 relearnt
+                                             ("heldout281.json", 0.95),
+                                             # held-out 282 (a hardware-store chain, thirty DIY and coding questions that share
+                                             # the notes' nouns): 23 of 30 quiet on first write, 27 relearnt
+                                             ("heldout282.json", 0.85),
+                                             # held-out 283 (a travel agency in Chinese, thirty travel and PHP questions): 23 of
+                                             # 30 quiet on first write, 26 relearnt
+                                             ("heldout283.json", 0.85)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
@@ -3222,9 +3234,56 @@ def test_15_session_55_an_english_question_that_shares_one_word_is_held_to_a_low
     asked = "how do I find a cheap hotel in Rome"
     p = asking.general_probability(asked)
     assert asking.GENERAL_ABOVE_ONE_TERM < asking.GENERAL_ABOVE
-    # (whatever a relearning makes of it, the card follows the lower line, not the 0.4 one)
-    assert (asking.GENERAL_ABOVE_ONE_TERM < p) == (_recalled(home, project, asked) == [])
+    # (whatever a relearning makes of it, the card follows the lower line, not the 0.4 one; the line that follows the
+    # note's share word for word, session 57, is lower still)
+    assert asking.general_line(asked, 1, 1.0) == asking.GENERAL_ABOVE_ONE_TERM
+    assert asking.general_line("酒店怎么订", 1, 1.0) == asking.GENERAL_ABOVE
+    if p > asking.GENERAL_ABOVE_ONE_TERM:
+        assert _recalled(home, project, asked) == []
     assert _recalled(home, project, "how long are hotel rooms held during checkout")[:1] == [holds]
+
+
+def test_15_session_57_the_learned_line_follows_what_the_note_holds_word_for_word(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 283; SPEC §11 recall): "儿童坐飞机要买票吗" shares 儿童 with the note on children's prices, which holds a
+    quarter of it word for word; the learned reading's line follows that share (0.1 + 0.5 x share, under the fixed lines), so
+    a question the note barely touches is read as the world's at a lower line and gets no card, while the note still answers
+    the question it holds ("儿童价怎么算"). `recall --explain` shows the line and the share it came from."""
+    from core import asking
+    from tests.conftest import run_cli
+
+    _other_notes(mem)
+    child = "儿童价指 2 到 12 岁不占床，占床按成人价"
+    mem.save(child, "2 岁以下婴儿只收机票税费。")
+    asked = "儿童坐飞机要买票吗"
+    said = run_cli(home, "recall", "--explain", "--message", asked, "--project", str(project)).stdout
+    m = re.search(r"learned reading \(([\d.]+), (above|at or below) the ([\d.]+) line for a note that holds ([\d.]+) of it word for word\)", said)
+    assert m, said
+    line, share = float(m[3]), float(m[4])
+    assert share < 0.6 and abs(line - asking.general_line(asked, 1, share)) < 0.006
+    assert line < asking.GENERAL_ABOVE
+    assert (m[2] == "above") == (_recalled(home, project, asked) == [])
+    assert _recalled(home, project, "儿童价怎么算")[:1] == [child]
+
+
+def test_15_session_57_why_the_team_chose_a_thing_is_answered_by_the_note_that_gives_the_reason(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 105; SPEC §11 recall): "为什么选 Kafka" is three characters of question around one name, and a
+    relearning read it as the world's (0.49); a question why the team chose a thing is answered by the note that holds the
+    thing and gives a reason, whatever the learned reading makes of it, and not by a note that only names it. Why the world
+    chooses it is no such question."""
+    from core import asking
+
+    _other_notes(mem)
+    adr = "Kafka replaced RabbitMQ for domain events because we need replay for audits"
+    mem.save(adr, "ADR 12, 2024.")
+    mem.save("Each team is on call for its own services; the platform team for Kafka and the databases", "Rota in PagerDuty.")
+    for asked in ("为什么选 Kafka", "当初为什么选择 Kafka"):
+        assert asking.asks_why_chosen(asked)
+        assert _recalled(home, project, asked) == [adr], asked
+    # (read as the project's question, the English one also brings the note that names Kafka, after the reason)
+    assert asking.asks_why_chosen("why did we choose Kafka")
+    assert _recalled(home, project, "why did we choose Kafka")[:1] == [adr]
+    for asked in ("为什么大家都用 Kafka", "why do companies use Kafka"):
+        assert not asking.asks_why_chosen(asked)
 
 
 def _each_recalled(home, project, mem, cases: list[tuple[str, str, str]]) -> None:  # type: ignore[no-untyped-def]
