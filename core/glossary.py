@@ -217,6 +217,8 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     # (session 57: held-out 284's ClickHouse 的表结构怎么改 found nothing of "schema changes")
     "表结构": ("schema",), "建表": ("schema", "create table"), "心率": ("heart rate",), "步数": ("steps",),
     "上架": ("publish", "listed"), "下架": ("unpublish", "delist"), "内购": ("in-app purchase", "iap"),
+    "退回": ("return", "returns"), "退回来": ("return", "returns"), "寄回": ("return", "returns"), "次品": ("defective", "damaged"),
+    "质检": ("inspection", "quality check"), "外箱": ("carton",), "箱码": ("carton", "barcode"), "纸箱": ("carton",),
     "补考": ("retake", "resit"), "重考": ("retake", "resit"), "下次考": ("retake", "resit"), "挂科": ("fail", "retake"), "没考过": ("fail", "retake"),
     "熄火": ("stall", "breakdown", "fault"), "打不着火": ("stall", "breakdown", "fault"), "抛锚": ("breakdown", "fault"),
     "误删": ("restore", "backup"), "删错": ("restore", "backup"), "不小心删": ("restore", "backup"), "误删除": ("restore", "backup"),
