@@ -463,7 +463,7 @@ def _choose(
         return None
 
     seen: set[str] = set()
-    successors: dict[str, str] = {}  # why a note came in place of the replaced one the message matched
+    came_as: dict[str, str] = {}  # why a note came that its own words did not bring (a successor, a reason, this machine's variant)
     # Worked out once a candidate needs it: most prompts match nothing, and the slots cost two lookups.
     blocked_slots: list[set[str]] = []
 
@@ -498,6 +498,8 @@ def _choose(
                                    else hit.coverage >= 1.0 if measured is None else hit.matched == hit.of - 1 and measured not in (hit.held or ())))
                 # "为什么选 Kafka": the note that holds what was chosen and gives a reason is the team's answer (`asks_why_chosen`)
                 by_reason = chosen and not work and hit.coverage >= 1.0 and states_reason(hit.record)
+                if by_reason and trace is not None:
+                    came_as[hit.id] = "the note that gives the reason for the choice the message asks about"
                 relevant = relevant or by_measure or by_reason
                 if relevant and undecided and not (by_measure and counted) and not by_reason and not _relevant(hit.matched, hit.of, hit.title_hit, hit.strict, work=True):
                     undecided = False
@@ -568,7 +570,7 @@ def _choose(
                     if taken is not None and (taken is cand or admit(taken)):
                         usable += taken.rec.get("topicKey") not in blocked()
                         if taken is not cand:
-                            successors[taken.rec["id"]] = f"the note that replaced {cand.rec.get('title', '')[:60]!r}, which the message matches"
+                            came_as[taken.rec["id"]] = f"the note that replaced {cand.rec.get('title', '')[:60]!r}, which the message matches"
                     if usable >= SPARE_CARDS and trace is None and not (acting and rule is None) and not (kind and convention is None):
                         break  # ranked best first: what follows could only stand in for cards the slots or budget refuse
                 elif near.used:
@@ -612,14 +614,14 @@ def _choose(
     if (variant is not None and variant.rec["id"] not in seen
             and ((not found and not unmet.isdisjoint(_condition_keys(variant.rec))) or (device and all(c.matched <= variant.matched for c in found.values())))
             and admit(variant)):
-        successors[variant.rec["id"]] = _FOR_THIS_MACHINE
+        came_as[variant.rec["id"]] = _FOR_THIS_MACHINE
     # (not for what anyone could answer, nor for a message that names the machine it asks about: "how do I install SQL
     # Server on a Mac" is not asked of this Linux box)
     if (elsewhere and not work and not re.search(_NAMES_A_MACHINE, low)
             and all(c.score < elsewhere[0].score and c.matched < elsewhere[0].matched for c in found.values())):
         sibling = _sibling_here(ws, elsewhere[0], seen)
         if sibling is not None and admit(sibling):
-            successors[sibling.rec["id"]] = _FOR_THIS_MACHINE
+            came_as[sibling.rec["id"]] = _FOR_THIS_MACHINE
     if not found:
         return [], None, ("conditions unknown or not applicable" if held else "no match")
     states = (states_amount if asks_amount(message) else states_who if asks_who(message)
@@ -694,7 +696,7 @@ def _choose(
     answer = "a time or an amount" if states is states_amount else "who does it" if states is states_who else f"{versioned}'s version"
     reasons.update({rid: f"the note that states the measure asked for ({measure!r}, +{ANSWER_BONUS * (1 + (rid in answering)):g})" for rid in measuring if rid not in reasons})
     reasons.update({rid: f"the note that states {answer}, which the question asks for (+{ANSWER_BONUS:g})" for rid in answering if rid not in reasons})
-    reasons.update(successors)
+    reasons.update(came_as)
     for line in trace or ():
         if line["verdict"] == "candidate":
             line["verdict"] = decided.get(line["id"], "much weaker than the best match")

@@ -3284,6 +3284,7 @@ def test_15_session_57_why_the_team_chose_a_thing_is_answered_by_the_note_that_g
     thing and gives a reason, whatever the learned reading makes of it, and not by a note that only names it. Why the world
     chooses it is no such question."""
     from core import asking
+    from tests.conftest import run_cli
 
     _other_notes(mem)
     adr = "Kafka replaced RabbitMQ for domain events because we need replay for audits"
@@ -3297,6 +3298,9 @@ def test_15_session_57_why_the_team_chose_a_thing_is_answered_by_the_note_that_g
     assert _recalled(home, project, "why did we choose Kafka")[:1] == [adr]
     for asked in ("为什么大家都用 Kafka", "why do companies use Kafka"):
         assert not asking.asks_why_chosen(asked)
+    # (`recall --explain` says why the note came)
+    said = run_cli(home, "recall", "--explain", "--message", "为什么选 Kafka", "--project", str(project)).stdout
+    assert "gives the reason for the choice" in said
 
 
 def test_15_session_57_a_code_name_a_task_hands_over_weighs_half(home, project, mem) -> None:  # type: ignore[no-untyped-def]
