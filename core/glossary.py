@@ -756,6 +756,8 @@ RELATED: tuple[str, ...] = (
     "prescription prescriptions script scripts rx",
     "doctor doctors gp physician physicians clinician clinicians",
     "medicine medicines drug drugs medication medications",
+    # the most allowed (session 57: "what is the maximum payout" and "a single payout is capped at 50,000 EUR")
+    "maximum max cap capped caps ceiling",
 )
 
 
