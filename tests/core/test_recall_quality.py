@@ -3319,6 +3319,18 @@ def test_15_session_57_a_code_name_a_task_hands_over_weighs_half(home, project, 
     assert _recalled(home, project, "rename the user.email column to user.primary_email in this migration") == [rule]
 
 
+def test_15_session_57_words_for_the_same_thing(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-outs 175, 284 and 287; SPEC §11 recall): the message names what the note says in other words: a
+    maximum is a cap, 表结构 a schema, 退回来 a return (退货), through the glossary's names and its related words."""
+    _other_notes(mem)
+    _each_recalled(home, project, mem, [
+        ("A single payout is capped at 50,000 EUR; above that it needs two approvals", "The cap is per payout.", "what is the maximum payout"),
+        ("ClickHouse schema changes go through scripts/ch_migrate.py, never through Django migrations", "ALTERs run at night.",
+         "ClickHouse 的表结构怎么改"),
+        ("退货入库要先质检，良品回到可售库存，次品进次品区", "质检结果拍照上传。", "顾客退回来一个摔坏的电饭煲"),
+    ])
+
+
 def _each_recalled(home, project, mem, cases: list[tuple[str, str, str]]) -> None:  # type: ignore[no-untyped-def]
     """Save each (title, body) and check that its message recalls it, the notes saved before it standing by."""
     for title, body, _ in cases:
