@@ -574,7 +574,10 @@ _DIRECT_FLOORS = {# held-out 120: "how much does a ride cost" (the service's own
                                              ("heldout286.json", 0.85),
                                              # held-out 287 (a warehouse system in Chinese, thirty Java requests and
                                              # warehousing questions): 28 of 30 quiet on first write, 30 relearnt
-                                             ("heldout287.json", 0.95)])
+                                             ("heldout287.json", 0.95),
+                                             # held-out 288 (a marketplace, 63 notes: the outside set's size and mix, fifteen
+                                             # coding requests and world questions): 12 of 15 quiet on first write and relearnt
+                                             ("heldout288.json", 0.8)])
 def test_15_recall_holds_on_sets_written_apart(name: str, quiet: float) -> None:
     """Issue 15: fifty sets written after the method, and measured once before it was changed for
     them (docs/BENCH.md): no forbidden card, direct questions found, no-answer prompts as quiet as
