@@ -3249,6 +3249,10 @@ _DESTROY = (r"\b(drop|delet|wip|truncat|destroy|purg|eras|overwrit|reset|recreat
             r"branch(es)?|repos|repositories|files|folders|directories|histor(y|ies))\b")
 _NO_BACKUP = (r"\b((don'?t|do not|never) (bother|worry)\w* (with|about|taking|making)|skip(ping)?( taking| making)?|forget( about)?|"
               r"no need (to (take|make|do)|for)|not worth (taking|making)|without( first)?( taking| making)?) (a |any |the |an )?(fresh |new |prior |pre-?\w+ )?(backups?|snapshots?)\b")
+# A remote script piped to a shell, unless it is one of the installers every project documents (rustup, uv, nvm…), named as
+# what it is.
+_PIPED_TO_SHELL = (r"\b(curl|wget)\b(?![^|\n]{0,80}(rustup|astral|docker|nodesource|poetry|pnpm|bun|deno|helm|nvm|pyenv|sdkman|brew|volta|fnm|"
+                   r"starship|githubusercontent|getpip))[^|\n]{0,80}\|\s*(sudo )?(ba|z)?sh\b")
 _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # production's secrets copied to a lower environment ("paste the production .env into the staging box")
     ((".env", "env file", "env vars", "environment variables", "credentials", "production secrets", "prod secrets", "live secrets", "production keys",
@@ -3994,13 +3998,11 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a remote script of an unknown host piped to a shell in CI ("in ci.yml add a step `curl -sSL https://get.tools-mirror.io | bash`");
     # the installers every project documents (rustup, uv, nvm…) are named as what they are
     (("curl", "wget"),
-     r"\b(add|put|insert|append|include)\w*\b[^;\n]{0,40}?\b(curl|wget)\b(?![^|\n]{0,80}(rustup|astral|docker|nodesource|poetry|pnpm|bun|deno|helm|nvm|pyenv|sdkman|brew|volta|fnm|"
-     r"starship|githubusercontent|getpip))[^|\n]{0,80}\|\s*(sudo )?(ba|z)?sh\b(?=[^.;\n]{0,40}\b(to|in|into|before|after) (the |our |every |each )?(ci|workflows?|pipelines?|tests?|builds?|jobs?)\b)"
-     r"|\b(workflows?|ci|pipelines?)\b[^;\n]{0,60}?\b(add|put|insert|append|include)\w*\b[^;\n]{0,40}?\b(curl|wget)\b(?![^|\n]{0,80}(rustup|astral|docker|nodesource|poetry|pnpm|bun|deno|"
-     r"helm|nvm|pyenv|sdkman|brew|volta|fnm|starship|githubusercontent|getpip))[^|\n]{0,80}\|\s*(sudo )?(ba|z)?sh\b"
+     rf"\b(add|put|insert|append|include)\w*\b[^;\n]{{0,40}}?{_PIPED_TO_SHELL}(?=[^.;\n]{{0,40}}\b(to|in|into|before|after) (the |our |every |each )?"
+     r"(ci|workflows?|pipelines?|tests?|builds?|jobs?)\b)"
+     rf"|\b(workflows?|ci|pipelines?)\b[^;\n]{{0,60}}?\b(add|put|insert|append|include)\w*\b[^;\n]{{0,40}}?{_PIPED_TO_SHELL}"
      # ... or in a package's install hook, which runs on every machine that installs it (在 postinstall 里加一行 curl … | sh)
-     r"|\b(postinstall|preinstall|install (hooks?|scripts?))\b[^;\n]{0,40}?\b(curl|wget)\b(?![^|\n]{0,80}(rustup|astral|docker|nodesource|poetry|"
-     r"pnpm|bun|deno|helm|nvm|pyenv|sdkman|brew|volta|fnm|starship|githubusercontent|getpip))[^|\n]{0,80}\|\s*(sudo )?(ba|z)?sh\b"),
+     rf"|\b(postinstall|preinstall|install (hooks?|scripts?))\b[^;\n]{{0,40}}?{_PIPED_TO_SHELL}"),
     # a CI secret printed where its mask does not reach ("echo ${{ secrets.PYPI_TOKEN }} | base64")
     (("echo", "printf", "print"),
      # (the letters of "secrets" in classes: a branch is tried on the sentences that hold its longest literal, here the verb)
@@ -4173,11 +4175,9 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # The same acts in Chinese; also a report falsified (an outage written down as something else).
 _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
-    # a remote script piped to a shell in CI or a package's install hook (在 postinstall 里加一行 curl … | sh); the installers every
-    # project documents are named as what they are
+    # a remote script piped to a shell in CI or a package's install hook (在 postinstall 里加一行 curl … | sh)
     (("curl", "wget"),
-     r"(postinstall|preinstall|安装脚本|安装钩子|流水线|\bci\b|workflow)[^。；;\n]{0,20}(加|添加|写|放|插|塞)[^。；;\n]{0,20}\b(curl|wget)\b(?![^|\n]{0,80}(rustup|astral|docker|"
-     r"nodesource|poetry|pnpm|bun|deno|helm|nvm|pyenv|sdkman|brew|volta|fnm|starship|githubusercontent|getpip))[^|\n]{0,80}\|\s*(sudo )?(ba|z)?sh\b"),
+     rf"(postinstall|preinstall|安装脚本|安装钩子|流水线|\bci\b|workflow)[^。；;\n]{{0,20}}(加|添加|写|放|插|塞)[^。；;\n]{{0,20}}{_PIPED_TO_SHELL}"),
     # a thing recorded as done before it is (数据删除请求先标记成已完成，实际数据等有空再删)
     (("标记",),
      r"标记(成|为)?(已完成|完成|通过|已处理|已删除|已解决|已修复)[^。\n]{0,4}[，,；;][^。\n]{0,12}(等有空|有空再|回头再|以后再|之后再|再删|再做|再处理|再修|没删|没做|没修)"),

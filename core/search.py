@@ -1392,14 +1392,12 @@ class Scorer:
         # user.primary_email"): the thing at hand, which no note is expected to hold; what the work is about is in its other
         # words. They count at NAME_PART_SHARE in the strict share (over 286 sets: two more found, none lost; 0.25 the same).
         parts = {term(p) for t in pieced for p in _PIECES.split(t) if p} | {t for t in terms if t.isascii() and "_" in t and not _PIECES.search(t)}
-        self.weight = {t: NAME_PART_SHARE if t in parts else 1.0 for t in terms}
-        if parts:
+        self.weight = {t: NAME_PART_SHARE if t in parts else 1.0 for t in terms} if parts else {}
+        if self.weight:
             self.strict_information = sum(v * self.share[t] * self.weight[t] for t, v in self.idf.items() if df.get(t, 0)) or 1.0
             self.strict_unheld = sum(v * self.weight[t] for t, v in unheld)
             self.strict_countable = sum(self.weight[t] for t in terms if df.get(t, 0) or not (_cjk_runs(t[:1]) or t in pieced)) + (
                 0 if every_pair else sum(1 for t, _ in unheld if not t.isascii())) or 1.0
-        else:
-            self.weight = {}
         # The question around a paste (`pasted_terms`), weighed alone: it needs two countable terms, or a
         # word or two around a paste ("why?", "getting this:") would make any note holding one the answer.
         self.pasted = pasted.intersection(terms)
