@@ -573,7 +573,7 @@ RELATED: tuple[str, ...] = (
     "notification fcm apns onesignal",
     "map mapbox",
     "tax gst",
-    "onboarding signup registration",
+    "onboarding signup registration welcome",
     # money, again: the words of bookkeeping
     "dunning overdue reminder reminders",
     "reconciliation reconcile reconciled unmatched",

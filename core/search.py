@@ -948,7 +948,7 @@ def _words(low: str) -> list[str]:
         if versions and _VERSION.match(low, m.start()) and not _PRICED.search(low, max(0, m.start() - 12), m.start()):
             out.append("version")
         # a dotted number ("1.30", "99.9") is one value: its pieces are no numbers of their own
-        parts = re.split(r"[.\-+#]", word) if any(c in word for c in ".-+#") and not _DOTTED_NUMBER.fullmatch(word) else ()
+        parts = re.split(r"[.\-+#_]", word) if any(c in word for c in ".-+#_") and not _DOTTED_NUMBER.fullmatch(word) else ()
         if word.startswith("lib") and (library := _LIB_NAME.fullmatch(word)):
             parts = (*parts, library.group(1))
         elif word[-1].isdigit() and (numbered := _NUMBERED_NAME.fullmatch(word)):
@@ -1317,14 +1317,14 @@ _LIGHT = frozenset("need want make use take give know like go come see look thin
 SHORT_NAMED = 4
 
 
-_PIECES = re.compile(r"[./:]+")
+_PIECES = re.compile(r"[./:_]+")
 
 
 def _pieced(terms: list[str]) -> frozenset[str]:
     """The terms that are names made of other terms of the same message (`Scorer`)."""
     present = set(terms)
     return frozenset(t for t in terms if t.isascii() and _PIECES.search(t)
-                     and all(term(p) in present or p in present for p in _PIECES.split(t) if p))
+                     and all(term(p) in present or p in present for p in _PIECES.split(t) if p and p not in _STOP and len(p) > 1))
 
 
 class Scorer:
