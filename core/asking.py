@@ -1031,10 +1031,16 @@ def _compared() -> re.Pattern[str]:
         rf"|^\s*how (?:does|do|did|would|will) (?:an? |the )?(?P<g>{_SIDE}) (?:compare|stack up|measure up) (?:with|to|against) (?:an? |the )?(?P<h>{_SIDE})\s*\??\s*$"
         rf"|^\s*(?P<e>{_SIDE}|{_SIDE_ZH})\s*(?:和|与|跟|还是|vs\.?|对比)\s*(?P<f>{_SIDE}|{_SIDE_ZH})\s*"
         # (any quality asked of one "more" than the other: 哪个更安全, 谁更省内存; not 哪个发包裹, which asks which one does it)
-        r"(?:(?:哪个|哪一个|谁)更[\u4e00-\u9fff]{1,4}|(?:哪个|哪一个|谁)?(?:更)?(?:好|快|强|适合|合适|稳定|流行|值得用|好用|便宜|划算|安全))")
+        # (a quality alone ends the question: 我爸跟王医生的合同快到期了 says 快 of nothing weighed)
+        r"(?:(?:哪个|哪一个|谁)更[\u4e00-\u9fff]{1,4}|(?:(?:哪个|哪一个|谁)更?|更)(?:好|快|强|适合|合适|稳定|流行|值得用|好用|便宜|划算|安全)"
+        r"|(?:好|快|强|适合|合适|稳定|流行|值得用|好用|便宜|划算|安全)\s*[?？]?\s*$"
+        # (the choice asked for: NSQ 和 Kafka 怎么选, 选哪个)
+        r"|(?:(?:应该|该)?(?:怎么|如何)选(?:择)?|(?:应该|该)?(?:选|用)哪(?:个|一个))\s*[?？]?\s*$)"
+        # ("how do I choose between NSQ and Kafka")
+        rf"|^\s*how (?:do i|do you|should i|should we|do we|to|can i) (?:choose|pick|decide) between (?:an? |the )?(?P<i>{_SIDE}) and (?:an? |the )?(?P<j>{_SIDE})\s*\??\s*$")
 
 
-_WEIGHING = (" than ", " vs", "versus", " compare", " stack up", " measure up", "哪个", "更", "还是", "对比", "谁好", "和", "与", "跟")
+_WEIGHING = (" than ", " vs", "versus", " compare", " stack up", " measure up", " between ", "哪个", "更", "还是", "对比", "谁好", "和", "与", "跟")
 _OUR_SIDE = frozenset("one ones it this that these those them before now ours mine yours we our us my".split())
 
 
@@ -1070,8 +1076,9 @@ def differed(message: str) -> tuple[str, str] | None:
 # What a note that weighs two things says of them ("we chose SQLite over Postgres", "Kafka replaced RabbitMQ",
 # 用 TiDB 替代 MySQL); one that names both for their uses ("orders in TiDB, menus in MySQL") weighs nothing.
 _WEIGHED = re.compile(r"\b(than|over|instead of|rather than|vs\.?|versus|compared|comparison|benchmark\w*|better|worse|faster|slower|"
-                      r"cheaper|switch\w*|migrat\w*|mov(ed|ing) (from|off|away)|replac\w*|chose|choose|picked|prefer\w*|dropped)\b"
-                      r"|比|而不是|替代|替换|换成|选择|选了|迁移|取代|优于|不如|对比")
+                      r"cheaper|switch\w*|migrat\w*|mov(ed|ing) (from|off|away)|replac\w*|chose|choose|picked|prefer\w*|dropped|no longer)\b"
+                      # (one named and the other set aside: "uses Polars, not pandas"; 用 Kafka，不用 RabbitMQ)
+                      r"|, not\b|比|而不是|替代|替换|换成|选择|选了|迁移|取代|优于|不如|对比|[，,]\s*不用")
 
 
 def names_both(record: dict, sides: tuple[str, str]) -> bool:  # type: ignore[type-arg]

@@ -172,7 +172,7 @@ ZH_EN: dict[str, tuple[str, ...]] = {
     "负载均衡": ("balancer", "lb"), "凭据": ("credential", "credentials"), "过期时间": ("ttl", "expiry"),
     # buying, selling and delivering
     "买家": ("buyer", "customer"), "卖家": ("seller", "merchant"), "商家": ("merchant", "seller"), "店铺": ("shop", "store"),
-    "咨询": ("inquiry", "question"), "售后": ("support", "aftersales"), "退货": ("return", "returns"), "换货": ("exchange",),
+    "咨询": ("inquiry", "question"), "售后": ("support", "aftersales", "after-sales"), "退货": ("return", "returns"), "换货": ("exchange",),
     "收货": ("delivery", "receive"), "签收": ("delivery", "signature"), "送达": ("delivery", "delivered"), "预计送达": ("eta",), "送达时间": ("eta", "delivery"), "小费": ("tip", "tips"),
     "配送": ("delivery", "shipping"), "运费": ("shipping", "fee"), "骑手": ("rider", "courier"), "外卖": ("delivery", "takeaway"),
     "餐厅": ("restaurant",), "粉丝": ("follower", "fan"), "等级": ("level", "tier"), "门票": ("ticket", "tickets"),
