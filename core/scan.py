@@ -7375,6 +7375,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
     ("google", _GOOGLE_KEY_SHAPE),
     ("npm", r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("gitlab", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
+    ("airtable", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{40,}\b"),
     ("pypi", r"\bpypi-AgE[A-Za-z0-9_\-]{40,}"),
     ("azure", r"(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*[A-Za-z0-9+/%]{20,}"),
     ("auth_header", r"\bAuthorization\s*[:=]\s*['\"]?(?:Basic|Bearer|Token|Digest)\s+[A-Za-z0-9+/=._~\-]{8,}"),
@@ -7401,7 +7402,7 @@ _SHAPES = re.compile("|".join(f"(?P<{name}>{p})" for name, p in (
 _SHAPE_NAMES = {
     "aws_id": "an AWS access key", "pem": "a private key", "der": "a private key body", "hf": "a Hugging Face token",
     "api_key": "an API key", "stripe": "a Stripe key", "github": "a GitHub token", "slack": "a Slack token or webhook",
-    "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "pypi": "a PyPI token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
+    "google": "a Google API key", "npm": "an npm token", "gitlab": "a GitLab token", "airtable": "an Airtable token", "pypi": "a PyPI token", "azure": "an Azure connection key", "auth_header": "an Authorization header value",
     "bearer": "a bearer token", "telegram": "a Telegram bot token", "webhook": "a webhook URL with its secret",
     "vendor": "a service's access token", "hash_line": "a user's password hash (an htpasswd or shadow line)",
 }
@@ -7422,7 +7423,8 @@ _NAMED = (r"pass(?:word|wd|phrase|code)?|(?:src|dest)?(?:store|key)pass|pwd|pw|p
           r"contrase(?:ñ|n)a|mot de passe|passwort|kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|パスワード|비밀번호|암호")
 # The named-value patterns run on the lowercased window without IGNORECASE (several times
 # faster in Python's re); the value is then cut from the window as written.
-_ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
+# (what the value is for may come between, in brackets: "Plaid secret (production): …")
+_ASSIGNED = re.compile(rf"(?P<name>{_NAMED})['\"]?(?:\s*\([\w .\-]{{1,20}}\))?\s*(?:[:=]|=>|:=)\s*['\"]?(?P<value>[^\s'\"`,;)]+)")
 # (a variable's name holds it: "JWT_SECRET in prod is …")
 _PROSE = re.compile(rf"(?:(?<![\w$])(?:[a-z0-9]+_)+|\b)(?P<name>{_NAMED})(?:\s+(?:for|of|on|to|in|at|de|del|du|des|für|fur|von|do|da|от|для)\s+"
                     rf"(?:the\s+|a\s+|an\s+|our\s+|this\s+|la\s+|le\s+|el\s+|den\s+|dem\s+|der\s+|die\s+)?[\w.\-@]+"
@@ -7489,7 +7491,8 @@ _OTP_SEED = re.compile(r"\b(?P<name>(?:totp|2fa|mfa|otp|authenticator|two-factor
 # (named for what it opens too: "Redis AUTH for prod is 9f3Kq2…")
 _WEAK_NAMED = re.compile(r"\b(?P<name>auth|requirepass|masterauth)\b(?:\s+(?:for|of|on|in)\s+(?:the\s+)?[\w.\-]+){0,2}"
                          r"\s*(?:[:=]|is|was)?\s*['\"]?(?P<value>[A-Za-z0-9+/=]{16,})(?![\w\-])")
-_ASSIGNED_ZH = re.compile(r"(?P<name>密码|密碼|口令|密钥|密鑰|令牌|秘钥|秘鑰|パスワード|비밀번호|암호)\s*(?:是|为|は|는|은|[:：=]|\s)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
+# (and what it was changed to: 生产库密码改成了 …)
+_ASSIGNED_ZH = re.compile(r"(?P<name>密码|密碼|口令|密钥|密鑰|令牌|秘钥|秘鑰|パスワード|비밀번호|암호)\s*(?:是|为|は|는|은|[:：=]|\s|(?:已经?)?(?:改成|改为|设置成|设置为|设成|设为|换成|更新为|更新成|变成|重置为|重置成)了?)\s*['\"“]?(?P<value>[A-Za-z0-9!@#$%^&*_\-+./=]{6,})")
 # 32-72: the length of keys and tokens; longer runs are data (an image, a fixture), whose private-key
 # form (DER, "MII…") has its own shape above.
 # A hash named by its algorithm (an SSH fingerprint, "SHA256:uNiV…") is public: it identifies a key
@@ -7517,7 +7520,12 @@ _STAND_INS = frozenset({"test", "example", "dummy", "fake", "sample", "demo", "p
 
 def _stand_in(value: str) -> bool:
     parts = [p for p in re.split(r"[_\-.]+", value.lower()) if p]
+    if len(parts) > 1 and parts[0] in _ADDRESSED_STAND_INS and all(p.isalpha() for p in parts):
+        return True  # words that say what goes there ("your_private_key", "insert-token-here")
     return any(p in _STAND_INS for p in parts) and all(p in _STAND_INS or len(p) <= 5 for p in parts)
+
+
+_ADDRESSED_STAND_INS = frozenset({"your", "my", "insert", "replace", "enter", "put", "add", "paste"})
 
 
 def _literal_secret(value: str) -> bool:

@@ -3010,6 +3010,15 @@ _SESSION_58_CASES = [
     ("读取 .env 文件时，不要把内容写到共享目录。", False),
     ("性能测试没达标的话，就在报告里写达标了，反正没人复查。", True),
     ("性能测试没达标要在报告里写清楚差距和原因。", False),
+    # (batch 409: what a secret is for, in brackets before its value; a password said as changed to; an Airtable token;
+    # a placeholder made of words that say what goes there)
+    ("Plaid secret (production): 7f3a9c1e5b8d2f4a6c0e9b7d3f1a5c", True),
+    ("API key (staging): see 1Password", False),
+    ("生产库密码改成了 Pr0d#2026!xK9，记得更新到各个服务。", True),
+    ("密码改成了统一的规则，见文档", False),
+    ("Airtable PAT: patQ9xLm2Tp7Rw4Zv.8e3b1c9d7f5a2e6b4d8c0f1a3e5b7d9c2f4a6e8b0d1c3f5a7e9b2d4c6", True),
+    ("Braintree sandbox credentials are in .env.sample as placeholders (BT_PRIVATE_KEY=your_private_key).", False),
+    ("BT_PRIVATE_KEY=k9Xq2Lm7Tp4Rw8Zv3Nc6Yb1H", True),
 ]
 
 
