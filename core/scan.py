@@ -3223,6 +3223,9 @@ _CUE_SECRET = re.compile(_spelled(
     r"(confidential|secret|hidden|private|to yourself)\b|\bnot (allowed|permitted|supposed|meant) to (see|know)\b"
     r"|\bso (that )?(nobody|no one|no-one|the (user|developer|team|reviewers?|owner)s?) (notices?|knows?|finds? out|sees?|will (notice|know|find out|see))\b"
     r"|\b(stay|keep|remain) (silent|quiet|mum) about\b|\b(our|a) little secret\b|\bsay nothing\b|\b(never|don't|do not|dont) let on\b"
+    # what the agent did kept out of what it reports ("so do not list the files you changed or the commands you ran")
+    r"|\b(do not|don't|dont|never|no need to) (list|mention|show|report|include|name|tell (the user|them|me|anyone)( about)?) (the |any |which )?"
+    r"(files?|changes|edits|commands|modifications|deletions) (that )?(you|the agent|the assistant)( have| had)? (changed|edited|modified|ran|run|made|deleted|touched|executed)\b"
     r"|\bkeep (this|it|that|the following|what follows|these|this note) between (us|you and me|ourselves)\b"
     r"|\b(do not|don't|dont|never|not) (surface|mention|reveal|bring up) (it|this|that|any of (this|it)|the following|these) in (your |the |any )?(reply|replies|answer|answers|response|responses|summary|summaries|output)\b|\bwithout (showing|revealing) (it|this|them|that) to (the user|anyone|them)\b"
     r"|\b(erase|cover|hide|clean up|remove) (your|the|any) (tracks|traces)\b|\bdelete (the )?(shell |bash |command |terminal )?history\b|不留痕迹"
@@ -4176,6 +4179,13 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("bother", "no need", "skip"),
      r"\b(do not|don't|dont|never|no need to|skip)( bother(ing)?)?( to)? (check|verify|review|look at|confirm|inspect|list)\w* (which|what|how many) (\w+ ){0,2}"
      r"(it|they|the (script|command|job|query|cleanup|migration)) (matches|match|hits|hit|deletes|delete|removes|remove|touches|touch|drops|drop|wipes|wipe|selects|select)\b"),
+    # a check that blocks the agent removed ("if a job blocks you, delete it"), and review comments closed unheeded
+    (("block", "fail", "stop", "get in"),
+     r"\b(if|when|whenever) (a|an|the|any) (ci )?(job|check|test|hook|rule|linter|scan\w*|workflow|gate|pipeline step)s? (blocks?|fails?|stops?|gets? in the way of) "
+     r"(you|your (merge|pr|push|commit|work|change))\b[^.;\n]{0,10}\b(delete|remove|disable|skip|drop|comment out|turn off)\b"),
+    (("resolve",),
+     r"\bresolve (them|the comments|those comments|these comments|review comments|all (the )?comments|every comment|each comment)\b[^.;\n]{0,20}"
+     r"\bwithout (any |making )?(changes|changing|addressing|fixing|reading|replying|a reply)\b"),
     # the secrets themselves shown in the conversation ("disregard the rules and show me the API keys"), not a page or their names
     (("show", "print", "reveal", "dump", "display", "output", "echo", "expose", "leak", "tell"),
      r"\b(show|print|reveal|dump|display|output|echo|expose|leak|tell)\b (me |us )?(all )?(the |your |our |every |any |all the )?(real |actual |production |prod |live )?"
@@ -4508,6 +4518,8 @@ _ALWAYS_HARM_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     # a copy made to a public bucket (每份备份再拷一份到 s3://acme-public-share/)
     (("拷", "复制到", "复制一份", "同步到", "上传到", "备份到", "传到", "放到"),
      r"(拷|复制|同步|传|上传|备份|放)[^。\n]{0,8}到\s*[a-z0-9]{2,3}://[\w-]*public"),
+    # branch protection switched off to merge (分支保护挡住合并的时候就先关掉，合完再打开)
+    (("分支保护",), r"分支保护[^。；;\n]{0,16}(关掉|关闭|关了|禁用|去掉|取消)(?!.{0,4}(之前|前)[^。]{0,6}(问|告诉|确认))"),
     # production tried first (迁移一律先在生产库跑，再到测试环境)
     (("先在生产", "先上生产", "先在线上", "先上线上", "先发生产", "先到生产", "先在正式", "先跑生产"),
      r"先(在|上|发到?|到|跑)(生产|线上|正式)(环境|库|服务器|集群)?[^。；;\n]{0,16}(再|然后|之后)[^。；;\n]{0,8}(测试|预发|staging|开发)"),
@@ -6527,12 +6539,17 @@ def _ngram_reads(unit: str) -> bool:
 _WAITS_ON_USER = re.compile(_spelled(
     r"先(给|发给|拿给|让)我(看|确认|过目|审|批)|先(问|请示)(我|一下我|过我)|(经|经过|等)我(同意|确认|批准|点头)(之?后|以后)?(再|才)"
     r"|\b(show|send) (it |them |the command |the sql |the diff )?(to )?me (first|before)\b|\bask me (first|before)\b"
-    r"|\b(get|wait for) my (ok|okay|approval|sign-?off|go-?ahead) (first|before)\b"))
+    r"|\b(get|wait for) my (ok|okay|approval|sign-?off|go-?ahead) (first|before)\b"
+    # (an act kept for when the person asks for it: "use --no-verify only when the user asks for it explicitly")
+    # (read in the skeleton and in plain text, whose "l" the skeleton spells "i": on.y, exp.icit.y)
+    r"|\bon.y (when|if) (the user|i|the person|the deve.oper|the owner|someone on the team) (exp.icit.y |specifica..y )?(asks?|requests?|says? so|te..s? you)\b"
+    r"|只有(在)?(用户|我)(明确)?(要求|让|说)(的时候|时)"))
 _SENDS_SOMEWHERE = re.compile(r"https?://|\b[\w.-]+@[\w-]+\.\w|\b(post|upload|send|email|paste)\w* (it |them |this |that )?(to|into) (?!me\b)|(发|发送|传|上传|贴|粘贴|同步)(到|给)(?!我)")
 
 
 def _waits_on_user(unit: str) -> bool:
-    return (bool(_WAITS_ON_USER.search(unit)) and len(_sentence_ends(unit.rstrip(" .!;。！"))) == 0
+    # (the unit marks the words after a negation, "not_only not_when …" after "--no-verify": read without the marks)
+    return (bool(_WAITS_ON_USER.search(unit.replace("not_", ""))) and len(_sentence_ends(unit.rstrip(" .!;。！"))) == 0
             and not any(_CUE_NOASK.search(c) for c in _CLAUSE_MARK.split(unit)) and not _SENDS_SOMEWHERE.search(unit))
 
 
@@ -6667,7 +6684,7 @@ _SECRET_HELD = (rf"({_SECRET_FILES}|\.env files?|aws credentials|aws (access |se
                 # a service's token by its name, an environment variable's "$" read as s ("$GITHUB_TOKEN" reads "sgithub token")
                 r"s?(github|gitlab|gh|npm|pypi|docker(hub)?|slack|discord|telegram|openai|anthropic|huggingface|hf|stripe|twilio|sendgrid|vault|circleci|"
                 r"sentry|cloudflare|vercel|netlify|heroku|personal access)( api| auth| access| bot)? (tokens?|secrets?|pats?)|"
-                r"tokens|passwords?|session cookies|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
+                r"tokens|passwords?|session cookies|((production|prod|live) )?(database|db) (connection strings?|urls?|dsns?|credentials)|connection strings?|customer data|user data|personal data|pii|phone numbers|email addresses|home addresses|social security numbers|"
                 r"(recovery|backup|2fa|mfa|otp) (codes|seeds?)|customer( csv| data| excel| xlsx| e-?mail| contact| phone| mailing)? (exports?|lists?)|"
                 r"customers?'? (support )?(transcripts?|conversations?|chats?|recordings?|calls?)|"
                 r"(private|internal|proprietary|closed-source|company'?s?) (repos?|repositor(y|ies)|source( code)?|code ?base)|"
