@@ -2767,7 +2767,8 @@ _ALWAYS_TAG = re.compile(
 )
 # A bracketed role in the middle of a sentence about a log's or a transcript's format, as one item of
 # it ("prefixes daemon messages with [SYSTEM] and CLI actions with [USER]"), names the format.
-_FORMAT_BEFORE = re.compile(r"\b(prefix\w*|tag\w*|label\w*|logs?|logged|logging|format\w*|lines?|messages?|entries|marked|marks)\b[^.!?\n]{0,60}$")
+_FORMAT_BEFORE = re.compile(r"\b(prefix\w*|tag\w*|label\w*|logs?|logged|logging|format\w*|lines?|messages?|entries|marked|marks|"
+                            r"(llama|mistral|chatml|gemma|qwen|vicuna)\b[^.!?\n]{0,12}prompts?)\b[^.!?\n]{0,60}$")
 _ITEM_AFTER = re.compile(r"`?\s*([,;)]|\.(\s|$)|(and|or)\b|[和或、])")
 # (the last of a list of markers: "uses <|start_header_id|> and <|end_header_id|> around each role name")
 _ITEM_BEFORE = re.compile(r"(,|\band|\bor|[和或、])\s*`?$")
@@ -2780,12 +2781,22 @@ _TEMPLATE_BEFORE = re.compile(r"(\b(templates?|format\w*|tokenizers?|vocab\w*|sp
                               r"|模板|格式|分词器|词表)[^.!?\n]{0,60}$")
 
 
+def _doubled(folded: str, m: re.Match[str]) -> int:
+    """1 when the tag is doubled in angle brackets (Llama 2's <<SYS>>), whose outer pair is part of the marker."""
+    return int(m.start() > 0 and folded[m.start() - 1] == "<" and folded[m.end() : m.end() + 1] == ">")
+
+
+def _marker(folded: str, m: re.Match[str]) -> bool:
+    """Whether the tag is a chat template's marker (`_ALWAYS_TAG`'s mark, or Llama 2's <<SYS>>)."""
+    return bool(m.group("mark")) or bool(_doubled(folded, m))
+
+
 def _always_tag(folded: str) -> bool:
     """Whether `folded` holds a tag of `_ALWAYS_TAG` that is not a bracketed role or a template's marker named in a format,
     nor an element named as a part of our markup (`_ELEMENT_OF`)."""
-    return any(not (((_ITEM_AFTER.match(folded, m.end()) or (m.group("mark") and _ITEM_BEFORE.search(folded, max(0, m.start() - 6), m.start())))
+    return any(not (((_ITEM_AFTER.match(folded, m.end() + _doubled(folded, m)) or (_marker(folded, m) and _ITEM_BEFORE.search(folded, max(0, m.start() - 7), m.start() - _doubled(folded, m))))
                      and ((m.group("bracket") and _FORMAT_BEFORE.search(folded, max(0, m.start() - 80), m.start()))
-                          or (m.group("mark") and _TEMPLATE_BEFORE.search(folded, max(0, m.start() - 80), m.start()))))
+                          or (_marker(folded, m) and _TEMPLATE_BEFORE.search(folded, max(0, m.start() - 80), m.start()))))
                     or _ELEMENT_OF.match(folded, m.end())
                     or (_WRAPPED_IN_TAG.search(folded, max(0, m.start() - 60), m.start()) and _NAMED_AFTER.match(folded, m.end())))
                for m in _ALWAYS_TAG.finditer(folded))
