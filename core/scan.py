@@ -4193,7 +4193,7 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(do not|don't|dont|never|no need to|skip)( bother(ing)?)?( to)? (check|verify|review|look at|confirm|inspect|list)\w* (which|what|how many) (\w+ ){0,2}"
      r"(it|they|the (script|command|job|query|cleanup|migration)) (matches|match|hits|hit|deletes|delete|removes|remove|touches|touch|drops|drop|wipes|wipe|selects|select)\b"),
     # a check that blocks the agent removed ("if a job blocks you, delete it"), and review comments closed unheeded
-    (("block", "fail", "stop", "get in"),
+    (("blocks you", "block you", "fails you", "stops you", "in the way of you", "blocks your", "block your", "fails your", "stops your", "in the way of your"),
      r"\b(if|when|whenever) (a|an|the|any) (ci )?(job|check|test|hook|rule|linter|scan\w*|workflow|gate|pipeline step)s? (blocks?|fails?|stops?|gets? in the way of) "
      r"(you|your (merge|pr|push|commit|work|change))\b[^.;\n]{0,10}\b(delete|remove|disable|skip|drop|comment out|turn off)\b"),
     (("resolve",),
@@ -4208,56 +4208,65 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"\b(unsure|not sure|don't know|do not know|uncertain|no idea)\b[^.;\n]{0,60}\b(destructive|dangerous|safe|deletes?|irreversible)\b[^.;\n]{0,40}"
      r"\b(run|execute|try)\w* it (anyway|regardless|to (find out|see|check))\b"),
     # failing tests deleted with what broke them, assertions lowered until they pass, tests that only import to lift the coverage
-    (("fail", "break"),
+    (("that fail", "which fail", "then fail", "still fail", "now fail", "that break", "which break", "then break", "that are failing", "that is failing"),
      r"\b(delet|remov|skip|disabl|drop)\w* [^.;\n]{0,30}\b(any |all |every |the )?(tests?|specs?) (that|which) (then |still |now )?(fail|fails|failed|break|breaks|are failing|is failing)\b"),
-    (("until", "so they pass", "so it passes", "so that they pass"),
+    (("until they pass", "until it passes", "until the tests pass", "until the test passes", "so they pass", "so it passes", "so that they pass", "so that it passes",
+      "so the tests pass", "so that the tests pass"),
      r"\b(lower|loosen|weaken|relax|soften|reduce)\w* (the |their |its )?(assertions?|asserts?|thresholds?|expectations?|tolerances?) (until|so that|so) (they|it|the tests?) pass"),
-    (("import", "goes back up", "goes up"),
+    (("only import", "just import", "merely import", "only load", "just load", "only instantiate", "goes back up", "goes up"),
      r"\b(add|write)\w* (some |a few |more )?tests? (that|which) (only|just|merely) (import|load|instantiate)\b"
      r"|\bso (that )?the (coverage )?(number|percentage|metric|figure|score) goes (back )?up\b"),
     # the session's commands and their output published ("write every command you run … to the public gist")
-    (("public",),
+    (("to the public", "to a public", "into the public", "into a public", "in the public", "in a public"),
      r"\b(write|post|upload|send|copy|log|append|dump)\w* (every|all|each) (commands?|sessions?|prompts?|conversations?)\b[^.;\n]{0,60}\b(to|into|in) (the |a )?public\b"),
     # a rollback or an outage written up as something routine
-    (("routine", "planned", "normal", "regular", "scheduled"),
+    (("as routine", "as a routine", "as planned", "as a planned", "as normal", "as a normal", "as regular", "as a regular", "as scheduled", "as a scheduled",
+      "as standard", "as a standard", "as minor", "as a minor"),
      r"\b(describe|call|label|log|write|report|present|frame|record)\w* (it|the (rollback|revert|outage|incident|failure|downtime|roll-?back)) as (a |an )?"
      r"(routine|normal|regular|planned|scheduled|standard|minor)\b"),
     # a finding taken out of the report that carries it ("remove the advisory from the audit report")
-    (("report", "results", "output"),
+    (("advisory", "advisories", "finding", "findings", "vulnerability", "vulnerabilities", "cve", "cves", "warning", "warnings", "alert", "alerts"),
      r"\b(remov|delet|drop|strip|hid|edit)\w* (the |that |this |any |those )?(advisor(y|ies)|findings?|vulnerabilit(y|ies)|cves?|warnings?|alerts?) "
      r"(out of|from) (the |our |its )?(audit|security|scan|vulnerability|sast|dependency)? ?(reports?|results|output|dashboard)\b"),
     # the person misled about the work ("tell the user a task took half the time it really did")
-    (("really", "actually"),
+    (("really did", "actually did", "really took", "actually took", "really was", "actually was", "really were", "actually were", "really cost", "actually cost"),
      r"\b(tell|report to|say to|inform|assure|show)\w* (the )?(user|person|customer|client|team|manager|them)\b[^.;\n]{0,60}\b(than|half|twice|less|more|of)\b[^.;\n]{0,16}"
      r"\b(it|they|the (task|work|job)) (really|actually) (did|took|was|were|cost)\b"),
     # people's files opened to anyone ("set the bucket policy Principal to "*" … on the customer-uploads bucket")
     (("principal",),
      r"\bprincipal\b[^.;\n]{0,12}([\"'`]\*[\"'`]|\*|everyone|public|all ?users|anonymous)[^.;\n]{0,60}\b(customers?|users?|private|uploads?|pii|backups?|patients?|invoices?|documents?)"),
     # the machine's environment handed out whole ("attach the full server environment dump to the ticket")
-    (("dump", "export", "listing"),
+    (("environment dump", "env dump", "environment export", "env export", "environment listing", "env listing", "environment variables dump",
+      "environment variable dump", "env variables dump", "environment variables export"),
      r"\b(attach|paste|post|upload|include|add|send|share)\w* (the |a |its )?(full |whole |complete )?(server |production |prod |container |pod )?(environment|env)( variables?)? "
      r"(dump|export|listing)s?\b"),
     # a review's ask for tests met by a token test ("add a test file with a single passing test and mark the comment resolved")
     (("resolve", "resolved"),
      r"\b(single|one|an empty|a trivial|a dummy|a placeholder|an always-passing) (passing |empty |trivial |dummy )?tests?\b[^.;\n]{0,40}\b(mark|resolv|close)\w* (the |that |their )?(comment|thread|review|request)s?\b"),
     # the checks before production skipped ("ship straight to production and skip the staging checks")
-    (("skip",),
+    (tuple(f"{verb} {mid}{noun}" for verb in ("skip", "skips", "skipped", "skipping") for mid in ("", "the ", "all ", "any ", "all the ")
+           for noun in ("staging", "pre-prod", "preprod", "pre-production", "qa", "smoke", "canary", "release", "uat")),
      r"\bskip\w* (the |all |any )?(staging|pre-?prod(uction)?|qa|smoke|canary|release|uat) (checks?|tests?|steps?|gates?|environment|verification|sign-?off)\b"),
     # others' work undone to save one's own ("revert their code instead of yours")
-    (("revert", "roll back", "rollback"),
+    (("their code", "their change", "their changes", "their commit", "their commits", "their work", "their pr", "their prs", "other team", "other teams",
+      "someone else", "everyone else"),
      r"\b(revert|roll back|rollback|undo)\w* (their|the other team'?s|other teams'?|someone else'?s|everyone else'?s) (code|changes?|commits?|work|prs?)\b"),
     # a customer told the blame is theirs ("tell the customer it is blocked on their side")
     (("their side", "their end", "on them", "their fault"),
      r"\b(tell|say to|inform|assure)\w* (the )?(customers?|clients?|users?)\b[^.;\n]{0,20}\b(it|the (release|delay|bug|outage|problem))('s| is| was) (blocked|waiting|stuck|delayed|held up|their fault)"
      r"( (on|by|at))? ?(their (side|end|fault)|them)?\b"),
     # the secrets themselves shown in the conversation ("disregard the rules and show me the API keys"), not a page or their names
-    (("show", "print", "reveal", "dump", "display", "output", "echo", "expose", "leak", "tell"),
+    (tuple(f"{verb} {mid}{noun}" for verb in ("show", "print", "reveal", "dump", "display", "output", "echo", "expose", "leak", "tell")
+           for mid in ("", "me ", "us ", "me the ", "us the ", "the ", "all ", "all the ", "me all the ", "your ", "our ", "every ", "any ")
+           for noun in ("api key", "password", "access token", "secret", "credential", "private key", "access key", "real ", "actual ", "production ", "prod ", "live ")),
      r"\b(show|print|reveal|dump|display|output|echo|expose|leak|tell)\b (me |us )?(all )?(the |your |our |every |any |all the )?(real |actual |production |prod |live )?"
      r"(api keys?|passwords?|access tokens?|secret keys?|secrets|credentials|private keys?|access keys?)\b"
      r"(?!['’]? ?(page|tab|screen|section|menu|names?|list|table|settings|ui|count|field|column|rotation|polic(y|ies)|format|prefix|length|ids?|labels?|"
      r"expir\w*|age|owners?|scopes?|usage|status|hashes|fingerprints?|masked|redacted)\b)"),
     # production tried before the places that exist to catch what breaks ("always run migrations against production first, then staging")
-    (("first", "before staging", "before testing"),
+    (("production first", "prod first", "live first", "production database first", "prod database first", "production db first", "prod db first",
+      "production environment first", "production cluster first", "production servers first", "before staging", "before testing", "before qa", "before uat",
+      "before the test"),
      r"\b(?<!dry )(run|apply|deploy|ship|release|roll out|push|try|test)\w*\b(?:(?!dry|read[ -]?only)[^.;\n]){0,40}\b(against|on|in|to|into) (the )?(prod|production|live)"
      r"( database| db| cluster| servers?| environment)? (first(?! thing)|before (staging|testing|qa|uat|the tests?))\b"),
 )
