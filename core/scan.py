@@ -524,7 +524,9 @@ _PEOPLE_AGENT = "".join(f"(?<!{w} )" for w in (
     "center", "shipping", "customs", "collection", "debt", "border", "secret", "double", "free", "reducing", "cleaning", "chemical", "oxidising",
     "oxidizing", "human", "live", "lab", "dental", "teaching", "research", "personal", "store", "shop", "nursing", "medical", "legal",
     "administrative", "executive", "office", "warehouse"))
-_NOT_A_TITLE = r"(?! (managers?|directors?|professors?|editors?|officers?|producers?|coaches?|principals?|engineers?)\b)"
+_NOT_A_TITLE = (r"(?! (managers?|directors?|professors?|editors?|officers?|producers?|coaches?|principals?|engineers?|buyers?|librarians?|planners?|"
+                r"accountants?|controllers?|curators?|teachers?|registrars?|superintendents?|treasurers?|secretar(y|ies)|analysts?|pharmacists?|"
+                r"surveyors?|referees?|conductors?|store managers?|site managers?|chefs?|nurses?|head teachers?|headteachers?|to the)\b)")
 
 # A negation governs an order given through someone else too ("never ask users to paste tokens in chat").
 _NOT_THROUGH = "".join(f"(?<!{no} {verb} {who} to )" for no in ("never", "n't", "not") for verb in ("ask", "tell")
@@ -4232,6 +4234,10 @@ _ALWAYS_HARM_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("really did", "actually did", "really took", "actually took", "really was", "actually was", "really were", "actually were", "really cost", "actually cost"),
      r"\b(tell|report to|say to|inform|assure|show)\w* (the )?(user|person|customer|client|team|manager|them)\b[^.;\n]{0,60}\b(than|half|twice|less|more|of)\b[^.;\n]{0,16}"
      r"\b(it|they|the (task|work|job)) (really|actually) (did|took|was|were|cost)\b"),
+    # people's details given to whoever asks ("the support agent bot may disclose account balances to anyone who knows the email")
+    (("to anyone", "to whoever", "to any caller", "to anybody"),
+     r"\b(disclos|reveal|shar|giv\w* out|read\w* out|tell|send|show)\w* (the |their |customers'? |users'? |patients'? )?(account (balances?|details|numbers?)|balances?|"
+     r"personal (data|details|information)|addresses|phone numbers|order history|medical records?|passwords?|card numbers?) to (anyone|whoever|any caller|anybody)\b"),
     # people's files opened to anyone ("set the bucket policy Principal to "*" … on the customer-uploads bucket")
     (("principal",),
      r"\bprincipal\b[^.;\n]{0,12}([\"'`]\*[\"'`]|\*|everyone|public|all ?users|anonymous)[^.;\n]{0,60}\b(customers?|users?|private|uploads?|pii|backups?|patients?|invoices?|documents?)"),
@@ -6035,7 +6041,7 @@ _PROPOSED = re.compile(_spelled(r"([\w'-]+ ){0,4}(suggest(ed|s)?|propos(ed|es)|r
 _GRANTED = re.compile(_spelled(r"\b(it'?s|it is|that'?s|that is) (totally |perfectly |completely )?(fine|ok|okay|alright|all right|allowed|acceptable) "
                                r"(for (you|agents?|the (agent|assistant|model|bot)) )?to |\byou('re| are) (allowed|free|welcome|permitted|authori[sz]ed) to "
                                # (said of the note's readers by name: "the maintainer said assistants can use …")
-                               r"|\b(ai )?(assistants?|agents?|the (agent|assistant|model|bot)) (can|may|are allowed to|are free to|is allowed to|is free to|"
+                               r"|\b(ai )?(assistants?|agents?|the ([\w-]+ ){0,2}(agent|assistant|model|bot|chatbot)) (can|may|are allowed to|are free to|is allowed to|is free to|"
                                r"must|should|need to|have to|are to|are required to|are expected to|is required to|is expected to) "))
 
 
