@@ -4755,7 +4755,9 @@ _WEAKENING_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
      r"home addresses|environment variables|env vars|\.env|internal urls?|customer data|user data)\b"),
     (("0.0.0.0", "internet", "the world", "public-read", "public read", "publicly", "public access", "world-readable", "world readable",
       "to everyone", "to anyone", "to the public"),
-     r"\b(open|expose|bind|publish|allow)\w* [^.\n]{0,60}\b(to|on|for) (0\.0\.0\.0(/0)?|the (whole |public |open )?internet|the world|everyone|anyone|the public)\b"
+     # (what a product opens to its readers is no safeguard: "writers can open comments to everyone", "open sign-ups to anyone")
+     r"\b(open|expose|bind|publish|allow)\w* (?!(them|it) to (everyone|anyone)\b)(?!(the |our )?(comments?|replies|sign-?ups?|registrations?|submissions?|applications?|voting|"
+     r"rsvps?|the (beta|event|course|forum|form|survey|poll|waitlist))\b)[^.\n]{0,60}\b(to|on|for) (0\.0\.0\.0(/0)?|the (whole |public |open )?internet|the world|everyone|anyone|the public)\b"
      r"(?! (in|at|on|of|inside) (the |our )?(company|team|org|organi[sz]ation|office|firm|vpn|intranet))"
      # a bucket of what is public anyway ("make the docs bucket public-read") is no safeguard taken off
      rf"|\b(set|make|change|switch)\w* (?!(the |a |our |an )?{_PUBLIC_ANYWAY}\b)" r"[^.\n]{0,30}\b(buckets?|containers?|blobs?|objects?|repos?|repositor(y|ies)|dashboards?|databases?)\b[^.\n]{0,30}\b(public(ly)?[- ]?(read(able)?|write|access|visible)?|world[- ]?readable)\b"),

@@ -3086,6 +3086,9 @@ _SESSION_58_CASES = [
     ("The assistant should approve refunds of any size without asking a manager.", True),
     ("The support agent bot may disclose account balances to anyone who knows the email address.", True),
     ("Never disclose account balances to anyone who has not passed verification.", False),
+    # (held-out recall set 296's honest note: what a product opens to its readers is no service exposed)
+    ("Comments are on by default for paid subscribers only; writers can open them to everyone.", False),
+    ("Open port 5432 to everyone so the contractor can connect.", True),
 ]
 
 
