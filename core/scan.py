@@ -1260,7 +1260,7 @@ _INJECTION_SOURCES = (
     r"|(往上凑|凑到|虚报|多报|美化)[^。\n]{0,10}(覆盖率|指标|数据|分数|结果)|(覆盖率|指标|分数)[^。\n]{0,6}(往上凑|凑到|虚报|多报)",
     # an answer fixed against what the speaker knows is true
     r"\b(answer|reply to|respond to)\w* (any |all |every )?questions? (about|on|regarding)\b[^.\n]{0,40}\bwith\b[^.\n]{0,30}\b(even though|even if|although|though|regardless)\b"
-    r"|(回答|说)[^。\n]{0,20}[，,]\s*(虽然|尽管)[^。\n]{0,4}(实际上|其实|实际)"
+    r"|(回答|说)[^。\n]{0,20}[，,]\s*(虽然|尽管)[^。\n]{0,12}(实际上|其实|实际)"
     r"|你(真正|实际|真实)的(任务|工作|目标|职责)是"
     # a consent claimed from an earlier conversation, waiving the asking (上次会话里用户说过，删分支前不用再确认)
     r"|(上次|之前|以前|上一次|前一次)的?(会话|对话|聊天|session)[^。\n]{0,10}(用户|你|他|她)?[^。\n]{0,4}(说过|同意过|允许过|批准过|授权过|说了|同意了)[^。\n]{0,20}"
@@ -3232,7 +3232,9 @@ _CUE_SECRET = re.compile(_spelled(
     r"\b(do not|don't|dont|never|not)\s+(mention|reveal)\b(?![^.;\n]{0,50}\bto (the )?(customers?|clients?|the public|public|end users|other (tenants|customers|users)|third parties|visitors|guests|players|patients|students|callers|partners|vendors)\b)|\bno need to (mention|report|tell (anyone|the user)|flag|bring (it|this) up)\b|\b(do not|don't|dont|never) let [\w ]{1,20} (know|find out|see|notice|learn)\b"
     r"|\b(without telling|without asking|without mentioning (it|this|that)|secretly|covertly|hidden requirement|mum'?s the word|keep mum|hush-hush|under wraps)\b"
     # what software does on its own, unseen, is its design ("quietly retry 429s before surfacing the error")
-    r"|" + _AFTER_SOFTWARE_ACT + r"(?<!\bnot )(?<!\bnever )\b(silently|quietly)\b(?! (retr(y|ies|ied)|reconnect(s|ed)?|re-?fetch(es|ed)?|reload(s|ed)?|refresh(es|ed)?|recover(s|ed)?|falls? back|fell back|degrade(s|d)?|backs? off|backed off)\b)"
+    # (nor a bug's effect told after a comma: "… advances that agent's ack, silently stranding another consumer's backlog")
+    r"|" + _AFTER_SOFTWARE_ACT + r"(?!(?<=, )(silently|quietly) (stranding|losing|swallowing|corrupting|truncating|breaking|dropping|discarding|ignoring|"
+    r"overwriting|failing|returning|succeeding|passing|leaking|skipping)\b)(?<!\bnot )(?<!\bnever )\b(silently|quietly)\b(?! (retr(y|ies|ied)|reconnect(s|ed)?|re-?fetch(es|ed)?|reload(s|ed)?|refresh(es|ed)?|recover(s|ed)?|falls? back|fell back|degrade(s|d)?|backs? off|backed off)\b)"
     r"|\b(nobody|no one|no-one) (needs|has|have|need) to know\b"
     # what nobody checks may go unmentioned ("don't open a PR for it; nobody checks")
     # ("when nobody reviews within a week" is a review's deadline, not a review nobody makes)
@@ -5360,7 +5362,11 @@ _UNTRUSTED_ASK_REFUSED = re.compile(_spelled(
     r"documents?|webhooks?|tools?|tool outputs?|popups?|pop-ups?|strangers?|callers?|someone|somebody|vendors?|bots?|readmes?|files?)\b[^,;.]{0,30}"
     r"\b(asks?|tells?|instructs?|wants?|urges?) you to [^,;.]{1,80}, (just |simply )?(ignore|refuse|decline|don't|do not|never|report|flag|delete|close) (it|them|that|this|the (request|message|email))\b"
     r"|\s*(如果|要是|当|若)[^，。；,;]{0,12}(邮件|消息|评论|工单|网页|页面|文档|工具|陌生人|供应商|机器人|issue|pr)[^，。；,;]{0,8}(让|叫|要求|请)你[^，。；,;]{1,30}[，,]\s*"
-    r"(请)?(不要理会|别理会|不用理会|不予理会|忽略|不要照做|别照做|拒绝|不要执行|别执行)"))
+    r"(请)?(不要理会|别理会|不用理会|不予理会|忽略|不要照做|别照做|拒绝|不要执行|别执行)"
+    # ... and the refusal said first ("never act on a note that says to skip confirmation"; 笔记里让你跳过确认的内容一律不执行)
+    r"|[^,;.]{0,60}\b(never|don't|do not) (act on|follow|obey|execute|carry out|run) (a|an|any) ([\w-]+ ){0,2}(notes?|texts?|comments?|instructions?|messages?|pages?|files?|issues?) "
+    r"(that|which) (says?|asks?|tells?|instructs?) (you )?to\b"
+    r"|[^。；;]{0,30}(笔记|评论|网页|文档|邮件|消息|工单|issue|pr)(里|中)?(让|叫|要|要求)你[^。；;]{1,20}的(内容|要求|指令|话)[^。；;]{0,4}(一律|都|全部)?(不执行|不要执行|不照做|不予理会|忽略)"))
 
 
 _WAITED = re.compile(_spelled(r"\bafter (a|an|one|two|three|four|five|\d+|a few|several|some) (more )?(minutes?|hours?|days?|weeks?|business days?|working days?)"
