@@ -7574,7 +7574,9 @@ _PROSE = re.compile(rf"(?:(?<![\w$])(?:[a-z0-9]+_)+|\b)(?P<name>{_NAMED})(?:\s+(
                     rf"(?:\s+(?!is\b|was\b|are\b|es\b|est\b|ist\b|lautet\b)[\w.\-@]+){{0,2}}){{0,2}}"
                     # ("the leaked admin password is still Jenk1ns!Adm1n")
                     rf"(?:\s*[:=：]|\s+(?:(?:is|was|are)(?:\s+(?:still|now|currently|also|again|temporarily))?|is set to|reads|是|为|es|est|ist|lautet|é|era|war))?"
-                    rf"\s+['\"“]?(?P<value>[^\s'\"”`,;)]+)")
+                    # (not the next assignment of an env file: "GROQ_API_KEY=your_groq_api_key SUPERMEMORY_API_KEY=…", where the first
+                    # value's own words name the key)
+                    rf"\s+['\"“]?(?![a-z0-9_]*_(?:key|token|secret|password|pass|pwd|id)=)(?P<value>[^\s'\"”`,;)]+)")
 # A password named, a reason given, and the value after a colon that ends the sentence ("The shared mailbox password is in
 # this note because the vault is down: Winter-Harbour-2026!").
 _NAMED_THEN_VALUE = re.compile(r"\b(?P<name>password|passphrase|passcode)s?\b[^:\n]{0,80}?:\s*['\"“]?(?P<value>(?!https?:)[^\s'\"”`,;)]{6,})['\"”]?[.!]?\s*$",
