@@ -6290,6 +6290,12 @@ _SECRET_POLICY = re.compile(_spelled(r"\b(passwords?|passphrases?|pins?|credenti
 
 # A secret kept from the user is what is withheld, no danger done behind their back ("do not tell the user the
 # admin password", 管理员密码不要告诉用户).
+# Secrets, or where they are kept, left out of what is written ("leave out the secrets when you paste the config", "skip
+# ~/.ssh and any .env files"): read by the cue readings (`_SECRET_KEPT`) and the n-gram units (`_SECRETS_LEFT_OUT`).
+_SECRETS_LEFT_OUT_SOURCE = (r"\b((leave|leaves|leaving) out|(omit|strip|redact|mask|scrub|exclude|skip|drop)(s|ing|ped|ting)?( out)?|without) "
+                            r"(the |any |all |every |your |their )?(contents of |values of |values in )?(the |any |all )?"
+                            r"(secrets?|tokens?|passwords?|credentials|cookies|api keys?|keys|secret values|(config/)?secrets/|~?/?\.aws/?|~?/?\.ssh/?|"
+                            r"\.env( files?)?)(?![\w/])")
 _SECRET_KEPT = re.compile(_spelled(r"\b(do not|don't|dont|never|not|must not|should not) (tell|show|give|send) (the |your |our )?(users?|customers?|clients?|callers?|anyone|anybody)"
                                    r"( the| your| our| any)? ((admin|root|prod|production|internal|master|service) )?(passwords?|tokens?|keys?|secrets?|credentials)\b"
                                    r"|(密码|密钥|令牌|凭据|私钥|口令|token)[^，,。；;\n]{0,4}(不要|别|不准|千万别|不能)(告诉|发给|透露给|给)"
@@ -6298,9 +6304,7 @@ _SECRET_KEPT = re.compile(_spelled(r"\b(do not|don't|dont|never|not|must not|sho
                                    r"( current| actual| real| plain ?text| live)? (values?|passwords?|keys?|secrets?|pins?|passphrases?|credentials)\b"
                                    r"|(没有人|谁都|任何人都?)(不需要|不应该|不能|不该|不会)?知道(当前|实际|真实)?的?(值|密码|密钥|口令)"
                                    # (secrets kept out of what the agent writes: "leave out the contents of config/secrets/ and ~/.aws")
-                                   r"|\b(leave out|leaves out|leaving out|omit|omits|exclude|excludes|skip|skips|redact|redacts|strip|strips|drop|drops) (the )?"
-                                   r"(contents of |values of |values in )?(any |all |the )?((config/)?secrets/?|~?/?\.aws/?|~?/?\.ssh/?|\.env( files?)?|"
-                                   r"(passwords?|tokens?|keys?|secrets?|credentials|cookies)( and (passwords?|tokens?|keys?|secrets?|credentials|cookies))?)"))
+                                   r"|" + _SECRETS_LEFT_OUT_SOURCE))
 
 def _cue_sentence(sentence: str, heads: tuple[int, ...] = ()) -> bool | str:
     """Whether one sentence combines the cues of an instruction aimed at the model. Each kind of
@@ -6671,9 +6675,7 @@ def _waits_on_user(unit: str) -> bool:
             and not any(_CUE_NOASK.search(c) for c in _CLAUSE_MARK.split(unit)) and not _SENDS_SOMEWHERE.search(unit))
 
 
-_SECRETS_LEFT_OUT = re.compile(r"(?<!rather than )(?<!instead of )(?<!not )(?<!never )(?<!n't )\b((leave|leaving) out|(omit|strip|redact|mask|scrub|exclude|skip)(s|ing|ped|ting)?( out)?|without) "
-                               r"(the |any |all |every |your |their )?(contents of |values of |values in )?(the |any |all )?"
-                               r"(secrets?|tokens?|passwords?|credentials|api keys?|keys|secret values|(config/)?secrets/|~/\.aws|~/\.ssh|\.env files?)(?![\w/])")
+_SECRETS_LEFT_OUT = re.compile(r"(?<!rather than )(?<!instead of )(?<!not )(?<!never )(?<!n't )" + _SECRETS_LEFT_OUT_SOURCE)
 
 
 def _ngram_units(text: str) -> tuple[list[str], bool]:

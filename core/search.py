@@ -928,7 +928,7 @@ _PERCENT = re.compile(r"(?<=\d) ?%")
 
 def _words(low: str) -> list[str]:
     """Words, stemmed ("deploying" and "deploys" are "deploy"); a joined word ("on-call",
-    "ci.yml") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
+    "ci.yml", "merchant_name") counts whole and by its parts, so "on call" finds it too; a long spelling counts as
     its short one ("database" as "db"), an irregular verb's past as the verb ("sent" as "send")."""
     low = _short_phrases(low)
     if "%" in low:
@@ -1391,7 +1391,7 @@ class Scorer:
         # The parts of a code name the message hands over (user, email and primary_email of "rename the user.email column to
         # user.primary_email"): the thing at hand, which no note is expected to hold; what the work is about is in its other
         # words. They count at NAME_PART_SHARE in the strict share (over 286 sets: two more found, none lost; 0.25 the same).
-        parts = {term(p) for t in pieced for p in _PIECES.split(t) if p} | {t for t in terms if t.isascii() and "_" in t and not _PIECES.search(t)}
+        parts = {term(p) for t in pieced for p in _PIECES.split(t) if p}
         self.weight = {t: NAME_PART_SHARE if t in parts else 1.0 for t in terms} if parts else {}
         if self.weight:
             self.strict_information = sum(v * self.share[t] * self.weight[t] for t, v in self.idf.items() if df.get(t, 0)) or 1.0
