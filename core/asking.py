@@ -65,7 +65,7 @@ _TASK = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(
                    r"|^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?give me (a|an|some) (\w+ )?(function|script|snippet|regex|regular expression|"
                    r"example|one-liner|query|command|class|method|program)\b"
                    # (in a language named first: 用 Java 写一个快速排序)
-                   r"|^\s*(请你?|麻烦你?|你能|能不能|可以)?(帮我)?((用|使用) ?[a-z][\w.+# -]{0,20}?)?(写|编写|生成|实现|画|设计|起)(一个|一段|一份|一篇|一封|一首|几个|个|段|篇|封|首)")
+                   r"|^\s*(请你?|麻烦你?|你能|能不能|可以)?(帮我)?((用|使用) ?[a-z][\w.+# -]{0,20}?)?(写|编写|生成|实现|画|设计|起)(一个|一段|一份|一篇|一封|一首|一条|几个|几条|个|段|篇|封|首|条)")
 
 # A question about the thing at hand asks what the project knows of it ("who looked at this
 # applicant's profile", "where do I deploy this service"); "what does this function do" asks for work.
@@ -223,7 +223,10 @@ _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b")
 # my Mac but looks broken on Windows"): a symptom the project's notes may explain, not work to do.
 _REPORT = re.compile(r"^\s*(this|these)( [\w.+#-]+){1,3} (is|are|was|were|works?|worked|looks?|looked|breaks?|broke|fails?|failed|"
                      r"crash(es|ed)?|keeps?|takes?|took|throws?|threw|returns?|shows?|showed|doesn't|does not|don't|do not|won't|can't|"
-                     r"isn't|aren't|wasn't|weren't|hangs?|freezes?|froze|stopped|stops|started|starts)\b"
+                     r"isn't|aren't|wasn't|weren't|hangs?|freezes?|froze|stopped|stops|started|starts|"
+                     # (what a change does: "this PR makes hashing 15% slower", "this commit adds a dependency")
+                     r"makes|made|adds|added|removes|removed|changes|changed|uses|used|needs|needed|slows|slowed|raises|raised|drops|dropped|"
+                     r"bumps|bumped|introduces|introduced|has|had)\b"
                      # ... as does one that says what the asker meets ("I get an error that an item with this id already exists")
                      r"|^\s*(i|we)('m| am| are|'re)? (get|getting|got|see|seeing|saw|hit|hitting|keep getting|keep seeing|ran into|run into|am getting)\b"
                      # ... said without its subject, as people type ("getting this in the worker logs: …")
@@ -949,9 +952,12 @@ _DEFINITION = (
     r"|(?:什么是|啥是)\s*(?P<d>(?:[a-z0-9][\w.+#-]{12,30}(?= )|[^\s，。？！?,]{1,12}?)(?: [a-z0-9][\w.+#-]*| [^\s，。？！?,a-z0-9]{1,8})?)|(?:(?P<zfield>[^，。？！?,]{1,20}?)\s*(?:的|里的?|中的?)\s*)?(?P<e>[^\s，。？！?,]{1,12}?)\s*(?:是什么意思|是啥意思|指的是什么|是什么东西)"
     # how a thing works, asked of the world (CAS 单点登录的原理是什么, HTTPS 的工作原理): a note that says what the thing is may
     # answer it; one that names it among the stack's parts does not
-    r"|(?P<f>[^，。？！?,]{1,16}?)\s*的?(?:工作|实现|底层)?原理(?:是(?:什么|啥|怎样的)?)?)\s*[?？]?\s*$"
+    r"|(?P<f>[^，。？！?,]{1,16}?)\s*的?(?:工作|实现|底层)?原理(?:是(?:什么|啥|怎样的)?)?"
+    # a term to be explained, as "explain HMAC" is (解释一下 HMAC 签名, 给我讲讲 Secure Boot); not ours (解释一下我们的发布流程)
+    # nor the thing at hand (解释一下这段代码)
+    r"|(?:请|麻烦)?你?(?:给我|跟我|帮我|和我|为我)?(?:解释|讲解|讲讲|说说)(?:一?下)?\s*(?P<g>(?!一?下|怎|如何|为什|为啥|哪|什么|啥|多少|几|谁|是否|能不能|可不可以|有没有)(?:[a-z0-9][\w.+#-]*|[^\s，。？！?,a-z0-9]{1,8})(?: [a-z0-9][\w.+#-]*| ?[^\s，。？！?,a-z0-9]{1,8})?))\s*[?？]?\s*$"
 )
-_DEFINITION_WORDS = ("what", "define", "explain", "什么", "啥", "原理")
+_DEFINITION_WORDS = ("what", "define", "explain", "什么", "啥", "原理", "解释", "讲解", "讲讲", "说说")
 _NOT_A_TERM_ZH = frozenset("我你他这那哪咱本的")
 _NO_TERM = frozenset("the our my your their his her its this that these those it there we you i he she they up new next wrong "
                      "left happening going missing broken done pending planned blocking urgent important going on".split())
@@ -969,7 +975,7 @@ def definition_subject(message: str) -> str | None:
         return None
     if m.group("zfield") and _NOT_A_TERM_ZH.intersection(m.group("zfield")):
         return None  # (我们的 SLA 是什么意思 asks what ours says)
-    term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e") or m.group("f")
+    term = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e") or m.group("f") or m.group("g")
     if " in " in term and _ARTICLE_ASKED.match(_unprefixed(asked)):
         term = term.split(" in ")[0]  # "what is a split brain in databases": the field it is asked in is no part of it
     if not term.isascii():
@@ -1001,13 +1007,20 @@ def defines(record: dict, term: str) -> bool:  # type: ignore[type-arg]
     word = re.escape(term)
     if not term.isascii():  # no word boundaries in Chinese: 微服务是…, 所谓幂等就是…, 叫做灰度发布
         return re.search(rf"{word}\s*(?:（[^）]*）|\([^)]*\))?\s*(?:是指|指的是|就是|即|意思是|是一种|是一个|是|[:：=\u2014])|(?:叫做|叫|称为|称作|所谓的?){word}", text) is not None
-    if re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was) (?:an?|the|one|our|how|what|where)\b|means|mean|stands for|refers to|[:=\u2014\u2013]|- )"
+    if re.search(rf"\b{word}(?:s|es)?\b\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was) (?:an?|the|one|our|how|what|where)\b|means|mean|stands for|refers to|[:=\u2014\u2013：]|- "
+                 # (said in Chinese: "FEFO 是先到期先出")
+                 rf"|是|指的是|就是|即|意思是)"
                  rf"|\b(?:called|named|known as|aka|means|i\.e\.) (?:an? |the )?{word}\b"
                  # (the name something goes by, ending its clause: "we run our own payroll on the product as company 1 (dogfooding)")
                  rf"|\bas (?:an? |the )?{word}\s*(?:\(|[.;,]|$)", text):
         return True
     # a list of meanings that says "is" once ("E21 is a sensor fault, E34 a relay fault")
-    return re.search(rf"\b\S+ (?:is|means) an? [^.;:]*?, {word} an? \w", text) is not None
+    if re.search(rf"\b\S+ (?:is|means) an? [^.;:]*?, {word} an? \w", text) is not None:
+        return True
+    # a kind named by its mark ("what is a P1 incident"): the note says what the mark is and names the kind
+    # ("A booking outage over 15 minutes is a P1: page on-call and post in #incidents")
+    mark, _, kind = term.partition(" ")
+    return bool(kind) and " " not in kind and re.search(rf"\b{re.escape(kind[:5])}", text) is not None and defines(record, mark)
 
 
 # Two named things weighed ("is an A100 faster than an H100", "Postgres vs MySQL, which is better",
