@@ -133,6 +133,10 @@ _GENERAL: tuple[tuple[tuple[str, ...], str], ...] = (
      r"^\s*(is|are) (?!(our|we|us|this|that|it|the (project|team|plan))\b)[\w .+#-]{1,40}? worth (it|paying for|buying|the (money|price|cost)|learning|upgrading to|switching to)\b(?!.*\b(we|our|us)\b)"),
     (("joke", "poem", "limerick", "haiku", "riddle", "song", "story", "pun"),
      r"\b(a|an|some|another) (joke|jokes|poem|poems|limerick|haiku|riddle|song|short story|bedtime story|pun|puns) (about|on|for|with)\b"),
+    # ... and in Chinese (写一首关于期末考试的诗, 讲个关于程序员的笑话)
+    (("诗", "笑话", "段子", "故事", "对联", "绕口令", "歌词"),
+     r"^(?!.*(我们|咱们|本项目|这个项目))\s*(请|帮我|给我|麻烦)?(写|作|编|来|讲)(一首|首|一个|个|一段|段|几个|几首|一则|则|一副|副)[^。？?]{0,24}"
+     r"(诗|诗歌|打油诗|藏头诗|歌词|笑话|段子|故事|对联|绕口令)\s*[?？。!！]?\s*$"),
     (("who",),
      r"^\s*who (is|was|are|were) the (ceo|cto|cfo|founder|founders|co-?founder|president|prime minister|king|queen|inventor|creator|author) of (?!(the|our|this|my|your)\b)"
      # who made a thing of the world ("who created Ruby on Rails", "who wrote Pride and Prejudice"); not

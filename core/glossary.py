@@ -469,7 +469,8 @@ RELATED: tuple[str, ...] = (
     "timestamp datetime",
     # product and users
     "accessibility a11y screenreader voiceover talkback aria blind wcag",
-    "i18n translation translations locale localization",
+    # ("locale" is left out: it is analysed as "local", and "run it locally" is no translation)
+    "i18n translation translations localization",
     "theme dark colour color palette brand",
     "design mockup figma prototype wireframe",
     "email mail inbox newsletter",
