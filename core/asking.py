@@ -810,6 +810,38 @@ def sets_agent_limits(title: str) -> bool:
     return re.match(_AGENT_FIRST, title.lower()) is not None and forbids_an_act(title)  # (compiled on first use, by re's cache)
 
 
+# A task that adds a dependency ("add the memmap2 crate to read files faster", "let's pull in pyarrow", "use this GPL
+# charting library", "npm install lodash", 引入一个日期处理的库) is done as the project's policy on dependencies says,
+# though the package itself is in no note: that note is the one to see (recall's dependency look).
+# (a pattern as text, compiled by `re` only for a message that holds one of `_ADDS_WORDS`)
+_ADDS_DEPENDENCY = (
+    r"^\s*(please\s+|let's\s+|let us\s+|(can|could|would) you\s+|(i|we) (want|need|'d like|would like) to\s+|go ahead and\s+|just\s+)?"
+    r"((add|install|introduce|adopt|use|switch to|depend on|vendor)\s+[^.?!\n]{0,40}?\b(crate|package|library|lib|gem|module|dependency|dep|plugin|sdk)s?\b"
+    r"(?! (card|cards|system|branch|branches|van|building|membership|number)\b)|(pull|bring) in\s+[\w.@/-]+)"
+    r"|\b(npm|yarn|pnpm|bun) (i|install|add)\b|\bpip3? install\b|\b(uv|poetry) add\b|\bcargo add\b|\bgo get\b|\bgem install\b|\bbundle add\b"
+    r"|\bcomposer require\b|\bdotnet add package\b"
+    r"|(引入|加个|加一个|加上|装个|装一个|装上|安装|接入)[^，。？?]{0,12}(库|包|依赖|插件|sdk|crate)")
+_ADDS_WORDS = ("add", "install", "introduce", "adopt", "use", "switch to", "depend on", "vendor", "pull in", "bring in", "go get", "composer",
+               "引入", "加", "装", "接入")
+# ... and the note that says how dependencies are chosen or added: its title names them, not as services started locally
+# (本地依赖), injected (dependency injection) or checked by a probe.
+_DEPENDENCY_POLICY = re.compile(r"\b(dependenc(y|ies)|deps)\b(?! injection)|third[- ]party (librar|packag|crate|gem|modul)|"
+                                r"\b(new|adding|add)\s+(\w+\s+)?(packages?|librar(y|ies)|crates?|gems?)\b|(?<!起)(?<!跑)(?<!本地)依赖|第三方库|三方库|三方包")
+DEPENDENCY_WORDS = "dependency dependencies deps package packages library libraries crate crates 依赖 第三方库"
+
+
+def adds_dependency(message: str) -> bool:
+    """Whether the message asks to add a dependency to the project (`_ADDS_DEPENDENCY`)."""
+    low = _asked(message.lower())
+    return (any(w in low for w in _ADDS_WORDS) and re.search(_ADDS_DEPENDENCY, low) is not None
+            and not asks_what_anyone_knows(message))
+
+
+def sets_dependency_policy(title: str) -> bool:
+    """Whether a note's title is about the project's dependencies (`_DEPENDENCY_POLICY`)."""
+    return _DEPENDENCY_POLICY.search(title.lower()) is not None
+
+
 # A task names the kind of thing it makes ("write a migration that adds a shipped_at column", "add a list
 # endpoint for invoices", "make an interface for the payment client"): the project's convention for that
 # kind of thing is the note to see, though the task's own subject ("shipped_at", "invoices") is in no note.

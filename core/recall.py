@@ -11,18 +11,18 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from . import index, ledger, semantic
-from .asking import (AGENT_WORDS, act_kind, asks_amount, asks_for_work, asks_how_many_exist, asks_install, asks_install_word, asks_measure, asks_price,
+from .asking import (AGENT_WORDS, DEPENDENCY_WORDS, act_kind, adds_dependency, asks_amount, asks_for_work, asks_how_many_exist, asks_install, asks_install_word, asks_measure, asks_price,
                      asks_to_act, asks_version, asks_what_anyone_knows, asks_who, asks_why_chosen, compared, counted_parts, defines, definition_subject, describes_act,
                      differed, forbids_an_act, holds_only_install, holds_only_price, installs_what_is_asked, measure_kind, names_both, names_kind,
                      general_line, note_words, opens_with_kind,
                      reads_as_general, sets_agent_limits, speaks_of_install, spelled_out, states_amount, states_measure, states_price, states_reason, states_version,
-                     states_who, task_kind, transforms_given_text, weighs, what_general_asks, without_opening)
+                     sets_dependency_policy, states_who, task_kind, transforms_given_text, weighs, what_general_asks, without_opening)
 from .conditions import DEVICE_KEYS
 from .contexts import open_turn
 from .durable import small_sha256
@@ -224,6 +224,14 @@ def _agent_limits(ws: Workspace) -> _Candidate | None:
             if sets_agent_limits(hit.record.get("title", "")):
                 return _Candidate(hit.record, ref.kind, 0.0, 0, 0.0)  # (it holds none of the message's words)
     return None
+
+
+def _dependency_policies(ws: Workspace) -> Iterator[_Candidate]:
+    """The notes on the project's dependencies (`asking.sets_dependency_policy`), project first."""
+    for ref in ws.layers():
+        for hit in index.search(ref, DEPENDENCY_WORDS, limit=CANDIDATES):
+            if sets_dependency_policy(hit.record.get("title", "")):
+                yield _Candidate(hit.record, ref.kind, 0.0, 0, 0.0)  # (it holds none of the package's words)
 
 
 def _slot_blocked(ws: Workspace, ctx: dict[str, Any], now: str) -> set[str]:
@@ -606,6 +614,11 @@ def _choose(
         # no note forbids the act in the message's words: the note on the agent's own limits may, in its own
         # (over 125 sets: three requests found their rule, no quiet lost)
         limits = rule = _agent_limits(ws)
+    depends = False  # (the convention came by the dependency look)
+    if convention is None and adds_dependency(message):
+        # (the package is in no note; the policy on adding one is, the first the gate lets through)
+        convention = next((c for c in _dependency_policies(ws) if eligibility(c.rec, ctx, "inject", now).ok), None)
+        depends = convention is not None
     rule, convention = (found[c.rec["id"]] if c is not None and (c.rec["id"] in found or (c.rec["id"] not in seen and admit(c))) else None
                         for c in (rule, convention))
     # (or when the message asks about this machine, "how do I run the app locally", of a device note that holds here, beside
@@ -688,7 +701,8 @@ def _choose(
         chosen.append((rec, layer))
         decided[rec["id"]] = "CARD"
     # (why a look's note came though its words alone were too few)
-    made = "the note on how the act the message asks for is done" if act is not None else "the project's convention for the kind of thing the task makes"
+    made = ("the project's policy on dependencies (the message adds one)" if depends else "the note on how the act the message asks for is done"
+            if act is not None else "the project's convention for the kind of thing the task makes")
     # (compared by id: the limits note may have been a candidate already, under another object)
     by_limits = rule is not None and limits is not None and rule.rec["id"] == limits.rec["id"]
     ruled = "the note on what the agent may not do (the message asks it to act)" if by_limits else "the rule on the act the message asks for"

@@ -3464,6 +3464,29 @@ def test_15_session_59_a_poem_asked_in_chinese_and_local_is_no_locale(home, proj
     assert _recalled(home, project, "写一首关于期末考试的诗") == []
 
 
+def test_15_session_59_a_dependency_added_finds_the_policy_on_dependencies(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-outs 286, 295, 299, 99 and 111; SPEC §11 recall): "add the memmap2 crate to read files faster", "let's
+    pull in pyarrow", "use this GPL charting library", 想加一个新的 JSON 解析库 add a dependency that no note names: the
+    note on how the project takes dependencies is the one to see (the first the gate lets through: a suggestion waiting for
+    review is passed over). Services started locally (本地依赖), dependency injection and a library card are no dependency."""
+    from core.asking import adds_dependency, sets_dependency_policy
+
+    for asked in ("add the memmap2 crate to read files faster", "let's pull in pyarrow to speed up reading parquet",
+                  "use this GPL charting library in the Acme shop", "想加一个新的 JSON 解析库", "npm install lodash"):
+        assert adds_dependency(asked), asked
+    for asked in ("how do I add a package in Go", "add a new test for the parser", "use the library card number as the key"):
+        assert not adds_dependency(asked), asked
+    assert not sets_dependency_policy("本地开发用 docker compose 起依赖")
+    assert not sets_dependency_policy("Android uses Hilt for dependency injection")
+    _other_notes(mem)
+    policy = "New dependencies need an issue first; we prefer crates with more than one maintainer"
+    mem.save(policy, "cargo-deny checks licences and advisories.")
+    mem.save("Hashing runs on a rayon thread pool sized to the number of cores", "--jobs overrides.")
+    mem("memory_save", {"title": "Add memmap2 as a required dependency", "body": "Suggested in a PR comment."}, actor="import")
+    assert policy in _recalled(home, project, "add the memmap2 crate to read files faster")
+    assert policy not in _recalled(home, project, "how do I add a package in Go")
+
+
 def _each_recalled(home, project, mem, cases: list[tuple[str, str, str]]) -> None:  # type: ignore[no-untyped-def]
     """Save each (title, body) and check that its message recalls it, the notes saved before it standing by."""
     for title, body, _ in cases:
