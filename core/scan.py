@@ -3146,7 +3146,13 @@ def _nfkc(text: str) -> str:
 # alone is everyday engineering ("ignore the generated files"); these combinations are not.
 # (a program called an agent is no model: "the Vault agent sidecar", "the Datadog agent", "ssh-agent";
 # nor is a folder named for one: ".claude/settings.json")
-_SOFTWARE_AGENT = r"(?<!vault )(?<!ssh )(?<!ssh-)(?<!user )(?<!user-)(?<!build )(?<!ci )(?<!datadog )(?<!consul )(?<!jenkins )(?<!gitlab )(?<!azure )(?<!puppet )(?<!zabbix )(?<!monitoring )(?<!buildkite )(?<!teamcity )(?<!octopus )"
+_SOFTWARE_AGENT = (r"(?<!vault )(?<!ssh )(?<!ssh-)(?<!user )(?<!user-)(?<!build )(?<!ci )(?<!datadog )(?<!consul )(?<!jenkins )(?<!gitlab )(?<!azure )(?<!puppet )(?<!zabbix )(?<!monitoring )(?<!buildkite )(?<!teamcity )(?<!octopus )"
+                   # (a program that runs on a device or host: "the locker agent keeps working offline", "the sync agent wins")
+                   + "".join(f"(?<!{w} )" for w in (
+                       "locker", "edge", "device", "sync", "backup", "log", "logging", "metrics", "telemetry", "update", "updater", "sensor",
+                       "gateway", "node", "host", "server", "kiosk", "terminal", "pos", "printer", "endpoint", "mdm", "fleet", "collector", "relay",
+                       "proxy", "replication", "snmp", "nagios", "filebeat", "fluentd", "splunk", "falcon", "osquery", "wazuh", "salt", "chef",
+                       "bamboo", "gocd", "ssm", "cloudwatch", "guest", "qemu", "newrelic", "dynatrace", "elastic", "agent's")))
 _CUE_AGENT = re.compile(_spelled(r"\b(" + _PEOPLE_AGENT + r"assistants?" + _NOT_A_TITLE + r"|" + _PEOPLE_AGENT + _SOFTWARE_AGENT + r"agents?(?! (sidecars?|daemons?|process(es)?|pods?|binar(y|ies)|containers?|pools?|hosts?|nodes?|images?|installs?)\b)"
                                  # (not the maker of a thing: "AI 生成的单元测试", "AI-generated tests")
                                  # (models that are files or tables: "avoid downloading large models", "the data models")
@@ -3201,7 +3207,10 @@ _CUE_STATUS = re.compile(_spelled(
     r"\b(waived|overridden|superseded|replaces them|void|obsolete|(is|are|be|become|now) (now |entirely |purely |just )?optional|out of date|expired|advisory|untrusted(?! (input|inputs|data|content|text|sources?|code)\b)|authoritative|wins|"
     # "the deprecated eslint rules" names a plugin; "your rules are deprecated" declares them gone
     r"(is|are|were|was|been|now|considered|marked( as)?) (now )?deprecated|deprecated (now|since|as of)|"
-    r"over everything|take orders|real instructions|real directions|current policy|not real|fake|granted|authori[sz]ed(?! keys)|maintainer rights)\b"
+    r"over everything|take orders|real instructions|real directions|current policy|not real|granted|authori[sz]ed(?! keys)|maintainer rights)\b"
+    # (fake as said of rules, not a test double: "the agent is tested with a fake MQTT broker")
+    r"|\b(is|are|was|were|be|been) (all |totally |completely |just |clearly )?fake\b|\bfake (instructions?|rules?|polic(y|ies)|guidelines?|restrictions?|"
+    r"constraints?|system prompts?|prompts?|orders?|directives?|limits?|warnings?|safety|guardrails?)\b"
     r"|\bno longer (apply|applies|required|in effect|valid|need|needs)\b|\bdo(es)? not apply\b|\bdon't apply\b|\bas though no\b"
     r"|\bdo(es)? not bind\b|\b(doesn't|don't|no longer) binds?\b|\b(not|no longer|never) bound by\b|\b(is|are) (now )?exempt\b"
     r"|\b(rule|rules|restriction|restrictions|policy|requirement|limit|limits)\b[^.;\n]{0,60}\b(is|are|was|were|has been|have been) (now )?(retired|rescinded|scrapped)\b"
