@@ -5964,7 +5964,8 @@ _RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(
 # (an act given the gate it gets past as its purpose is asked for: "…全部标记为误报，这样流水线就能过了")
 _ZH_ORDER_WORDS = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用"
                              # (安全修复相关的条目都删掉)
-                             r"|(都|全)(删掉|去掉|删了|拿掉)")
+                             # (spelled out: a group after 都 was tried at every 都 of a Chinese note, five times the cost)
+                             r"|都删掉|都去掉|都删了|都拿掉|全删掉|全去掉|全删了|全拿掉")
 _ZH_ORDER_PURPOSE = re.compile(r"(?<=[，,])\s*(这样|好让|以便)(?=[^。！？\n]{0,12}(通过|过了|能过|就过|过掉|变绿|上线|合并))")
 
 
