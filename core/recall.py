@@ -650,9 +650,14 @@ def _choose(
         # the notes that give the thing's version answer the question, however few of its other words they hold
         given = sorted((c for c in found.values() if c.rec["id"] in answering), key=lambda c: -c.score)
         matches = [*given, *(m for m in matches if m not in given)]
-    # The looks (a convention for the kind of thing a task makes, the rule on the act asked for) each take
-    # a card, in place of the last ones when the cards are full.
-    looks = [c for i, c in enumerate((convention, rule)) if c is not None and (i == 0 or c is not convention)]
+    # The looks (a convention for the kind of thing a task makes, the rule on the act asked for, and for a message that asks
+    # about this machine the note for it: "本地怎么起数据库" and three notes that say 数据库) each take a card, in place of the
+    # last ones when the cards are full.
+    machine = next((c for c in found.values() if local and came_as.get(c.rec["id"]) == _FOR_THIS_MACHINE), None)
+    looks: list[_Candidate] = []
+    for c in (convention, rule, machine):
+        if c is not None and all(c is not seen_look for seen_look in looks):
+            looks.append(c)
     if any(c not in matches[:MAX_CARDS] for c in looks):
         others = [m for m in matches if m not in looks]
         matches = [*others[:MAX_CARDS - len(looks)], *looks]

@@ -3502,6 +3502,22 @@ def test_15_session_59_a_dependency_added_finds_the_policy_on_dependencies(home,
     assert policy not in _recalled(home, project, "how do I add a package in Go")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the note for this machine is the Linux one")
+def test_15_session_59_the_note_for_this_machine_takes_a_card_among_full_ones(home, project, mem) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 (held-out 302; SPEC §11 recall, §5 conditions): 本地怎么起数据库 matches three notes that say 数据库 as well as
+    the Linux note holds it; the note for this machine comes though the cards are full, in place of the last one, as the
+    looks for a convention and a rule do."""
+    _other_chinese_notes(mem)
+    mem.save("教务系统后端用 Python 3.11 + Django 4.2，数据库 PostgreSQL，前端 Vue 3", "部署在学校机房的 K8s 集群上。")
+    mem.save("数据库迁移要能回滚；选课期间禁止执行任何迁移", "选课时间表在教务处官网。")
+    mem.save("课程容量扣减在数据库事务里做，用 SELECT ... FOR UPDATE，不允许超选", "容量缓存在 Redis 里只用来展示。")
+    mem.save("我在 Mac 上用 Docker Desktop 跑 PostgreSQL 和 Redis", "Python 用 pyenv 装。", conditions=[{"key": "targetOs", "value": "darwin"}])
+    linux = "我在 Linux 上用系统自带的 PostgreSQL 和 Redis"
+    mem.save(linux, "Python 用 uv 装。", conditions=[{"key": "targetOs", "value": "linux"}])
+    assert linux in _recalled(home, project, "本地怎么起数据库")
+    assert linux not in _recalled(home, project, "数据库迁移有什么要求")
+
+
 def _each_recalled(home, project, mem, cases: list[tuple[str, str, str]]) -> None:  # type: ignore[no-untyped-def]
     """Save each (title, body) and check that its message recalls it, the notes saved before it standing by."""
     for title, body, _ in cases:
