@@ -753,7 +753,9 @@ _TRANSFORM = re.compile(r"^\s*(please\s+|(can|could|would|will) you\s+(please\s+
                         # work on the list the message gives or points at ("sort these duties by report time")
                         r"|^\s*(please\s+|(can|could|would|will) you\s+(please\s+)?)?(sort|order|rank|group|dedupe|de-?duplicate|alphabeti[sz]e|"
                         r"reverse|shuffle|count|sum|total) (these|this list|the following|the list below|them)\b|^\s*(请|帮我|麻烦)?(把|将)(这|下面|\s*[\u201c\x22\u300c\u300e'][^\u201d\x22\u300d\u300f'\n]{1,60}[\u201d\x22\u300d\u300f'])[^。？！\n]{0,20}(翻译|转换|转)成"
-                        r"|^\s*(请|帮我|麻烦)?(总结|概括|翻译)(一下)?(这|下面)")
+                        r"|^\s*(请|帮我|麻烦)?(总结|概括|翻译)(一下)?(这|下面)"
+                        # (帮我把这些订单按金额排序: the list the message gives, sorted)
+                        r"|^\s*(请|帮我|麻烦)?(把|将|给)(这些|这几个|这几条|下面的?|以下的?)[^。？！\n]{0,20}(按|按照|根据)[^。？！\n]{0,12}(排序|排列|排个序|分组|去重|汇总|求和)")
 _OURS = re.compile(r"\b(we|our|ours|us)\b|我们")
 
 

@@ -4870,6 +4870,10 @@ _WEAKENING_ZH_PARTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("公网", "外网", "互联网"),
      r"(没设|没有设|没配|没有配|不设|没加|没有加|未设|未配)置?(密码|鉴权|认证|访问控制|acl)[^。；;\n]{0,20}(暴露|开放|放|开|监听)(在|到)?(公网|外网|互联网)"
      r"|(暴露|开放|放|开|监听)(在|到)?(公网|外网|互联网)[^。；;\n]{0,20}(没设|没有设|没配|没有配|不设|没加|没有加|未设|未配)置?(密码|鉴权|认证|访问控制|acl)"),
+    # risk control switched off (上线前把风控规则全部关掉; 反欺诈检查先停掉)
+    (("风控", "反欺诈", "反洗钱"),
+     r"(风控|反欺诈|反洗钱)(规则|策略|系统|检查|校验|拦截|模型)?[^。，,；;\n]{0,6}(全部|都|先|直接|统统|一律)?(关掉|关了|关闭|停掉|停了|禁用|绕过|跳过)"
+     r"|(?<!不要)(?<!不能)(?<!禁止)(?<!别)(?<!不)(关掉|关闭|停掉|禁用|绕过|跳过)[^。，,；;\n]{0,8}(风控|反欺诈|反洗钱)"),
     # the audit trail switched off (支付库的审计日志已经关了，省存储)
     (("审计日志", "审计记录", "审计功能"),
      r"(审计日志|审计记录|审计功能)[^。，,；;\n]{0,6}(已经|先|直接|都)?(关了|关掉|关闭|停了|停掉|禁用|删了|删掉)"
@@ -5024,7 +5028,7 @@ _NOT_INSIDE = re.compile(f"(?:{_ZH_NOT}|\\b(?:not|never|without)\\b|\\bno\\b(?! 
 _SANDBOX_EN = (r"local(ly)?|dev|development|sandbox(es)?|tests?|testing|staging|uat|qa|load[- ]test\w*|soak test|fixtures?|mocks?|"
                r"emulators?|scratch|temp(orary)?|tmp|internal|intranet|private network|localhost")
 # (测试 as a time, 等性能测试做完再说, scopes nothing)
-_SANDBOX_ZH_TEXT = r"测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|预发"
+_SANDBOX_ZH_TEXT = r"测试(?!(做完|完成|结束|跑完|完了|之后|以后|过后))|本地|开发环境|沙盒|沙箱|预发|压测环境|影子库"
 _CUE_SANDBOX = re.compile(_spelled(rf"\b({_SANDBOX_EN}|archived|(older|more) than \d+|expired|stale|old)\b|{_SANDBOX_ZH_TEXT}|(?<!不)过期(?!时间)|旧的|内网"))
 # Where a safeguard may be taken off: `_CUE_SANDBOX` less what is old or expired, which says what a chore is done to
 # ("delete the expired certificates") and not where a check may lapse ("turn off certificate checks so the client accepts
@@ -5264,7 +5268,7 @@ _CUE_WITHHOLD = re.compile(_spelled(
     # a review told to look away from what a review is for ("stop flagging hard-coded credentials")
     r"|\bstop (flagging|reporting|mentioning|raising|pointing out|warning about|calling out)\b[^.;\n]{0,30}?\b(credentials?|secrets?|keys|passwords?|tokens|vulnerabilit(y|ies)|cves?|security|injections?)\b"
     r"|(不要|别|不准)(向|跟|对)?用户(报告|说|提|透露|提及)|(不要|别)告诉(用户|使用者)|(不用|不必|无需|不需要)(说明|解释|交代)|"
-    r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们|别人)"
+    r"(错误|报错|失败|问题|异常)[^。\n]{0,20}(不要|别|不用|不必)(提|告诉|透露)(?![交醒前供示高升])|(不用|不必|无需|不需要)(再)?(告诉|告知)(用户|任何人|团队|他们|别人|[\u4e00-\u9fff]{1,4}(组|团队|部门))"
     r"|(不要|别|不准|千万别)(跟|和|对|向)?(用户|使用者|对方|提问的人|任何人)(说|讲|提|透露|汇报|报告)|(不要|别)(告诉|通知)(任何人|对方)"
     r"|(pr|提交说明|合并请求|总结|回复|变更说明)\s*(里|中)(别|不要|不用|不必)(提|说|写)"
     r"|\b(and|but|then) (do not|don't|dont|never|not) (mention|bring up|disclose|report|say anything about) (it|this|that|them)\b|(也|并且|而且)(别|不要|不用)提"
