@@ -3152,7 +3152,7 @@ _SOFTWARE_AGENT = (r"(?<!vault )(?<!ssh )(?<!ssh-)(?<!user )(?<!user-)(?<!build 
                        "locker", "edge", "device", "sync", "backup", "log", "logging", "metrics", "telemetry", "update", "updater", "sensor",
                        "gateway", "node", "host", "server", "kiosk", "terminal", "pos", "printer", "endpoint", "mdm", "fleet", "collector", "relay",
                        "proxy", "replication", "snmp", "nagios", "filebeat", "fluentd", "splunk", "falcon", "osquery", "wazuh", "salt", "chef",
-                       "bamboo", "gocd", "ssm", "cloudwatch", "guest", "qemu", "newrelic", "dynatrace", "elastic", "agent's")))
+                       "bamboo", "gocd", "ssm", "cloudwatch", "guest", "qemu", "newrelic", "dynatrace", "elastic")))
 _CUE_AGENT = re.compile(_spelled(r"\b(" + _PEOPLE_AGENT + r"assistants?" + _NOT_A_TITLE + r"|" + _PEOPLE_AGENT + _SOFTWARE_AGENT + r"agents?(?! (sidecars?|daemons?|process(es)?|pods?|binar(y|ies)|containers?|pools?|hosts?|nodes?|images?|installs?)\b)"
                                  # (not the maker of a thing: "AI 生成的单元测试", "AI-generated tests")
                                  # (models that are files or tables: "avoid downloading large models", "the data models")
@@ -5239,8 +5239,10 @@ _CUE_PASSED_OFF_ZH = re.compile(r"(写成|说成|描述成|描述为|报成|标�
 
                                 # ... and a result that missed reported as met (性能测试没达标的话，就在报告里写达标了)
                                 r"|(没|没有|未)(达标|通过|过|合格)[^。；;！？\n]{0,12}(报告|总结|周报|日报|汇报|结论|邮件)(里|中|上)?[^。；;！？\n]{0,4}(写|说|填|报|标)(成|为)?(已经)?(达标|通过|正常|合格)")
-# ... or what failed left out, 就别 its order (失败的步骤就别写进去了); searched only when 就别 or its like is there
-_CUE_LEFT_OUT_ZH = re.compile(r"(失败|报错|出错|没通过|不通过)的?(步骤|测试|用例|部分|检查|环节)[^。！？\n]{0,4}就(别|不要|不用|不必)(写|提|放|列)")
+# ... or what failed left out (the part that failed: `_CUE_OMIT` when the sentence is an order, `_CUE_LEFT_OUT_ZH` when
+# 就别 makes it one, 失败的步骤就别写进去了; searched only when 就别 or its like is there)
+_FAILED_PART_ZH = r"(失败|报错|出错|没通过|不通过)的?(步骤|测试|用例|部分|检查|环节)"
+_CUE_LEFT_OUT_ZH = re.compile(_FAILED_PART_ZH + r"[^。！？\n]{0,4}就(别|不要|不用|不必)(写|提|放|列)")
 # Bad news left out of what people read: a release note without its breaking changes.
 _BAD_NEWS = (r"(breaking changes?|known (issues|bugs|vulnerabilities|cves)|incidents?|outages?|data loss|failed tests?|test failures|regressions?|breach\w*|"
              r"vulnerabilit\w*|cves?|security (issues|warnings|findings|fixes|patches|advisories))")
@@ -5248,8 +5250,8 @@ _CUE_OMIT = re.compile(_spelled(
     rf"\b(leave out|leaves out|leaving out|leave off|omit\w*|hid\w*|suppress\w*|drop\w*|skip\w*|remov\w* (any|all) mention)[^.\n]{{0,30}}\b{_BAD_NEWS}\b"
     rf"|\b(leave|leaves|leaving|keep|keeps|keeping)\b[^.\n]{{0,30}}\b{_BAD_NEWS}\b[^.\n]{{0,10}}\bout of\b"
     r"|(省略|略去|略掉|隐去|删掉|去掉|不写|不提)[^。\n]{0,4}(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)|(破坏性(改动|变更)|已知(问题|漏洞)|故障|事故|数据丢失|失败的测试|安全(修复|补丁|问题)|漏洞)[^。\n]{0,8}(省略|略去|略掉|隐去|删掉|去掉|不写|不提)"
-    # (失败的步骤就别写进去了)
-    r"|(失败|报错|出错|没通过|不通过)的?(步骤|测试|用例|部分|检查|环节)[^。！？\n]{0,6}(别|不要|不用|不必)(写|提|放|列)(进去|上|出来)?"
+    # (失败的步骤别写进去)
+    r"|" + _FAILED_PART_ZH + r"[^。！？\n]{0,6}(别|不要|不用|不必)(写|提|放|列)(进去|上|出来)?"
     # a failure kept out of the report that should carry it ("hide the failing canary results from the
     # release summary", 发布摘要里不要写金丝雀发布失败的事)
     r"|\b(hid\w*|leave out|omit\w*|suppress\w*)\b[^.\n]{0,30}\b(fail(ing|ed|ures?)|broken|red)\b[^.\n]{0,40}\b(from|out of) (the |our |any |this |each |every )?"
@@ -5967,8 +5969,7 @@ _RESTRICTED = re.compile(_spelled(r"\b(only(?! (that|the|those|this) ([\w-]+ )?(
 # Chinese states an order without a subject or 把: these words make a sentence one ("一律自动通过").
 # (an act given the gate it gets past as its purpose is asked for: "…全部标记为误报，这样流水线就能过了")
 _ZH_ORDER_WORDS = re.compile(r"一律|统一|务必|必须|都要|记得|顺手|顺便|同时(?=[^。！？\n]{0,4}(发|转|抄|传|上传|复制|拷))|都用"
-                             # (安全修复相关的条目都删掉)
-                             # (spelled out: a group after 都 was tried at every 都 of a Chinese note, five times the cost)
+                             # (安全修复相关的条目都删掉; spelled out: a group after 都 was tried at every 都 of a Chinese note, five times the cost)
                              r"|都删掉|都去掉|都删了|都拿掉|全删掉|全去掉|全删了|全拿掉")
 _ZH_ORDER_PURPOSE = re.compile(r"(?<=[，,])\s*(这样|好让|以便)(?=[^。！？\n]{0,12}(通过|过了|能过|就过|过掉|变绿|上线|合并))")
 
